@@ -1,0 +1,71 @@
+"""Bottleneck assignment: models to end slots, minimising the longest single model move.
+
+Pivots, Reorders and Reforms let models change places (RULES.md A6), so the question "can
+every model move at most L?" is whether the bipartite graph of (model, slot) pairs with cost
+<= L has a perfect matching.  Binary search over the distinct costs gives the least such L.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """Slot index for each model (row) and the longest move it implies."""
+
+    slots: tuple[int, ...]
+    bottleneck: float
+    worst_model: int
+
+
+def bottleneck_assignment(cost: np.ndarray, allowed: np.ndarray | None = None) -> Assignment:
+    """The assignment of rows to columns minimising the largest chosen cost.
+
+    `cost` is (n, n); `allowed` masks pairs that may be used.  Returns an infinite bottleneck
+    when no perfect matching exists on allowed pairs with finite cost.
+    """
+    n = cost.shape[0]
+    usable = np.isfinite(cost) if allowed is None else (allowed & np.isfinite(cost))
+    levels = np.unique(cost[usable])
+    best: dict[int, int] | None = None
+    lo, hi = 0, len(levels) - 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        matching = _perfect_matching(usable & (cost <= levels[mid]))
+        if matching is None:
+            lo = mid + 1
+        else:
+            best, hi = matching, mid - 1
+    if best is None:
+        return Assignment(tuple(range(n)), float("inf"), 0)
+    slots = tuple(best[i] for i in range(n))
+    chosen = cost[np.arange(n), np.array(slots)]
+    worst = int(np.argmax(chosen))
+    return Assignment(slots, float(chosen[worst]), worst)
+
+
+def fixed_assignment(cost: np.ndarray, slots: tuple[int, ...]) -> Assignment:
+    """The longest move of an assignment the mover chose."""
+    chosen = cost[np.arange(cost.shape[0]), np.array(slots)]
+    worst = int(np.argmax(chosen))
+    return Assignment(slots, float(chosen[worst]), worst)
+
+
+def _perfect_matching(edges: np.ndarray) -> dict[int, int] | None:
+    n = edges.shape[0]
+    if not edges.any(axis=1).all() or not edges.any(axis=0).all():
+        return None
+    graph = nx.Graph()
+    rows = [("m", i) for i in range(n)]
+    graph.add_nodes_from(rows)
+    graph.add_nodes_from(("s", j) for j in range(n))
+    graph.add_edges_from((("m", int(i)), ("s", int(j))) for i, j in zip(*np.nonzero(edges),
+                                                                        strict=True))
+    matching = nx.bipartite.hopcroft_karp_matching(graph, top_nodes=rows)
+    if sum(1 for node in matching if node[0] == "m") < n:
+        return None
+    return {i: matching[("m", i)][1] for i in range(n)}

@@ -1,0 +1,47 @@
+"""What every rule clause is: a stable id, its parameters from a profile, an exact check.
+
+Like CPMpy's constraints, a clause module holds the exact checker (the specification) and,
+where the optimiser needs it, the CP-SAT encoding of the same clause beside it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from constraints.context import MoveContext
+from constraints.geometry import Point
+from constraints.profiles import ClauseSpec, RulesProfile
+from constraints.verdict import ClauseResult, Violation
+
+CLAUSE_KINDS: dict[str, type[Clause]] = {}
+
+
+class Clause(ABC):
+    """A rule clause bound to a profile's parameters."""
+
+    kind: ClassVar[str]
+
+    def __init__(self, spec: ClauseSpec, profile: RulesProfile) -> None:
+        self.id = spec.id
+        self.params: dict[str, Any] = {name: profile.param(key) for name, key in spec.bind.items()}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "kind" in cls.__dict__:
+            CLAUSE_KINDS[cls.kind] = cls
+
+    @abstractmethod
+    def check(self, ctx: MoveContext) -> ClauseResult:
+        """Measure the move against this clause."""
+
+    def result(self, name: str, measured: float, limit: float, legal: bool, message: str,
+               witness: tuple[Point, ...] = (), dimension: str = "in") -> ClauseResult:
+        """One measurement, and a violation carrying it when the clause is broken."""
+        violations = () if legal else (
+            Violation(self.id, measured, limit, dimension, message, witness),)
+        return ClauseResult({name: measured}, violations)
+
+
+def clause_for(spec: ClauseSpec, profile: RulesProfile) -> Clause:
+    return CLAUSE_KINDS[spec.kind](spec, profile)

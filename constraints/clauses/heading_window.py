@@ -1,0 +1,25 @@
+"""Heading window of Snaking Forward Moves (seed 000; RULES.md 2.5.2-3, A5).
+
+"The direction the unit is facing must stay within 90 degrees (in either direction) from the
+direction the unit was facing after the Pivot" (Advance) / "before the March Move" (March).
+Inclusive; each wheel turns one way only, so checking after every wheel is enough.
+"""
+
+from __future__ import annotations
+
+from constraints.clauses.base import Clause
+from constraints.context import MoveContext
+from constraints.verdict import ClauseResult
+
+
+class HeadingWindow(Clause):
+    kind = "heading_window"
+
+    def check(self, ctx: MoveContext) -> ClauseResult:
+        turns = ctx.trajectory.headings_after_wheels()
+        worst = max((abs(t) for t in turns), default=0.0)
+        limit = float(self.params["window_deg"])
+        message = (f"heading turns {worst:.3f} deg from the reference heading during the "
+                   f"Snaking Forward Moves, limit {limit:.3f} deg")
+        return self.result("heading_change", worst, limit, worst <= limit, message,
+                           dimension="deg")

@@ -1,0 +1,24 @@
+"""Reform file change (seed 000; RULES.md 2.5.4.2, A1).
+
+"The formation of the unit may change only as long as the number of Files has not changed
+by more than 3" (profile `t9a`); 2, or 4 with a Musician, in the June 2025 rulebook
+(profile `t9a-2025`).
+"""
+
+from __future__ import annotations
+
+from constraints.clauses.base import Clause
+from constraints.context import MoveContext
+from constraints.verdict import ClauseResult
+
+
+class FileChange(Clause):
+    kind = "file_change"
+
+    def check(self, ctx: MoveContext) -> ClauseResult:
+        change = abs(ctx.end_unit.files - ctx.unit.files)
+        limit = self.params["musician_limit" if ctx.unit.musician else "limit"]
+        message = (f"files change from {ctx.unit.files} to {ctx.end_unit.files} "
+                   f"({change}), limit {limit}")
+        return self.result("file_change", change, limit, change <= limit, message,
+                           dimension="files")

@@ -1,0 +1,41 @@
+"""Viable formation after a Reform (seed 000; RULES.md 2.1.3, 2.1.6).
+
+"The unit cannot voluntarily have more Ranks than Files unless the unit is wide enough to
+have a Proper Rank", and the front rank sets the width, so it is full: files <= models.
+A Proper Rank is 5 models wide at Height 0-2, 3 at Height 3-4, 1 at Height 5.
+"""
+
+from __future__ import annotations
+
+from constraints.clauses.base import Clause
+from constraints.context import MoveContext
+from constraints.formation import Formation
+from constraints.verdict import ClauseResult, Violation
+
+
+def formation_problem(formation: Formation, proper_rank_width: int) -> tuple[str, float, float]:
+    """(what is wrong, measured, limit), or ("", 0, 0) for a viable formation."""
+    if formation.files > formation.model_count:
+        return ("files exceed the models that fill the front rank", formation.files,
+                formation.model_count)
+    if formation.ranks > formation.files and formation.files < proper_rank_width:
+        return (f"more ranks than files while narrower than a Proper Rank "
+                f"({proper_rank_width} wide)", formation.ranks, formation.files)
+    return ("", 0.0, 0.0)
+
+
+class ViableFormation(Clause):
+    kind = "viable_formation"
+
+    def check(self, ctx: MoveContext) -> ClauseResult:
+        formation = ctx.end_unit.formation
+        widths = self.params["proper_rank_width"]
+        width = widths[min(ctx.unit.height, len(widths) - 1)]
+        problem, measured, limit = formation_problem(formation, width)
+        measurements = {"ranks": float(formation.ranks)}
+        if not problem:
+            return ClauseResult(measurements)
+        message = (f"{formation.files} files x {formation.ranks} ranks is not a viable "
+                   f"formation: {problem}")
+        return ClauseResult(measurements, (Violation(self.id, measured, limit, "models",
+                                                     message),))

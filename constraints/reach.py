@@ -1,0 +1,168 @@
+"""Advance and March Moves given by their end pose: find a legal way there, and say which.
+
+The checker searches this family of ways (FORMAT.md: "the checker must find whether any legal
+way reaches it, and say which"): an Advance's Pivot by phi, then forward a, wheel t1,
+forward b, wheel t2, forward c, with t1 + t2 fixed by the end facing.  For a fixed (phi, t1)
+the end centre is linear in (a, b, c):
+
+    end = start + a f(h) + w(h, t1) + b f(h + t1) + w(h + t1, t2) + c f(h + t1 + t2)
+
+where h = start facing + phi, f is the forward vector and w(h, t) the centre's displacement
+in a wheel (it depends on the heading and angle only).  Two equations in three non-negative
+unknowns: the cheapest solution has one of them zero, so each (phi, t1) is three 2x2 solves,
+vectorised over a grid of phi (0.5 deg, plus the exact pivots 0 and end - start) and t1
+(0.5 deg, plus the exact single wheel).  Candidates are judged by the exact checker, cheapest
+first.  Ways needing three or more wheels are not searched: the verdict says so.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from constraints.checker import judge
+from constraints.context import MoveContext
+from constraints.domain import Scenario, Unit
+from constraints.geometry import normalise_deg
+from constraints.moves import Move, Step
+from constraints.verdict import Verdict, Violation
+
+GRID_DEG = 0.5
+CANDIDATES_JUDGED = 40
+_EPS_IN = 1e-9  # float noise in solved step lengths, not a rules tolerance
+
+
+def _signed(angle_deg: np.ndarray) -> np.ndarray:
+    return (angle_deg + 180.0) % 360.0 - 180.0
+
+
+def _fwd(h_deg: np.ndarray) -> np.ndarray:
+    rad = np.radians(h_deg)
+    return np.stack([np.cos(rad), np.sin(rad)], axis=-1)
+
+
+def _wheel_shift(unit: Unit, h_deg: np.ndarray, t_deg: np.ndarray) -> np.ndarray:
+    """Centre displacement of a wheel by t about the inner front corner, heading h."""
+    f = _fwd(h_deg)
+    r = np.stack([f[..., 1], -f[..., 0]], axis=-1)
+    side = np.where(t_deg > 0, -1.0, 1.0)[..., None]  # left wheel: pivot on the left corner
+    to_pivot = f * unit.depth_in / 2.0 + r * side * unit.width_in / 2.0
+    rad = np.radians(t_deg)[..., None]
+    cos, sin = np.cos(rad), np.sin(rad)
+    rotated = np.concatenate([cos * to_pivot[..., :1] - sin * to_pivot[..., 1:],
+                              sin * to_pivot[..., :1] + cos * to_pivot[..., 1:]], axis=-1)
+    return to_pivot - rotated
+
+
+def _solve(d1: np.ndarray, d2: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """(x, y) with x d1 + y d2 = rhs, NaN where singular."""
+    det = d1[..., 0] * d2[..., 1] - d1[..., 1] * d2[..., 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x = (rhs[..., 0] * d2[..., 1] - rhs[..., 1] * d2[..., 0]) / det
+        y = (d1[..., 0] * rhs[..., 1] - d1[..., 1] * rhs[..., 0]) / det
+    bad = np.abs(det) < 1e-12
+    return np.where(bad[..., None], np.nan, np.stack([x, y], axis=-1))
+
+
+def candidate_ways(unit: Unit, move: Move, window_deg: float) -> list[tuple[float, Move]]:
+    """(snaking distance, move with steps) for every way in the family, cheapest first."""
+    assert move.centre is not None and move.facing_deg is not None
+    h0, target = unit.pose.facing_deg, np.asarray(move.centre) - np.asarray(unit.pose.centre)
+    turn = float(_signed(np.array(move.facing_deg - h0)))
+    phis = np.array([0.0])
+    if move.manoeuvre == "advance":
+        phis = np.unique(np.concatenate([np.arange(-180.0, 180.0, GRID_DEG), [0.0, turn]]))
+    found: list[tuple[float, Move]] = []
+    for phi in phis:
+        delta = float(_signed(np.array(turn - phi)))
+        if abs(delta) > window_deg:
+            continue
+        lo, hi = max(-window_deg, delta - window_deg), min(window_deg, delta + window_deg)
+        t1 = np.unique(np.concatenate([np.arange(lo, hi + 1e-9, GRID_DEG), [delta, 0.0]]))
+        t1 = t1[(t1 >= lo) & (t1 <= hi)]
+        found += _ways_for_pivot(unit, move, float(phi), t1, delta, target)
+    found.sort(key=lambda item: (round(item[0], 9), _step_count(item[1])))
+    return found
+
+
+def _ways_for_pivot(unit: Unit, move: Move, phi: float, t1: np.ndarray, delta: float,
+                    target: np.ndarray) -> list[tuple[float, Move]]:
+    h = unit.pose.facing_deg + phi
+    t2 = delta - t1
+    dirs = [_fwd(np.full_like(t1, h)), _fwd(h + t1), _fwd(h + delta + 0 * t1)]
+    rest = target - _wheel_shift(unit, np.full_like(t1, h), t1) - _wheel_shift(unit, h + t1, t2)
+    width = unit.width_in
+    wheel_cost = width * (np.abs(np.sin(np.radians(t1))) + np.abs(np.sin(np.radians(t2))))
+    out = []
+    for drop in range(3):
+        keep = [k for k in range(3) if k != drop]
+        xy = _solve(dirs[keep[0]], dirs[keep[1]], rest)
+        ok = np.all(xy >= -_EPS_IN, axis=-1)
+        for i in np.nonzero(ok)[0]:
+            lengths = [0.0, 0.0, 0.0]
+            lengths[keep[0]], lengths[keep[1]] = (max(0.0, float(v)) for v in xy[i])
+            cost = sum(lengths) + float(wheel_cost[i])
+            out.append((cost, _as_move(move, phi, lengths, float(t1[i]), float(t2[i]))))
+    return out
+
+
+def _as_move(move: Move, phi: float, lengths: list[float], t1: float, t2: float) -> Move:
+    steps = [Step("forward", lengths[0]), Step("wheel", t1), Step("forward", lengths[1]),
+             Step("wheel", t2), Step("forward", lengths[2])]
+    steps = [s for s in steps if s.value != 0.0]
+    return replace(move, steps=tuple(steps), pivot_deg=normalise_deg(phi + 180.0) - 180.0,
+                   centre=None, facing_deg=None)
+
+
+def _step_count(move: Move) -> int:
+    return len(move.steps) + (move.pivot_deg != 0)
+
+
+def check_end_pose(scenario: Scenario, move: Move) -> Verdict:
+    """The verdict of the cheapest legal way to the end pose, or of the cheapest way tried."""
+    unit = scenario.unit(move.unit)
+    window = float(scenario.profile.param("heading_window_deg"))
+    ways = _reaching(unit, move, candidate_ways(unit, move, window))
+    first: Verdict | None = None
+    for _cost, way in ways[:CANDIDATES_JUDGED]:
+        verdict = judge(MoveContext(scenario, way))
+        verdict = replace(verdict, steps=_steps_json(way))
+        if verdict.legal:
+            return verdict
+        first = first or verdict
+    return first if first is not None else _unreachable(scenario, move)
+
+
+def _reaching(unit: Unit, move: Move, ways: list[tuple[float, Move]]) -> list:
+    """Drop ways whose executed end misses the asked pose by more than float noise."""
+    assert move.centre is not None
+    kept = []
+    for cost, way in ways:
+        end = MoveContext(Scenario(_NOWHERE, (unit,)), way).trajectory.end
+        if math.dist(end.centre, move.centre) <= 1e-6:
+            kept.append((cost, way))
+    return kept
+
+
+def _steps_json(move: Move) -> tuple[dict[str, float], ...]:
+    pivot = ({"pivot": move.pivot_deg},) if move.pivot_deg else ()
+    return pivot + tuple(s.to_json() for s in move.steps)
+
+
+def _unreachable(scenario: Scenario, move: Move) -> Verdict:
+    unit = scenario.unit(move.unit)
+    assert move.centre is not None and move.facing_deg is not None
+    probe = replace(move, manoeuvre="reform", files=None)
+    end = MoveContext(scenario, probe).end_unit
+    reason = ("no Pivot and Snaking Forward Moves with at most two wheels, heading kept "
+              "within the window, reach this pose")
+    violation = Violation(f"t9a.{move.manoeuvre}.reachable", math.inf, 0.0, "in", reason)
+    return Verdict(unit.id, move.manoeuvre, end.pose.centre, end.pose.facing_deg, end.files,
+                   end.corners(), (violation,), {})
+
+
+from constraints.domain import Battlefield  # noqa: E402  (tiny helper scenario above)
+
+_NOWHERE = Battlefield(1.0, 1.0)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from constraints.clauses.base import Clause
 from constraints.context import MoveContext
+from constraints.limits import within
 from constraints.verdict import ClauseResult
 
 
@@ -21,5 +22,5 @@ class HeadingWindow(Clause):
         limit = float(self.params["window_deg"])
         message = (f"heading turns {worst:.3f} deg from the reference heading during the "
                    f"Snaking Forward Moves, limit {limit:.3f} deg")
-        return self.result("heading_change", worst, limit, worst <= limit, message,
+        return self.result("heading_change", worst, limit, within(worst, limit), message,
                            dimension="deg")

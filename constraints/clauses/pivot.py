@@ -11,6 +11,7 @@ from __future__ import annotations
 from constraints.clauses.base import Clause
 from constraints.clauses.model_moves import assign, straight_costs
 from constraints.context import MoveContext
+from constraints.limits import within
 from constraints.verdict import ClauseResult
 
 
@@ -29,4 +30,4 @@ class PivotModelDistance(Clause):
         message = (f"in the Pivot model {model} moves {found.bottleneck:.3f}\" under the best "
                    f"reordering, limit {limit:.3f}\"")
         return self.result("pivot_model_move", found.bottleneck, limit,
-                           found.bottleneck <= limit, message, witness)  # type: ignore[arg-type]
+                           within(found.bottleneck, limit), message, witness)  # type: ignore[arg-type]

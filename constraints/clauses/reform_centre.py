@@ -10,6 +10,7 @@ import math
 
 from constraints.clauses.base import Clause
 from constraints.context import MoveContext
+from constraints.limits import within
 from constraints.verdict import ClauseResult
 
 
@@ -23,5 +24,5 @@ class CentreTravel(Clause):
         factor = self.params["light_troops_mob_factor" if light else "mob_factor"]
         limit = factor * ctx.mobility_in
         message = f"the unit's centre travels {travel:.3f}\", limit {limit:.3f}\""
-        return self.result("centre_travel", travel, limit, travel <= limit, message,
+        return self.result("centre_travel", travel, limit, within(travel, limit), message,
                            (start, end))

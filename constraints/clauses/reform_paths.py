@@ -13,6 +13,7 @@ from __future__ import annotations
 from constraints.clauses.base import Clause
 from constraints.clauses.model_moves import assign
 from constraints.context import MoveContext
+from constraints.limits import within
 from constraints.paths import PathFinder
 from constraints.verdict import ClauseResult
 
@@ -33,5 +34,5 @@ class ModelPath(Clause):
         path = finder.path(src, dst)
         message = (f"model {model} must walk {found.bottleneck:.3f}\" around obstructions "
                    f"under the best assignment, limit {limit:.3f}\"")
-        return self.result("model_path", found.bottleneck, limit, found.bottleneck <= limit,
+        return self.result("model_path", found.bottleneck, limit, within(found.bottleneck, limit),
                            message, tuple(path.coords))  # type: ignore[arg-type]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from constraints.clauses.base import Clause
 from constraints.context import MoveContext
+from constraints.limits import within
 from constraints.verdict import ClauseResult
 
 
@@ -24,4 +25,4 @@ class SnakingDistance(Clause):
         message = (f"Snaking Forward Moves total {used:.3f}\" (wheels {wheels:.3f}\"), "
                    f"limit {limit:.3f}\"")
         witness = (trajectory.start.centre, trajectory.end.centre)
-        return self.result("distance", used, limit, used <= limit, message, witness)
+        return self.result("distance", used, limit, within(used, limit), message, witness)

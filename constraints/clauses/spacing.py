@@ -15,6 +15,7 @@ import shapely
 from constraints.clauses.base import Clause
 from constraints.context import MoveContext
 from constraints.geometry import closest_points
+from constraints.limits import more_than
 from constraints.verdict import ClauseResult
 
 
@@ -44,7 +45,7 @@ class _SpacingClause(Clause):
         gap, label, witness = clearance(self.shape(ctx), ctx.obstacles)
         limit = self.params["spacing_in"]
         message = f"{self.what} is {gap:.3f}\" from {label}, must be more than {limit:.3f}\""
-        return self.result(self.measurement, gap, limit, gap > limit, message, witness)
+        return self.result(self.measurement, gap, limit, more_than(gap, limit), message, witness)
 
 
 class UnitSpacing(_SpacingClause):

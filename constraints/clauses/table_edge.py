@@ -9,6 +9,7 @@ import shapely
 from constraints.clauses.base import Clause
 from constraints.context import MoveContext
 from constraints.domain import Battlefield
+from constraints.limits import within
 from constraints.verdict import ClauseResult
 
 
@@ -30,7 +31,7 @@ class _TableEdge(Clause):
     def check(self, ctx: MoveContext) -> ClauseResult:
         over = overhang(self.shape(ctx), ctx.scenario.battlefield)
         message = f"{self.what} reaches {over:.3f}\" past the table edge, limit 0\""
-        return self.result(self.measurement, over, 0.0, over <= 0.0, message)
+        return self.result(self.measurement, over, 0.0, within(over, 0.0), message)
 
 
 class TableEdgeEnd(_TableEdge):

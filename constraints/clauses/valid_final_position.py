@@ -12,6 +12,7 @@ import math
 from constraints.clauses.base import Clause
 from constraints.context import MoveContext
 from constraints.geometry import Point
+from constraints.limits import within
 from constraints.verdict import ClauseResult
 
 CORNER_NAMES = ("front-left", "front-right", "rear-right", "rear-left")
@@ -37,5 +38,5 @@ class ValidFinalPosition(Clause):
         limit = self.params["mob_factor"] * ctx.mobility_in
         message = (f"{CORNER_NAMES[e]} corner ends {reach:.3f}\" from the nearest start corner "
                    f"({CORNER_NAMES[s]}), limit {limit:.3f}\"")
-        return self.result("valid_final_position", reach, limit, reach <= limit, message,
+        return self.result("valid_final_position", reach, limit, within(reach, limit), message,
                            (end[e], start[s]))

@@ -1,0 +1,136 @@
+"""Reform Move: centre travel, file change, viable formation, model paths (seed 000)."""
+
+import itertools
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from constraints.checker import check_move
+from constraints.formation import Formation
+from constraints.moves import Move
+from constraints.paths import PathFinder
+from tests.support import scenario, unit, wall
+
+BLOCK = unit("u", models=20, files=5, centre=(36.0, 20.0), mobility=4.0)
+
+
+def reform(u=BLOCK, files=None, centre=None, facing=None, rules="t9a", terrain=()):
+    s = scenario(u, terrain=terrain, rules=rules)
+    return check_move(s, Move(u.id, "reform", files=files, centre=centre, facing_deg=facing))
+
+
+# Centre travel: (rule text, centre after, light troops?, legal?).
+CENTRE = [
+    ("up to half the Mobility: exactly 2\" at Mob 4", (36.0, 22.0), False, True),
+    ("a hundredth more is too far", (36.0, 22.01), False, False),
+    ("measured as the straight line between centres", (37.2, 21.6), False, True),
+    ("Light Troops may move the centre 2 x Mob", (36.0, 28.0), True, True),
+    ("but not more", (36.0, 28.01), True, False),
+]
+
+
+@pytest.mark.parametrize("why, centre, light, legal", CENTRE, ids=[c[0] for c in CENTRE])
+def test_centre_travel_examples(why, centre, light, legal):
+    u = replace(BLOCK, light_troops=light)
+    verdict = reform(u, centre=centre)
+    assert ("t9a.reform.centre_travel" not in verdict.clauses()) == legal
+
+
+# File change: (rule text, rules, musician, files after (from 5), legal?).
+FILES = [
+    ("seed 000: files may change by 3", "t9a", False, 8, True),
+    ("seed 000: but not by 4", "t9a", False, 9, False),
+    ("seed 000: narrower by 3", "t9a", False, 2, True),
+    ("2025 rulebook: only by 2", "t9a-2025", False, 8, False),
+    ("2025 rulebook: by 2 is fine", "t9a-2025", False, 7, True),
+    ("2025 rulebook: a Musician allows 4", "t9a-2025", True, 9, True),
+    ("2025 rulebook: a Musician allows 3", "t9a-2025", True, 8, True),
+    ("2025 rulebook: but not 5 even with a Musician", "t9a-2025", True, 10, False),
+]
+
+
+@pytest.mark.parametrize("why, rules, musician, files, legal", FILES, ids=[f[0] for f in FILES])
+def test_file_change_examples(why, rules, musician, files, legal):
+    u = replace(BLOCK, musician=musician, mobility_in=12.0)
+    verdict = reform(u, files=files, rules=rules)
+    assert ("t9a.reform.file_change" not in verdict.clauses()) == legal
+
+
+def test_rule_options_override_the_file_limit():
+    s = scenario(replace(BLOCK, mobility_in=12.0), max_file_change=1)
+    verdict = check_move(s, Move("u", "reform", files=7))
+    assert "t9a.reform.file_change" in verdict.clauses()
+
+
+# Viable formation: (rule text, models, height, files, legal?).
+VIABLE = [
+    ("no more ranks than files: 9 models 3 x 3 is fine", 9, 1, 3, True),
+    ("10 models in 2 files is 5 ranks > 2 files", 10, 1, 2, False),
+    ("unless a Proper Rank wide: 5 files of Height 1 may be 6 deep", 30, 1, 5, True),
+    ("Height 3 needs only 3 for a Proper Rank", 12, 3, 3, True),
+    ("Height 5 (Giants) may stand in a single file", 4, 5, 1, True),
+    ("the front rank must be full: 6 files for 5 models is not a formation", 5, 1, 6, False),
+]
+
+
+@pytest.mark.parametrize("why, models, height, files, legal", VIABLE,
+                         ids=[v[0] for v in VIABLE])
+def test_viable_formation_examples(why, models, height, files, legal):
+    u = unit("u", models=models, files=min(models, 3), height=height, mobility=20.0,
+             centre=(36.0, 24.0))
+    verdict = reform(u, files=files)
+    assert ("t9a.reform.viable_formation" not in verdict.clauses()) == legal
+
+
+def test_reform_keeps_the_rear_rank_centred():
+    formation = Formation(5, 12).reformed(5)
+    assert [slot for _, slot in formation.layout()][-2:] == [(2, 1), (2, 2)]
+
+
+def _hop(mobility: float):
+    """Light Troops hopping 8" over a short wall: the middle models must walk round it."""
+    u = unit("u", models=5, files=5, centre=(20.0, 10.0), mobility=mobility, light_troops=True)
+    low_wall = wall("wall", 19.0, 13.5, 21.0, 14.5)
+    return reform(u, centre=(20.0, 18.0), terrain=(low_wall,))
+
+
+def test_model_paths_go_around_an_impassable_wall():
+    verdict = _hop(5.0)
+    assert verdict.legal
+    # Straight lines would all be 8"; round the wall (grown by 0.5") it is longer.  The middle
+    # model walking to its own slot round a grown corner covers 2 x hypot(1.5, 3) + 2; the best
+    # assignment lets models swap slots and does a little better, never worse.
+    finder = PathFinder([wall("w", 19.0, 13.5, 21.0, 14.5).shape], 0.5)
+    middle = finder.lengths(np.array([[20.0, 10.0]]), np.array([[20.0, 18.0]]))[0, 0]
+    assert middle == pytest.approx(2 * np.hypot(1.5, 3.0) + 2.0)
+    starts = np.array([[18.0 + k, 10.0] for k in range(5)])
+    lengths = finder.lengths(starts, starts + [0.0, 8.0])
+    brute = min(max(lengths[i, p[i]] for i in range(5)) for p in itertools.permutations(range(5)))
+    assert verdict.measurements["model_path"] == pytest.approx(brute)
+    assert 8.0 < brute < middle
+
+
+def test_the_path_not_the_straight_line_is_what_is_limited():
+    verdict = _hop(4.15)  # 2 x Mob = 8.3: the straight 8" would pass, the path does not
+    assert verdict.clauses() == ("t9a.reform.model_path",)
+    assert verdict.violations[0].measured > 8.3
+    assert len(verdict.violations[0].witness) > 2  # the path bends round the wall
+
+
+def test_without_obstacles_paths_are_straight_lines():
+    finder = PathFinder([], 0.5)
+    a, b = np.array([[0.0, 0.0]]), np.array([[3.0, 4.0]])
+    assert finder.lengths(a, b)[0, 0] == 5.0
+
+
+def test_grown_obstacles_keep_the_full_clearance():
+    import shapely
+
+    square = shapely.box(0, 0, 2, 2)
+    finder = PathFinder([square], 0.5)
+    assert finder.region.covers(square.buffer(0.5, quad_segs=64))
+    # Going round a 2" square from one side to the other: the path hugs the grown corners.
+    a, b = np.array([[-1.0, 1.0]]), np.array([[3.0, 1.0]])
+    length = finder.lengths(a, b)[0, 0]
+    assert length == pytest.approx(2 * np.hypot(0.5, 1.5) + 3.0)

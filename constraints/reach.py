@@ -93,9 +93,9 @@ def _ways_for_pivot(unit: Unit, move: Move, phi: float, t1: np.ndarray, delta: f
     t2 = delta - t1
     dirs = [_fwd(np.full_like(t1, h)), _fwd(h + t1), _fwd(h + delta + 0 * t1)]
     rest = target - _wheel_shift(unit, np.full_like(t1, h), t1) - _wheel_shift(unit, h + t1, t2)
+    out = _straight_ahead(move, phi, h, target) if delta == 0.0 else []
     width = unit.width_in
     wheel_cost = width * (np.abs(np.sin(np.radians(t1))) + np.abs(np.sin(np.radians(t2))))
-    out = []
     for drop in range(3):
         keep = [k for k in range(3) if k != drop]
         xy = _solve(dirs[keep[0]], dirs[keep[1]], rest)
@@ -106,6 +106,17 @@ def _ways_for_pivot(unit: Unit, move: Move, phi: float, t1: np.ndarray, delta: f
             cost = sum(lengths) + float(wheel_cost[i])
             out.append((cost, _as_move(move, phi, lengths, float(t1[i]), float(t2[i]))))
     return out
+
+
+def _straight_ahead(move: Move, phi: float, h: float,
+                    target: np.ndarray) -> list[tuple[float, Move]]:
+    """The way with no wheel at all, when the end lies straight ahead after the Pivot."""
+    f = _fwd(np.array(h))
+    along = float(target @ f)
+    across = float(target[0] * f[1] - target[1] * f[0])
+    if along < -_EPS_IN or abs(across) > _EPS_IN:
+        return []
+    return [(max(0.0, along), _as_move(move, phi, [max(0.0, along), 0.0, 0.0], 0.0, 0.0))]
 
 
 def _as_move(move: Move, phi: float, lengths: list[float], t1: float, t2: float) -> Move:

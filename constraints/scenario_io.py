@@ -54,8 +54,8 @@ def scenario_from_json(data: Any) -> Scenario:
     scenario = Scenario(battlefield, units, terrain, rules,
                         tuple((k, v.value) for k, v in options.items()),
                         top["active_player"].string() if "active_player" in top else None)
-    _check_ids(top, scenario)
-    _check_placement(top, scenario)
+    _check_ids(scenario)
+    _check_placement(scenario)
     return scenario
 
 
@@ -116,7 +116,7 @@ def _character(node: Node) -> Character:
     return Character(f["id"].string(), f["slot"].slot())
 
 
-def _check_ids(top: Node, scenario: Scenario) -> None:
+def _check_ids(scenario: Scenario) -> None:
     seen: dict[str, str] = {}
     named = [(f"$.units[{i}].id", u.id) for i, u in enumerate(scenario.units)]
     named += [(f"$.units[{i}].characters[{j}].id", c.id) for i, u in enumerate(scenario.units)
@@ -128,7 +128,7 @@ def _check_ids(top: Node, scenario: Scenario) -> None:
         seen[ident] = path
 
 
-def _check_placement(top: Node, scenario: Scenario) -> None:
+def _check_placement(scenario: Scenario) -> None:
     area = scenario.battlefield.area()
     shapes = [u.boundary() for u in scenario.units]
     for i, (unit, shape) in enumerate(zip(scenario.units, shapes, strict=True)):

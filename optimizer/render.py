@@ -8,6 +8,7 @@ pyplot state is touched: figures are plain `matplotlib.figure.Figure` objects.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from shapely.geometry.polygon import orient
 
 from constraints.checker import check_move
 from constraints.context import MoveContext
-from constraints.domain import Scenario, Terrain, Unit
+from constraints.domain import Scenario, Terrain
 from constraints.errors import InvalidInputError
 from constraints.geometry import Point
 from constraints.moves import Move, Step
@@ -45,7 +46,7 @@ SUFFIXES = (".png", ".svg")
 def draw(ax: Axes, scenario: Scenario, move: Move | None = None,
          verdict: Verdict | None = None, overlays: Sequence[Overlay] = (), *,
          annotate: bool = True) -> None:
-    """Draw `scenario` (and `move` with its `verdict`) onto `ax`.
+    """Draw `scenario` (and `move` with its `verdict`, judged here when not given) onto `ax`.
 
     `overlays` are (shapely geometry, style kwargs) pairs drawn under the units: areas are
     filled (alpha 0.3 unless styled), lines drawn as lines, points as dots.  With
@@ -55,19 +56,21 @@ def draw(ax: Axes, scenario: Scenario, move: Move | None = None,
     _draw_terrain(ax, scenario.terrain)
     for geometry, style in overlays:
         draw_geometry(ax, geometry, **style)
+    if move is not None and verdict is None:
+        verdict = check_move(scenario, move)
     moving = move.unit if move is not None else None
     for unit in scenario.units:
         if unit.id != moving:
             _draw_boundary(ax, unit.corners(), edgecolor=OTHER, facecolor="#d9d9d9",
-                           front=OTHER)
+                           front="#505050")
             ax.text(*unit.pose.centre, unit.id, ha="center", va="center", fontsize=8,
-                    color="#404040")
+                    color="#404040", clip_on=True)
     if move is not None and verdict is not None:
-        _draw_move(ax, scenario, move, verdict)
+        _draw_move(ax, scenario, move, verdict, annotate)
         _draw_violations(ax, verdict, annotate)
         _set_title(ax, verdict)
-    if annotate and move is not None:
-        ax.legend(loc="upper left", fontsize=7, framealpha=0.85)
+    if annotate and (move is not None or overlays):
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, framealpha=0.85)
 
 
 def draw_geometry(ax: Axes, geometry: shapely.Geometry, **style: Any) -> None:
@@ -103,8 +106,6 @@ def render_to_file(scenario: Scenario, path: str | Path, move: Move | None = Non
     suffix = Path(path).suffix.lower()
     if suffix not in SUFFIXES:
         raise InvalidInputError("output must end in .png or .svg", path="-o")
-    if move is not None and verdict is None:
-        verdict = check_move(scenario, move)
     figure = make_figure(scenario, move, verdict, overlays)
     figure.savefig(path, format=suffix[1:], dpi=150, bbox_inches="tight")
 
@@ -112,6 +113,8 @@ def render_to_file(scenario: Scenario, path: str | Path, move: Move | None = Non
 def make_figure(scenario: Scenario, move: Move | None = None, verdict: Verdict | None = None,
                 overlays: Sequence[Overlay] = ()) -> Figure:
     """A figure: the battlefield, and beside it a close-up of the move when there is one."""
+    if move is not None and verdict is None:
+        verdict = check_move(scenario, move)
     if move is None or verdict is None:
         figure = Figure(figsize=(10, 7), layout="constrained")
         draw(figure.add_subplot(), scenario, overlays=overlays)
@@ -120,7 +123,8 @@ def make_figure(scenario: Scenario, move: Move | None = None, verdict: Verdict |
     whole, close = figure.subplots(1, 2, width_ratios=(1.2, 1))
     draw(whole, scenario, move, verdict, overlays, annotate=False)
     whole.set_title(f"battlefield {scenario.battlefield.width_in:g}\" x "
-                    f"{scenario.battlefield.depth_in:g}\"", fontsize=10)
+                    f"{scenario.battlefield.depth_in:g}\"", fontsize=10, color="black",
+                    fontweight="normal")
     whole.indicate_inset_zoom(close, edgecolor="black")
     draw(close, scenario, move, verdict, overlays)
     zoom_to_move(close, scenario, move, verdict)
@@ -128,13 +132,18 @@ def make_figure(scenario: Scenario, move: Move | None = None, verdict: Verdict |
 
 
 def zoom_to_move(ax: Axes, scenario: Scenario, move: Move, verdict: Verdict,
-                 margin_in: float = 3.0) -> None:
-    """Limit `ax` to the moving unit's start, end, swept area and witnesses, plus a margin."""
+                 margin_in: float = 2.0, near_in: float = 3.0) -> None:
+    """Limit `ax` to the move (start, end, witnesses) and anything within `near_in` of it."""
     points: list[Point] = [*scenario.unit(move.unit).corners(), *verdict.end_corners]
     points += [p for v in verdict.violations for p in v.witness]
-    x0, y0, x1, y1 = shapely.MultiPoint(points).bounds
-    ax.set_xlim(x0 - margin_in, x1 + margin_in)
-    ax.set_ylim(y0 - margin_in, y1 + margin_in + 2.0)  # room for the legend
+    hull = shapely.MultiPoint(points).convex_hull
+    nearby = [u.boundary() for u in scenario.others(move.unit)]
+    nearby += [t.shape for t in scenario.terrain]
+    shapes = [hull, *(shape for shape in nearby if shape.distance(hull) <= near_in)]
+    x0, y0, x1, y1 = shapely.union_all(shapes).bounds
+    half = max(x1 - x0, 0.75 * (y1 - y0)) / 2.0 + margin_in  # not too narrow for labels
+    ax.set_xlim((x0 + x1) / 2.0 - half, (x0 + x1) / 2.0 + half)
+    ax.set_ylim(y0 - margin_in, y1 + margin_in)
 
 
 def _draw_field(ax: Axes, scenario: Scenario) -> None:
@@ -150,14 +159,17 @@ def _draw_field(ax: Axes, scenario: Scenario) -> None:
 
 
 def _draw_terrain(ax: Axes, terrain: Iterable[Terrain]) -> None:
+    seen: set[str] = set()
     for feature in terrain:
         style = TERRAIN_STYLE.get(feature.kind, TERRAIN_STYLE["dangerous"])
-        ax.add_patch(polygon_patch(feature.shape, linewidth=1.0, zorder=1, **style))
+        label = None if feature.kind in seen else f"{feature.kind} terrain"
+        seen.add(feature.kind)
+        ax.add_patch(polygon_patch(feature.shape, linewidth=1.0, zorder=1, label=label, **style))
         x, y = feature.shape.representative_point().coords[0]
-        colour = "white" if feature.impassable else "#4d3a1f"
-        ax.text(x, y, f"{feature.id}\n({feature.kind})", ha="center", va="center",
-                fontsize=7, color=colour, zorder=6,
-                bbox={"boxstyle": "round,pad=0.15", "facecolor": "none", "edgecolor": "none"})
+        colour, back = ("white", "none") if feature.impassable else ("#4d3a1f", "#f3e9d8")
+        ax.text(x, y, feature.id, ha="center", va="center", fontsize=7, color=colour, zorder=6,
+                clip_on=True, bbox={"boxstyle": "round,pad=0.15", "facecolor": back,
+                                    "edgecolor": "none", "alpha": 0.8})
 
 
 def _draw_boundary(ax: Axes, corners: Sequence[Point], *, edgecolor: str, front: str,
@@ -171,7 +183,8 @@ def _draw_boundary(ax: Axes, corners: Sequence[Point], *, edgecolor: str, front:
     ax.plot([lx, rx], [ly, ry], color=front, linewidth=3.0, solid_capstyle="butt", zorder=4)
 
 
-def _draw_move(ax: Axes, scenario: Scenario, move: Move, verdict: Verdict) -> None:
+def _draw_move(ax: Axes, scenario: Scenario, move: Move, verdict: Verdict,
+               arrows: bool) -> None:
     unit = scenario.unit(move.unit)
     sweep = _front_sweep(scenario, move, verdict)
     if sweep is not None and not sweep.is_empty:
@@ -182,20 +195,22 @@ def _draw_move(ax: Axes, scenario: Scenario, move: Move, verdict: Verdict) -> No
                    label=f"{unit.id} start")
     _draw_boundary(ax, end, edgecolor=MOVER, front="#0b3d66", facecolor=MOVER, alpha=0.4,
                    label=f"{unit.id} end ({verdict.end_files} files)")
-    _draw_facing_arrow(ax, unit)
+    if arrows:
+        _draw_facing_arrow(ax, start)
+        _draw_facing_arrow(ax, end)
     ax.text(*unit.pose.centre, unit.id, ha="center", va="center", fontsize=8, color=MOVER,
-            zorder=6)
+            zorder=6, clip_on=True)
     ax.plot(*zip(*start, strict=True), "o", markerfacecolor="white", markeredgecolor=MOVER,
             markersize=4, linestyle="none", zorder=5, label="start corners")
     ax.plot(*zip(*end, strict=True), "o", color="#0b3d66", markersize=4, linestyle="none",
             zorder=5, label="end corners")
 
 
-def _draw_facing_arrow(ax: Axes, unit: Unit) -> None:
+def _draw_facing_arrow(ax: Axes, corners: Sequence[Point]) -> None:
     """A short arrow from the middle of the Front Facing, the way the unit looks."""
-    (lx, ly), (rx, ry) = unit.corners()[:2]
+    (lx, ly), (rx, ry) = corners[0], corners[1]
     mx, my = (lx + rx) / 2.0, (ly + ry) / 2.0
-    cx, cy = unit.pose.centre
+    cx, cy = sum(c[0] for c in corners) / 4.0, sum(c[1] for c in corners) / 4.0
     scale = 0.6 / max(((mx - cx) ** 2 + (my - cy) ** 2) ** 0.5, 1e-9)
     ax.annotate("", xy=(mx + (mx - cx) * scale, my + (my - cy) * scale), xytext=(mx, my),
                 arrowprops={"arrowstyle": "-|>", "color": MOVER, "lw": 1.2}, zorder=5)
@@ -251,8 +266,9 @@ def _set_title(ax: Axes, verdict: Verdict) -> None:
     if verdict.legal:
         ax.set_title(head + "LEGAL", color=GOOD, fontsize=11, fontweight="bold")
     else:
-        ax.set_title(head + "ILLEGAL: " + ", ".join(verdict.clauses()), color=BAD,
-                     fontsize=10, fontweight="bold")
+        text = textwrap.fill(head + "ILLEGAL: " + ", ".join(verdict.clauses()), width=70,
+                             break_on_hyphens=False)
+        ax.set_title(text, color=BAD, fontsize=10, fontweight="bold")
 
 
 def _unlabelled(style: dict[str, Any]) -> dict[str, Any]:

@@ -30,4 +30,4 @@ class PivotModelDistance(Clause):
         message = (f"in the Pivot model {model} moves {found.bottleneck:.3f}\" under the best "
                    f"reordering, limit {limit:.3f}\"")
         return self.result("pivot_model_move", found.bottleneck, limit,
-                           within(found.bottleneck, limit), message, witness)  # type: ignore[arg-type]
+                           within(found.bottleneck, limit), message, witness)

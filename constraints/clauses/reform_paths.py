@@ -35,4 +35,4 @@ class ModelPath(Clause):
         message = (f"model {model} must walk {found.bottleneck:.3f}\" around obstructions "
                    f"under the best assignment, limit {limit:.3f}\"")
         return self.result("model_path", found.bottleneck, limit, within(found.bottleneck, limit),
-                           message, tuple(path.coords))  # type: ignore[arg-type]
+                           message, tuple(path.coords))

@@ -3,6 +3,8 @@
 "The unit cannot voluntarily have more Ranks than Files unless the unit is wide enough to
 have a Proper Rank", and the front rank sets the width, so it is full: files <= models.
 A Proper Rank is 5 models wide at Height 0-2, 3 at Height 3-4, 1 at Height 5.
+Decision: keeping the files the unit already has is not a *voluntary* change, so a unit
+that starts deeper than wide (after casualties, say) may Reform keeping its files.
 """
 
 from __future__ import annotations
@@ -13,12 +15,14 @@ from constraints.formation import Formation
 from constraints.verdict import ClauseResult, Violation
 
 
-def formation_problem(formation: Formation, proper_rank_width: int) -> tuple[str, float, float]:
+def formation_problem(formation: Formation, proper_rank_width: int,
+                      start_files: int | None = None) -> tuple[str, float, float]:
     """(what is wrong, measured, limit), or ("", 0, 0) for a viable formation."""
     if formation.files > formation.model_count:
         return ("files exceed the models that fill the front rank", formation.files,
                 formation.model_count)
-    if formation.ranks > formation.files and formation.files < proper_rank_width:
+    voluntary = formation.files != start_files
+    if voluntary and formation.ranks > formation.files and formation.files < proper_rank_width:
         return (f"more ranks than files while narrower than a Proper Rank "
                 f"({proper_rank_width} wide)", formation.ranks, formation.files)
     return ("", 0.0, 0.0)
@@ -31,7 +35,7 @@ class ViableFormation(Clause):
         formation = ctx.end_unit.formation
         widths = self.params["proper_rank_width"]
         width = widths[min(ctx.unit.height, len(widths) - 1)]
-        problem, measured, limit = formation_problem(formation, width)
+        problem, measured, limit = formation_problem(formation, width, ctx.unit.files)
         measurements = {"ranks": float(formation.ranks)}
         if not problem:
             return ClauseResult(measurements)

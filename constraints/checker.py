@@ -48,3 +48,9 @@ def validate_move(scenario: Scenario, move: Move) -> None:
                                 f"{scenario.profile.name!r} (known: {known})", path="$.manoeuvre")
     if move.manoeuvre == "reform" and move.files is not None and move.files < 1:
         raise InvalidInputError(f"files must be at least 1, got {move.files}", path="$.files")
+    if move.assignment is not None:
+        models = scenario.unit(move.unit).model_ids()
+        for model, _slot in move.assignment:
+            if model not in models:
+                raise InvalidInputError(f"unknown model {model!r} in unit {move.unit!r}",
+                                        path=f"$.assignment.{model}")

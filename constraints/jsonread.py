@@ -13,6 +13,11 @@ from typing import Any
 
 from constraints.errors import InvalidInputError
 
+# Sanity bounds on any input: far beyond any battlefield (inches, mm, degrees) or unit, and
+# small enough that geometry never overflows.
+MAX_MAGNITUDE = 1e6
+MAX_COUNT = 10_000
+
 
 def read_json(path: str | Path) -> Any:
     """Parse a JSON file, turning every way it can fail into one clear error."""
@@ -28,6 +33,8 @@ def read_json(path: str | Path) -> Any:
                                 f"{exc.colno}", source=source) from None
     except RecursionError:
         raise InvalidInputError("not valid JSON: nested too deeply", source=source) from None
+    except ValueError as exc:  # e.g. an integer literal past Python's digit limit
+        raise InvalidInputError(f"not valid JSON: {exc}", source=source) from None
 
 
 class Node:
@@ -71,8 +78,15 @@ class Node:
         value = self.value
         if isinstance(value, bool) or not isinstance(value, int | float):
             self._expect("a number")
+        try:
+            value = float(value)
+        except OverflowError:
+            raise self.fail("expected a finite number, got an integer too large") from None
         if not math.isfinite(value):
             raise self.fail(f"expected a finite number, got {value}")
+        if abs(value) > MAX_MAGNITUDE:
+            raise self.fail(f"expected a number of magnitude at most {MAX_MAGNITUDE:g}, "
+                            f"got {value:g}")
         if positive and value <= 0:
             raise self.fail(f"expected a number > 0, got {value}")
         if minimum is not None and value < minimum:
@@ -81,18 +95,20 @@ class Node:
             raise self.fail(f"expected a number <= {maximum}, got {value}")
         return float(value)
 
-    def integer(self, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    def integer(self, *, minimum: int | None = None, maximum: int = MAX_COUNT) -> int:
         value = self.value
         if isinstance(value, bool) or not isinstance(value, int):
             self._expect("a whole number")
         if minimum is not None and value < minimum:
             raise self.fail(f"expected a whole number >= {minimum}, got {value}")
-        if maximum is not None and value > maximum:
+        if value > maximum:
             raise self.fail(f"expected a whole number <= {maximum}, got {value}")
         return int(value)
 
     def string(self) -> str:
-        if not isinstance(self.value, str) or not self.value:
+        if self.value == "":
+            raise self.fail("expected a non-empty string, got an empty string")
+        if not isinstance(self.value, str):
             self._expect("a non-empty string")
         return str(self.value)
 

@@ -9,8 +9,11 @@ from typing import Any
 from constraints.errors import InvalidInputError
 from constraints.jsonread import Node, read_json
 from constraints.moves import MANOEUVRES, Move, Step
+from constraints.scenario_io import MAX_MODELS
 
 _OPTIONAL = ("steps", "pivot", "files", "centre", "facing", "assignment")
+MAX_STEPS = 100
+MAX_FORWARD_IN = 1000.0
 
 
 def load_move(path: str | Path) -> Move:
@@ -41,12 +44,19 @@ def move_from_json(data: Any) -> Move:
             "an end pose needs both centre and facing")
     return Move(
         unit=f["unit"].string(), manoeuvre=manoeuvre,
-        steps=tuple(_step(n) for n in f["steps"].items()) if "steps" in f else (),
-        pivot_deg=f["pivot"].number() if "pivot" in f else 0.0,
-        files=f["files"].integer(minimum=1) if "files" in f else None,
+        steps=_steps(f["steps"]) if "steps" in f else (),
+        pivot_deg=f["pivot"].number(minimum=-360.0, maximum=360.0) if "pivot" in f else 0.0,
+        files=f["files"].integer(minimum=1, maximum=MAX_MODELS) if "files" in f else None,
         centre=f["centre"].point() if "centre" in f else None,
         facing_deg=f["facing"].number() if "facing" in f else None,
         assignment=_assignment(f["assignment"]) if "assignment" in f else None)
+
+
+def _steps(node: Node) -> tuple[Step, ...]:
+    items = node.items()
+    if len(items) > MAX_STEPS:
+        raise node.fail(f"expected at most {MAX_STEPS} steps, got {len(items)}")
+    return tuple(_step(n) for n in items)
 
 
 def _step(node: Node) -> Step:
@@ -56,7 +66,7 @@ def _step(node: Node) -> Step:
                         "{\"wheel\": degrees}")
     (kind, value), = f.items()
     if kind == "forward":
-        return Step("forward", value.number(minimum=0.0))
+        return Step("forward", value.number(minimum=0.0, maximum=MAX_FORWARD_IN))
     return Step("wheel", value.number(minimum=-90.0, maximum=90.0))
 
 

@@ -19,6 +19,7 @@ from constraints.jsonread import Node, read_json
 from constraints.profiles import profile_named
 
 FORMAT = "manoeuvre/1"
+MAX_MODELS = 1000  # rank-and-file models (and files) in one unit
 _UNIT_REQUIRED = ("id", "player", "base", "models", "files", "centre", "facing", "mobility")
 _UNIT_OPTIONAL = ("height", "musician", "light_troops", "characters", "empty")
 
@@ -66,10 +67,10 @@ def _terrain(node: Node) -> Terrain:
         raise f["kind"].fail(f"unknown terrain kind {kind!r} (known: {', '.join(TERRAIN_KINDS)})")
     points = tuple(p.point() for p in f["polygon"].items(min_len=3))
     shape = shapely.Polygon(points)
+    if shapely.MultiPoint(points).convex_hull.area <= 0:
+        raise f["polygon"].fail("polygon is degenerate (zero area)")
     if not shape.is_valid:
         raise f["polygon"].fail(f"polygon is not simple: {shapely.is_valid_reason(shape)}")
-    if shape.area <= 0:
-        raise f["polygon"].fail("polygon is degenerate (zero area)")
     test = f["test"].integer(minimum=1, maximum=6) if "test" in f else None
     return Terrain(f["id"].string(), kind, points, test)
 
@@ -88,8 +89,8 @@ def _unit(node: Node) -> Unit:
 
 
 def _formation(f: dict[str, Node]) -> Formation:
-    models = f["models"].integer(minimum=0)
-    files = f["files"].integer(minimum=1)
+    models = f["models"].integer(minimum=0, maximum=MAX_MODELS)
+    files = f["files"].integer(minimum=1, maximum=MAX_MODELS)
     chars = tuple(_character(n) for n in f["characters"].items()) if "characters" in f else ()
     empty = tuple(n.slot() for n in f["empty"].items()) if "empty" in f else ()
     formation = Formation(files, models, chars, empty)

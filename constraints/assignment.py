@@ -2,15 +2,16 @@
 
 Pivots, Reorders and Reforms let models change places (RULES.md A6), so the question "can
 every model move at most L?" is whether the bipartite graph of (model, slot) pairs with cost
-<= L has a perfect matching.  Binary search over the distinct costs gives the least such L.
+<= L has a perfect matching.  Binary search over the distinct costs gives the least such L; each matching test is one
+linear sum assignment (OR-tools).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import networkx as nx
 import numpy as np
+from ortools.graph.python import linear_sum_assignment
 
 
 @dataclass(frozen=True)
@@ -56,16 +57,14 @@ def fixed_assignment(cost: np.ndarray, slots: tuple[int, ...]) -> Assignment:
 
 
 def _perfect_matching(edges: np.ndarray) -> dict[int, int] | None:
+    """A perfect matching using only `edges`, or None.  A linear sum assignment that charges
+    1 for every pair outside `edges` costs 0 exactly when one exists."""
     n = edges.shape[0]
     if not edges.any(axis=1).all() or not edges.any(axis=0).all():
         return None
-    graph = nx.Graph()
-    rows = [("m", i) for i in range(n)]
-    graph.add_nodes_from(rows)
-    graph.add_nodes_from(("s", j) for j in range(n))
-    graph.add_edges_from((("m", int(i)), ("s", int(j))) for i, j in zip(*np.nonzero(edges),
-                                                                        strict=True))
-    matching = nx.bipartite.hopcroft_karp_matching(graph, top_nodes=rows)
-    if sum(1 for node in matching if node[0] == "m") < n:
+    rows, cols = np.indices((n, n))
+    solver = linear_sum_assignment.SimpleLinearSumAssignment()
+    solver.add_arcs_with_cost(rows.ravel(), cols.ravel(), (~edges).astype(np.int64).ravel())
+    if solver.solve() != solver.OPTIMAL or solver.optimal_cost() != 0:
         return None
-    return {i: matching[("m", i)][1] for i in range(n)}
+    return {i: solver.right_mate(i) for i in range(n)}

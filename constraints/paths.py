@@ -64,6 +64,12 @@ class PathFinder:
     def inside(self, point: tuple[float, float]) -> bool:
         return bool(self.region.contains(Point(point)))
 
+    def clearance(self, point: tuple[float, float]) -> float:
+        """Distance from `point` to the grown obstacles (0 inside; inf with none)."""
+        if self.region.is_empty:
+            return math.inf
+        return float(self.region.distance(Point(point)))
+
     def lengths(self, sources: np.ndarray, targets: np.ndarray) -> np.ndarray:
         """(len(sources), len(targets)) shortest path lengths; inf where no path exists."""
         out = np.hypot(*(sources[:, None, :] - targets[None, :, :]).transpose(2, 0, 1))

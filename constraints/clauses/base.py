@@ -10,6 +10,8 @@ from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 from constraints.context import MoveContext
+from constraints.domain import Unit
+from constraints.encode_context import EncodeContext
 from constraints.geometry import Point
 from constraints.profiles import ClauseSpec, RulesProfile
 from constraints.verdict import ClauseResult, Violation
@@ -34,6 +36,14 @@ class Clause(ABC):
     @abstractmethod
     def check(self, ctx: MoveContext) -> ClauseResult:
         """Measure the move against this clause."""
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """Post this clause's CP-SAT rows (sound: every accepted pose passes `check`)."""
+        raise NotImplementedError(f"{self.id} has no CP-SAT encoding yet")
+
+    def limit_in(self, unit: Unit) -> float:
+        """The clause's distance limit for `unit`, where it has one (mob_factor x Mob)."""
+        return float(self.params["mob_factor"]) * unit.mobility_in
 
     def result(self, name: str, measured: float, limit: float, legal: bool, message: str,
                witness: tuple[Point, ...] = (), dimension: str = "in") -> ClauseResult:

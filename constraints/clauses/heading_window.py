@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from constraints.clauses.base import Clause
 from constraints.context import MoveContext
+from constraints.encode_context import EncodeContext
 from constraints.limits import within
 from constraints.verdict import ClauseResult
 
@@ -24,3 +25,10 @@ class HeadingWindow(Clause):
                    f"Snaking Forward Moves, limit {limit:.3f} deg")
         return self.result("heading_change", worst, limit, within(worst, limit), message,
                            dimension="deg")
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """Options have one wheel, so the window rules out options with a larger wheel."""
+        limit = float(self.params["window_deg"])
+        for option in ectx.options:
+            if not within(abs(option.wheel_deg), limit):
+                ectx.enc.forbid(option.index, self.id)

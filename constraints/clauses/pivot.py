@@ -8,9 +8,16 @@ fail where a reordering passes.
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
+from constraints.assignment import bottleneck_assignment
 from constraints.clauses.base import Clause
-from constraints.clauses.model_moves import assign, straight_costs
+from constraints.clauses.model_moves import allowed_pairs, assign, straight_costs
 from constraints.context import MoveContext
+from constraints.domain import Pose, Unit
+from constraints.encode_context import EncodeContext
 from constraints.limits import within
 from constraints.verdict import ClauseResult
 
@@ -31,3 +38,29 @@ class PivotModelDistance(Clause):
                    f"reordering, limit {limit:.3f}\"")
         return self.result("pivot_model_move", found.bottleneck, limit,
                            within(found.bottleneck, limit), message, witness)
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """The Pivot's model moves are fixed per angle: rule out the angles that fail."""
+        limit = self.limit_in(ectx.unit)
+        verdicts: dict[float, bool] = {}
+        for option in ectx.options:
+            angle = option.pivot_deg
+            if angle not in verdicts:
+                verdicts[angle] = pivot_passes(ectx.unit, angle, limit)
+            if not verdicts[angle]:
+                ectx.enc.forbid(option.index, self.id)
+
+
+def pivot_passes(unit: Unit, angle_deg: float, limit: float) -> bool:
+    """Whether every model moves at most `limit` in a Pivot by `angle_deg`, best reordering.
+
+    Without reordering each model moves 2 r sin(angle / 2) for its distance r from the
+    centre; when that already passes, no assignment is needed.
+    """
+    start = unit.model_positions()
+    reach = float(np.max(np.hypot(*(start - unit.pose.centre).T)))
+    if within(2 * reach * abs(math.sin(math.radians(angle_deg) / 2)), limit):
+        return True
+    end = unit.with_pose(Pose(unit.pose.centre, unit.pose.facing_deg + angle_deg))
+    cost = straight_costs(unit, end)
+    return within(bottleneck_assignment(cost, allowed_pairs(unit, end)).bottleneck, limit)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from constraints.clauses.base import Clause
 from constraints.context import MoveContext
+from constraints.domain import Unit
+from constraints.encode_context import EncodeContext
 from constraints.verdict import ClauseResult
 
 
@@ -17,8 +19,17 @@ class FileChange(Clause):
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         change = abs(ctx.end_unit.files - ctx.unit.files)
-        limit = self.params["musician_limit" if ctx.unit.musician else "limit"]
+        limit = self.limit_for(ctx.unit)
         message = (f"files change from {ctx.unit.files} to {ctx.end_unit.files} "
                    f"({change}), limit {limit}")
         return self.result("file_change", change, limit, change <= limit, message,
                            dimension="files")
+
+    def limit_for(self, unit: Unit) -> int:
+        return int(self.params["musician_limit" if unit.musician else "limit"])
+
+    def encode(self, ectx: EncodeContext) -> None:
+        limit = self.limit_for(ectx.unit)
+        for option in ectx.options:
+            if abs(option.files - ectx.unit.files) > limit:
+                ectx.enc.forbid(option.index, self.id)

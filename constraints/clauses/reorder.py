@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from constraints.clauses.base import Clause
 from constraints.context import MoveContext
+from constraints.encode_context import EncodeContext
 from constraints.verdict import ClauseResult
 
 
@@ -21,3 +22,9 @@ class ReorderFiles(Clause):
                    f"for {wanted}")
         return self.result("reorder_file_change", change, 0, change == 0, message,
                            dimension="files")
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """Snaking options keep the unit's files, so there is nothing to post."""
+        for option in ectx.options:
+            if option.files != ectx.unit.files:
+                ectx.enc.forbid(option.index, self.id)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from constraints.clauses.base import Clause
 from constraints.context import MoveContext
+from constraints.encode_context import EncodeContext
 from constraints.limits import within
 from constraints.verdict import ClauseResult
 
@@ -26,3 +27,14 @@ class SnakingDistance(Clause):
                    f"limit {limit:.3f}\"")
         witness = (trajectory.start.centre, trajectory.end.centre)
         return self.result("distance", used, limit, within(used, limit), message, witness)
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """a + wheel cost + b <= limit, with a and b affine in the end centre per option."""
+        enc, limit = ectx.enc, self.limit_in(ectx.unit)
+        for option, lit in zip(ectx.options, enc.option_vars, strict=True):
+            spare = limit - option.info["wheel_cost_in"]
+            if spare < 0:
+                enc.forbid(option.index, self.id)
+                continue
+            a, b = option.a_map, option.b_map
+            enc.affine_row((a[0] + b[0], a[1] + b[1], a[2] + b[2]), spare, [lit])

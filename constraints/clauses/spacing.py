@@ -10,11 +10,31 @@ All comparisons are strict: exactly at the limit is illegal.
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import shapely
+from shapely.geometry import Polygon
 
 from constraints.clauses.base import Clause
+from constraints.clauses.separation import (
+    STRICT_IN,
+    affine_polygon_axes,
+    near_options,
+    own_rectangle_axes,
+    shared_corner_axes,
+    unique_axes,
+)
+from constraints.clauses.sweep_bounds import (
+    bound_first_leg,
+    first_leg_clear,
+    last_leg_axes,
+    last_leg_vertices,
+)
 from constraints.context import MoveContext
-from constraints.geometry import closest_points
+from constraints.encode_context import EncodeContext
+from constraints.encoding import Option
+from constraints.geometry import closest_points, rectangle_corners
 from constraints.limits import more_than
 from constraints.verdict import ClauseResult
 
@@ -56,6 +76,25 @@ class UnitSpacing(_SpacingClause):
     def shape(self, ctx: MoveContext) -> shapely.Geometry:
         return ctx.end_unit.boundary()
 
+    def encode(self, ectx: EncodeContext) -> None:
+        """Separating axes between the end Unit Boundary and each nearby obstacle piece."""
+        gap = self.params["spacing_in"]
+        enc = ectx.enc
+        grown = [r.buffer(_circumradius(o)) for r, o in zip(ectx.centre_regions, ectx.options,
+                                                             strict=True)]
+        for piece, options in zip(ectx.obstacles, near_options(ectx, grown, gap + 1e-6),
+                                  strict=False):
+            if not options:
+                continue
+            shared = shared_corner_axes(ectx, piece, gap)
+            for o in options:
+                own = own_rectangle_axes(ectx, o, piece, gap)
+                enc.bool_or(shared + own, [enc.option_vars[o]])
+
+
+def _circumradius(option: Option) -> float:
+    return 0.5 * math.hypot(option.width_in, option.depth_in) + 1e-6
+
 
 class PivotSpacing(_SpacingClause):
     kind = "pivot_spacing"
@@ -68,6 +107,20 @@ class PivotSpacing(_SpacingClause):
     def shape(self, ctx: MoveContext) -> shapely.Geometry:
         return ctx.pivoted_unit.boundary()
 
+    def encode(self, ectx: EncodeContext) -> None:
+        """The pivoted boundary is fixed per Pivot angle: rule out the angles that fail."""
+        gap, unit = self.params["spacing_in"], ectx.unit
+        pivots = sorted({o.pivot_deg for o in ectx.options if o.pivot_deg != 0})
+        if not pivots or ectx.obstacle_union.is_empty:
+            return
+        shapes = [Polygon(rectangle_corners(unit.pose.centre, unit.pose.facing_deg + p,
+                                            unit.width_in, unit.depth_in)) for p in pivots]
+        clear = shapely.distance(np.array(shapes, dtype=object), ectx.obstacle_union)
+        failing = {p for p, d in zip(pivots, clear, strict=True) if not more_than(d, gap)}
+        for option in ectx.options:
+            if option.pivot_deg in failing:
+                ectx.enc.forbid(option.index, self.id)
+
 
 class FrontSpacing(_SpacingClause):
     kind = "front_spacing"
@@ -76,3 +129,24 @@ class FrontSpacing(_SpacingClause):
 
     def shape(self, ctx: MoveContext) -> shapely.Geometry:
         return ctx.trajectory.front_sweep
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """First leg and wheel: a <= a bound from exact geometry (constraints.clauses.
+        sweep_bounds).  Last leg: separating axes between its parallelogram (vertices affine
+        in the end centre) and each nearby obstacle piece."""
+        gap = self.params["spacing_in"]
+        if not ectx.world_obstacles:
+            return
+        bound_first_leg(ectx, first_leg_clear(ectx, gap + STRICT_IN), self.id)
+        grown = [r.buffer(_circumradius(o)) for r, o in zip(ectx.centre_regions, ectx.options,
+                                                             strict=True)]
+        for piece, options in zip(ectx.obstacles, near_options(ectx, grown, gap + 1e-6),
+                                  strict=False):
+            for o in options:
+                option = ectx.options[o]
+                if option.wheel_deg == 0:
+                    continue  # no last leg: the first leg bound covers the whole sweep
+                vertices = last_leg_vertices(option)
+                axes = unique_axes(piece) + list(last_leg_axes(option))
+                sides = affine_polygon_axes(ectx, o, vertices, axes, piece, gap)
+                ectx.enc.bool_or(sides, [ectx.enc.option_vars[o]])

@@ -4,11 +4,19 @@ Manoeuvre, and the whole unit finishes on it.  Measured as the overhang past the
 
 from __future__ import annotations
 
+import numpy as np
 import shapely
+from shapely.geometry import Polygon
 
 from constraints.clauses.base import Clause
+from constraints.clauses.sweep_bounds import (
+    bound_first_leg,
+    first_leg_on_table,
+    last_leg_vertices,
+)
 from constraints.context import MoveContext
 from constraints.domain import Battlefield
+from constraints.encode_context import EncodeContext
 from constraints.limits import within
 from constraints.verdict import ClauseResult
 
@@ -42,6 +50,12 @@ class TableEdgeEnd(_TableEdge):
     def shape(self, ctx: MoveContext) -> shapely.Geometry:
         return ctx.end_unit.boundary()
 
+    def encode(self, ectx: EncodeContext) -> None:
+        """Every end corner inside every table edge (shared rows)."""
+        for hp in ectx.table:
+            for corner in range(4):
+                ectx.enc.corner_row(corner, hp.normal, hp.rhs)
+
 
 class TableEdgeFront(_TableEdge):
     kind = "table_edge_front"
@@ -50,3 +64,21 @@ class TableEdgeFront(_TableEdge):
 
     def shape(self, ctx: MoveContext) -> shapely.Geometry:
         return ctx.trajectory.front_sweep
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """First leg and wheel: a bound from exact geometry; last leg: its parallelogram's
+        vertices inside every table edge."""
+        field = ectx.scenario.battlefield
+        bound_first_leg(ectx, first_leg_on_table(ectx), self.id)
+        table = Polygon([ectx.frame.point(p) for p in field.area().exterior.coords[:-1]])
+        for option, region, lit in zip(ectx.options, ectx.centre_regions, ectx.enc.option_vars,
+                                       strict=True):
+            reach = 0.5 * (option.width_in + option.depth_in) + 1e-6
+            if option.wheel_deg == 0 or table.contains(region.buffer(reach)):
+                continue
+            for m, t in last_leg_vertices(option):
+                for hp in ectx.table:
+                    n = np.asarray(hp.normal)
+                    coef = n @ m
+                    ectx.enc.centre_row((float(coef[0]), float(coef[1])),
+                                        hp.rhs - float(n @ t), [lit])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from constraints.clauses.base import Clause
 from constraints.context import MoveContext
+from constraints.encode_context import EncodeContext
 from constraints.formation import Formation
 from constraints.verdict import ClauseResult, Violation
 
@@ -43,3 +44,11 @@ class ViableFormation(Clause):
                    f"formation: {problem}")
         return ClauseResult(measurements, (Violation(self.id, measured, limit, "models",
                                                      message),))
+
+    def encode(self, ectx: EncodeContext) -> None:
+        widths = self.params["proper_rank_width"]
+        width = widths[min(ectx.unit.height, len(widths) - 1)]
+        for option in ectx.options:
+            formation = ectx.unit.formation.reformed(option.files)
+            if formation_problem(formation, width, ectx.unit.files)[0]:
+                ectx.enc.forbid(option.index, self.id)

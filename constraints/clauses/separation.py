@@ -1,0 +1,92 @@
+"""CP-SAT encoding of "more than `gap` from a convex obstacle" by separating axes.
+
+A convex moving shape and a convex obstacle are more than `gap` apart exactly when, on some
+axis among both shapes' edge normals, their projections are more than `gap` apart.  Each
+(axis, side) gets a Boolean enforcing linear rows; an option's Boolean implies their OR.
+The obstacle's axes are shared by every option; the moving shape's own axes depend on its
+facing, so they are per option.  Strictness ("more than") is kept by a margin above the
+checker's float allowance (constraints.limits).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import shapely
+
+from constraints.encode_context import ConvexPiece, EncodeContext
+from constraints.geometry import unit_vector
+from constraints.limits import FLOAT_NOISE
+
+STRICT_IN = 2 * FLOAT_NOISE  # rows keep this much beyond the limit so "more than" holds
+
+Affine = tuple[np.ndarray, np.ndarray]  # vertex = M @ d + t, frame inches
+
+
+def unique_axes(piece: ConvexPiece) -> list[tuple[float, float]]:
+    axes: list[tuple[float, float]] = []
+    for n, _ in piece.edge_normals():
+        if not any(abs(n[0] * a[1] - n[1] * a[0]) < 1e-12 for a in axes):
+            axes.append(n)
+    return axes
+
+
+def near_options(ectx: EncodeContext, regions: Sequence[shapely.Geometry],
+                 reach_in: float) -> list[list[int]]:
+    """For each obstacle piece, the options whose `regions` (grown by `reach_in`) come near."""
+    shapes = np.array([p.shape for p in ectx.obstacles], dtype=object)
+    if not len(shapes):
+        return []
+    dist = shapely.distance(np.asarray(regions, dtype=object)[:, None], shapes[None, :])
+    return [list(np.nonzero(dist[:, p] <= reach_in)[0]) for p in range(len(shapes))]
+
+
+def shared_corner_axes(ectx: EncodeContext, piece: ConvexPiece, gap: float) -> list[Any]:
+    """Booleans for 'all end corners beyond the obstacle along one of its axes'."""
+    enc, found = ectx.enc, []
+    for n in unique_axes(piece):
+        lo, hi = piece.support(n)
+        for sign, beyond in ((1.0, hi), (-1.0, -lo)):
+            side = enc.sat_model.new_bool_var(f"clear_{piece.label}_axis")
+            for c in range(4):
+                enc.corner_row(c, (-sign * n[0], -sign * n[1]), -(beyond + gap + STRICT_IN),
+                               [side])
+            found.append(side)
+    return found
+
+
+def own_rectangle_axes(ectx: EncodeContext, option: int, piece: ConvexPiece,
+                       gap: float) -> list[Any]:
+    """Booleans for 'obstacle beyond the end rectangle along the rectangle's own axes'."""
+    enc, opt = ectx.enc, ectx.options[option]
+    f = unit_vector(opt.frame_facing_deg)
+    r = (f[1], -f[0])
+    found = []
+    for axis, half in ((f, opt.depth_in / 2), (r, opt.width_in / 2)):
+        lo, hi = piece.support(axis)
+        ahead = enc.sat_model.new_bool_var(f"clear_{piece.label}_o{option}")
+        enc.centre_row(axis, lo - half - gap - STRICT_IN, [ahead])
+        behind = enc.sat_model.new_bool_var(f"clear_{piece.label}_o{option}")
+        enc.centre_row((-axis[0], -axis[1]), -(hi + half + gap + STRICT_IN), [behind])
+        found += [ahead, behind]
+    return found
+
+
+def affine_polygon_axes(ectx: EncodeContext, option: int, vertices: Sequence[Affine],
+                        axes: Sequence[tuple[float, float]], piece: ConvexPiece,
+                        gap: float) -> list[Any]:
+    """Booleans for separating a polygon whose vertices are affine in the centre."""
+    enc, found = ectx.enc, []
+    for n in axes:
+        lo, hi = piece.support(n)
+        nv = np.asarray(n)
+        for sign, beyond in ((1.0, hi), (-1.0, -lo)):
+            side = enc.sat_model.new_bool_var(f"sweep_{piece.label}_o{option}")
+            for m, t in vertices:
+                coef = -sign * (nv @ m)
+                enc.centre_row((float(coef[0]), float(coef[1])),
+                               -(beyond + gap + STRICT_IN) + sign * float(nv @ t), [side])
+            found.append(side)
+    return found

@@ -1,0 +1,236 @@
+"""The CP-SAT side of the rule clauses: the lattice, the start frame, the end-pose options, and
+sound linear rows.
+
+A move's end pose is modelled as one *option* (a discrete choice: end facing, files, and for
+Snaking Forward Moves the Pivot and wheel angles), picked by exactly one Boolean, plus the end
+centre on an integer lattice of the unit's *start frame* (ticks to its right and forwards; so
+a straight-ahead March lies on lattice points).  Every clause writes rows that are linear in
+the centre ticks, enforced by an option's Boolean or shared by all options.
+
+Soundness: rows come from float geometry.  `row` turns a float row into an integer one that
+implies it for every value in the variables' bounds (coefficients scaled and rounded, the
+worst rounding error taken off the right-hand side), so every lattice point the solver accepts
+passes the exact checker.  What this gives up is at most a fraction of a tick per row.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from constraints.geometry import Point, unit_vector
+
+ROW_SCALE = 100_000  # float rows become integers this much finer than their largest term
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """The grid answers live on: centre ticks (inches) and heading steps (degrees).
+
+    `advance_wheel_deg` is the step of an Advance's wheel angle (its Pivot uses `degree`).
+    """
+
+    inch: float = 0.01
+    degree: float = 1.0
+    advance_wheel_deg: float = 15.0
+
+    def to_json(self) -> dict[str, float]:
+        return {"inch": self.inch, "degree": self.degree,
+                "advance_wheel_deg": self.advance_wheel_deg}
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The unit's start frame: origin at its start centre, x to its right, y forwards."""
+
+    origin: Point
+    heading_deg: float
+
+    def vector(self, v: Point) -> Point:
+        fx, fy = unit_vector(self.heading_deg)
+        return (v[0] * fy - v[1] * fx, v[0] * fx + v[1] * fy)
+
+    def point(self, p: Point) -> Point:
+        return self.vector((p[0] - self.origin[0], p[1] - self.origin[1]))
+
+    def world(self, q: Point) -> Point:
+        fx, fy = unit_vector(self.heading_deg)
+        return (self.origin[0] + q[0] * fy + q[1] * fx, self.origin[1] - q[0] * fx + q[1] * fy)
+
+
+@dataclass(frozen=True)
+class HalfPlane:
+    """normal . d <= rhs, in frame inches."""
+
+    normal: Point
+    rhs: float
+
+
+@dataclass(frozen=True)
+class Option:
+    """One discrete end-pose choice.  Geometry in frame inches.
+
+    For Snaking Forward Moves the end centre d maps to the forward legs by
+    a = a_map . (d, 1) and b = b_map . (d, 1); `first_leg_max_in` bounds a by the swept
+    Front Facing (first leg and wheel, see constraints.options).
+    """
+
+    index: int
+    facing_deg: float          # world heading at the end
+    files: int
+    width_in: float
+    depth_in: float
+    pivot_deg: float = 0.0
+    wheel_deg: float = 0.0
+    reach: tuple[HalfPlane, ...] = ()
+    a_map: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    b_map: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    first_leg_max_in: float = math.inf
+    info: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def frame_facing_deg(self) -> float:
+        """End facing relative to the start facing."""
+        return self.info["frame_facing_deg"]
+
+
+class MoveEncoding:
+    """The CP-SAT model of one unit's end pose: option Booleans, centre ticks, corner offsets.
+
+    Variable families:
+    - `option_vars[k]`: option k is the end pose family chosen (exactly one);
+    - `i`, `j`: end centre in start-frame ticks (right, forwards);
+    - `corner_dx[c]`, `corner_dy[c]`: frame offset of end corner c (FL, FR, RR, RL) from the
+      centre, in ticks, rounded to the nearest tick (error <= 0.5 tick per coordinate).
+    """
+
+    def __init__(self, options: Sequence[Option], lattice: Lattice, bound_in: float) -> None:
+        self.sat_model = cp_model.CpModel()
+        self.options = list(options)
+        self.lattice = lattice
+        self.tick = lattice.inch
+        self.bound = int(math.ceil(bound_in / self.tick)) + 1
+        self.i = self.sat_model.new_int_var(-self.bound, self.bound, "centre_right_ticks")
+        self.j = self.sat_model.new_int_var(-self.bound, self.bound, "centre_forward_ticks")
+        self.option_vars = [self.sat_model.new_bool_var(f"option_{o.index}") for o in options]
+        self.sat_model.add_exactly_one(self.option_vars)
+        self.forbidden: dict[int, str] = {}
+        self.clause_lit: Any = None  # set while a guarded clause is being encoded
+        self.magnitude: dict[str, int] = {}  # largest |value| of each offset variable
+        self.corner_dx, self.corner_dy = self._corner_offsets()
+
+    def ticks(self, inches: float) -> float:
+        return inches / self.tick
+
+    def _corner_offsets(self) -> tuple[list[Any], list[Any]]:
+        dxs: list[Any] = []
+        dys: list[Any] = []
+        for c in range(4):
+            offs = [corner_offset(o, c) for o in self.options]
+            xs = [round(self.ticks(p[0])) for p in offs]
+            ys = [round(self.ticks(p[1])) for p in offs]
+            for values, out, name in ((xs, dxs, "x"), (ys, dys, "y")):
+                var = self.sat_model.new_int_var(min(values), max(values), f"corner_{c}_d{name}")
+                self.magnitude[var.name] = max(abs(v) for v in values)
+                self.sat_model.add(var == sum(v * b for v, b in
+                                              zip(values, self.option_vars, strict=True)))
+                out.append(var)
+        return dxs, dys
+
+    def guarded(self, enforce: Sequence[Any] = ()) -> list[Any]:
+        """`enforce` plus the literal of the clause being encoded, when clauses are guarded
+        (for unsat cores: which clauses make a request impossible)."""
+        return list(enforce) + ([self.clause_lit] if self.clause_lit is not None else [])
+
+    def forbid(self, option: int, clause_id: str) -> None:
+        """Rule an option out entirely (a clause it breaks wherever the centre is)."""
+        ct = self.sat_model.add(self.option_vars[option] == 0)
+        if self.clause_lit is not None:
+            ct.only_enforce_if(self.clause_lit)
+        self.forbidden.setdefault(option, clause_id)
+
+    def bool_or(self, lits: Sequence[Any], enforce: Sequence[Any] = ()) -> None:
+        ct = self.sat_model.add_bool_or(list(lits))
+        guard = self.guarded(enforce)
+        if guard:
+            ct.only_enforce_if(guard)
+
+    def row(self, terms: Sequence[tuple[float, Any, int]], rhs: float,
+            enforce: Sequence[Any] = ()) -> None:
+        """Post sum(coef * var) <= rhs soundly; each term is (coef, var, bound on |var|)."""
+        enforce = self.guarded(enforce)
+        largest = max((abs(c) for c, _, _ in terms), default=0.0)
+        # Terms far below the largest are dropped, their worst case moved to the right side.
+        kept = [t for t in terms if abs(t[0]) > 1e-9 * largest]
+        rhs -= sum(abs(c) * b for c, _, b in terms if not abs(c) > 1e-9 * largest)
+        if not kept:
+            if rhs < 0:
+                self._false(enforce)
+            return
+        scale = ROW_SCALE / max(abs(c) for c, _, _ in kept)
+        coefs = [round(c * scale) for c, _, _ in kept]
+        error = sum(abs(k - c * scale) * b for k, (c, _, b) in zip(coefs, kept, strict=True))
+        bound = math.floor(rhs * scale - error)
+        reach = sum(abs(k) * b for k, (_, _, b) in zip(coefs, kept, strict=True))
+        if bound >= reach:
+            return  # holds everywhere in the variables' bounds
+        if bound < -reach:
+            self._false(enforce)
+            return
+        expr = sum(k * v for k, (_, v, _) in zip(coefs, kept, strict=True))
+        ct = self.sat_model.add(expr <= bound)
+        if enforce:
+            ct.only_enforce_if(list(enforce))
+
+    def _false(self, enforce: Sequence[Any]) -> None:
+        if enforce:
+            self.sat_model.add_bool_or([lit.Not() for lit in enforce])
+        else:
+            self.sat_model.add_bool_or([])
+
+    def centre_row(self, normal: Point, rhs_in: float, enforce: Sequence[Any] = ()) -> None:
+        """normal . d <= rhs for the end centre d (frame inches)."""
+        self.row([(normal[0], self.i, self.bound), (normal[1], self.j, self.bound)],
+                 self.ticks(rhs_in), enforce)
+
+    def corner_row(self, corner: int, normal: Point, rhs_in: float,
+                   enforce: Sequence[Any] = ()) -> None:
+        """normal . (end corner) <= rhs, allowing for the offsets' rounding."""
+        slack = 0.5 * (abs(normal[0]) + abs(normal[1]))
+        dx, dy = self.corner_dx[corner], self.corner_dy[corner]
+        self.row([(normal[0], self.i, self.bound), (normal[1], self.j, self.bound),
+                  (normal[0], dx, self.magnitude[dx.name]),
+                  (normal[1], dy, self.magnitude[dy.name])],
+                 self.ticks(rhs_in) - slack, enforce)
+
+    def affine_row(self, coef: tuple[float, float, float], rhs_in: float,
+                   enforce: Sequence[Any] = ()) -> None:
+        """coef[0] d.x + coef[1] d.y + coef[2] <= rhs (inches)."""
+        self.centre_row((coef[0], coef[1]), rhs_in - coef[2], enforce)
+
+    def centre_in(self, values: Any) -> Point:
+        """The end centre in frame inches from solved tick values."""
+        return (values[0] * self.tick, values[1] * self.tick)
+
+
+def corner_offset(option: Option, corner: int) -> Point:
+    """Frame offset of an end corner (FL, FR, RR, RL) from the end centre."""
+    hw, hd = option.width_in / 2.0, option.depth_in / 2.0
+    local = [(-hw, hd), (hw, hd), (hw, -hd), (-hw, -hd)][corner]
+    fx, fy = unit_vector(option.frame_facing_deg)
+    rx, ry = fy, -fx
+    return (local[0] * rx + local[1] * fx, local[0] * ry + local[1] * fy)
+
+
+def inscribed_polygon(radius: float, sides: int = 32) -> list[HalfPlane]:
+    """Half-planes of a regular polygon inscribed in the disc of `radius` about the origin.
+
+    Every point of the polygon is in the disc; it gives up radius * (1 - cos(pi / sides)).
+    """
+    apothem = radius * math.cos(math.pi / sides)
+    return [HalfPlane((math.cos(2 * math.pi * k / sides), math.sin(2 * math.pi * k / sides)),
+                      apothem) for k in range(sides)]

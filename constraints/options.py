@@ -1,0 +1,130 @@
+"""End-pose options of each Move Manoeuvre: the discrete part of the search lattice.
+
+- March: one wheel of angle t (a multiple of the lattice degree within +-90), between two
+  forward legs: forward a, wheel t, forward b.  The end centre d is affine in (a, b), so each
+  option is a triangle of end centres (a segment when t = 0).
+- Advance: a Pivot (lattice degree) then the same with the wheel a multiple of
+  `advance_wheel_deg`, within Mob.
+- Reform: files (within the profile's reach) and facing (lattice degree).
+
+Ways with two or more wheels are outside this family: the solver never returns them and an
+INFEASIBLE is proved on this family and lattice only.  Geometry is in the unit's start frame
+(see constraints.encoding.Frame).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from constraints.domain import Unit
+from constraints.encoding import Frame, HalfPlane, Lattice, Option
+from constraints.geometry import Point, unit_vector
+
+Vec = tuple[float, float]
+
+
+def _frame_dir(frame: Frame, heading_deg: float) -> Vec:
+    return frame.vector(unit_vector(heading_deg))
+
+
+def wheel_shift(unit: Unit, heading_deg: float, wheel_deg: float) -> Vec:
+    """World displacement of the centre in a wheel of `wheel_deg` from `heading_deg`."""
+    fx, fy = unit_vector(heading_deg)
+    rx, ry = fy, -fx
+    side = -1.0 if wheel_deg > 0 else 1.0
+    px = fx * unit.depth_in / 2 + rx * side * unit.width_in / 2
+    py = fy * unit.depth_in / 2 + ry * side * unit.width_in / 2
+    cos, sin = unit_vector(wheel_deg)
+    return (px - (cos * px - sin * py), py - (sin * px + cos * py))
+
+
+def snaking_option(index: int, unit: Unit, frame: Frame, pivot_deg: float, wheel_deg: float,
+                   budget_in: float) -> Option | None:
+    """The option 'Pivot, forward a, wheel, forward b' with a + wheel cost + b <= budget."""
+    cost = unit.width_in * abs(math.sin(math.radians(wheel_deg)))
+    spare = budget_in - cost
+    if spare < 0:
+        return None
+    h0 = unit.pose.facing_deg
+    fp, fe = _frame_dir(frame, h0 + pivot_deg), _frame_dir(frame, h0 + pivot_deg + wheel_deg)
+    w = frame.vector(wheel_shift(unit, h0 + pivot_deg, wheel_deg)) if wheel_deg else (0.0, 0.0)
+    info = {"frame_facing_deg": 90.0 + pivot_deg + wheel_deg, "wheel_shift": w,
+            "wheel_cost_in": cost, "budget_in": budget_in, "first_dir": fp, "end_dir": fe}
+    common = dict(index=index, facing_deg=h0 + pivot_deg + wheel_deg, files=unit.files,
+                  width_in=unit.width_in, depth_in=unit.depth_in, pivot_deg=pivot_deg,
+                  wheel_deg=wheel_deg, info=info)
+    if wheel_deg == 0:
+        rp = (fp[1], -fp[0])
+        straight = (HalfPlane(rp, 0.0), HalfPlane((-rp[0], -rp[1]), 0.0),
+                    HalfPlane((-fp[0], -fp[1]), 0.0))
+        return Option(reach=straight, a_map=(fp[0], fp[1], 0.0), **common)  # type: ignore[arg-type]
+    det = fp[0] * fe[1] - fe[0] * fp[1]
+    m0 = (fe[1] / det, -fe[0] / det)   # a = m0 . (d - w)
+    m1 = (-fp[1] / det, fp[0] / det)   # b = m1 . (d - w)
+    a_map = (m0[0], m0[1], -(m0[0] * w[0] + m0[1] * w[1]))
+    b_map = (m1[0], m1[1], -(m1[0] * w[0] + m1[1] * w[1]))
+    # The family's own rows (no backward legs); the distance row is the distance clause's.
+    reach = (HalfPlane((-a_map[0], -a_map[1]), a_map[2]),
+             HalfPlane((-b_map[0], -b_map[1]), b_map[2]))
+    return Option(reach=reach, a_map=a_map, b_map=b_map, **common)  # type: ignore[arg-type]
+
+
+def _angles(step: float, limit: float) -> list[float]:
+    count = int(math.floor(limit / step + 1e-9))
+    return [k * step for k in range(-count, count + 1)]
+
+
+def march_options(unit: Unit, frame: Frame, lattice: Lattice, budget_in: float,
+                  window_deg: float = 90.0) -> list[Option]:
+    found = [snaking_option(0, unit, frame, 0.0, t, budget_in)
+             for t in _angles(lattice.degree, min(90.0, window_deg))]
+    return _indexed(found)
+
+
+def advance_options(unit: Unit, frame: Frame, lattice: Lattice, budget_in: float,
+                    window_deg: float = 90.0) -> list[Option]:
+    pivots = _angles(lattice.degree, 180.0)[1:]  # (-180, 180]
+    wheels = _angles(lattice.advance_wheel_deg, min(90.0, window_deg))
+    found = [snaking_option(0, unit, frame, p, t, budget_in) for p in pivots for t in wheels]
+    return _indexed(found)
+
+
+def reform_options(unit: Unit, lattice: Lattice, files: list[int]) -> list[Option]:
+    found = []
+    for f in files:
+        end = unit.formation.reformed(f)
+        width, depth = f * unit.base.width_in, end.ranks * unit.base.depth_in
+        for turn in _angles(lattice.degree, 180.0)[1:]:
+            found.append(Option(0, unit.pose.facing_deg + turn, f, width, depth,
+                                info={"frame_facing_deg": 90.0 + turn, "turn_deg": turn}))
+    return _indexed(found)
+
+
+def _indexed(found: Sequence[Option | None]) -> list[Option]:
+    from dataclasses import replace
+
+    return [replace(o, index=k) for k, o in enumerate(o for o in found if o is not None)]
+
+
+def end_centre(option: Option, a_in: float, b_in: float) -> Point:
+    """Frame end centre of the option's way with legs a and b (for tests and hints)."""
+    w = option.info.get("wheel_shift", (0.0, 0.0))
+    fp, fe = option.info["first_dir"], option.info["end_dir"]
+    return (w[0] + a_in * fp[0] + b_in * fe[0], w[1] + a_in * fp[1] + b_in * fe[1])
+
+
+def legs(option: Option, centre: Point) -> tuple[float, float]:
+    """(a, b) of the way to a frame end centre, clamped at zero against float noise."""
+    a = option.a_map[0] * centre[0] + option.a_map[1] * centre[1] + option.a_map[2]
+    b = option.b_map[0] * centre[0] + option.b_map[1] * centre[1] + option.b_map[2]
+    return max(0.0, a), max(0.0, b)
+
+
+def reach_polygon(option: Option) -> np.ndarray:
+    """Vertices (frame inches) of the option's end-centre region, for pruning and drawing."""
+    spare = option.info["budget_in"] - option.info["wheel_cost_in"]
+    return np.array([end_centre(option, 0.0, 0.0), end_centre(option, spare, 0.0),
+                     end_centre(option, 0.0, spare)])

@@ -1,0 +1,149 @@
+"""Objectives of a best-move search, as CP-SAT objective terms on a MoveEncoding.
+
+- `target_distance`: the unit's centre as close as possible to a point (the distance in the
+  norm of a regular 256-gon, within 0.008% of the Euclidean one, in ticks);
+- `front_target_distance`: the same for the centre of the Front Facing;
+- `face_point`: the point as close as possible to the unit's centre line, ahead of it (the
+  lateral offset in ticks; poses whose facing turns more than 90 deg away from the point,
+  seen from the start centre, pay a large constant);
+- `forward`: as far forward along the start facing as possible;
+- `target_pose`: centre close to a point and facing close to a heading (the distance as above
+  plus 10 ticks per degree of facing difference, i.e. 1 deg ~ 0.1").
+The value reported to users is recomputed exactly from the returned pose.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import shapely
+
+from constraints.encoding import MoveEncoding, corner_offset
+from constraints.errors import InvalidInputError
+from constraints.geometry import Point, angle_between_deg, unit_vector
+
+OBJECTIVES = ("target_distance", "front_target_distance", "face_point", "forward",
+              "target_pose")
+BEHIND_PENALTY = 10**6
+DEGREE_WEIGHT_TICKS = 10
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What to optimise: a name from OBJECTIVES, and its point and heading where needed."""
+
+    name: str
+    point: Point | None = None
+    facing_deg: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.name not in OBJECTIVES:
+            raise InvalidInputError(f"unknown objective {self.name!r} "
+                                    f"(known: {', '.join(OBJECTIVES)})", path="objective")
+        if self.name != "forward" and self.point is None:
+            raise InvalidInputError(f"objective {self.name!r} needs a point", path="objective")
+        if self.name == "target_pose" and self.facing_deg is None:
+            raise InvalidInputError("objective 'target_pose' needs a facing", path="objective")
+
+    @property
+    def maximise(self) -> bool:
+        return self.name == "forward"
+
+
+def post_objective(enc: MoveEncoding, objective: Objective, frame_point: Point | None,
+                   frame_facing: float | None, regions: list[shapely.Geometry]) -> None:
+    """Add the objective to the model (minimised, or maximised for `forward`).
+
+    Per option, a bound from its region of centres (ignoring every other clause) is posted
+    too: once a solution is known, options that cannot beat it are dropped at once.
+    """
+    model = enc.sat_model
+    if objective.name == "forward":
+        for region, lit in zip(regions, enc.option_vars, strict=True):
+            model.add(enc.j <= math.floor(enc.ticks(region.bounds[3]) + 1e-6)) \
+                .only_enforce_if(lit)
+        model.maximize(enc.j)
+        return
+    assert frame_point is not None
+    if objective.name == "face_point":
+        model.minimize(_lateral_offset(enc, frame_point))
+        return
+    target = (enc.ticks(frame_point[0]), enc.ticks(frame_point[1]))
+    front = objective.name == "front_target_distance"
+    offsets = _front_offsets(enc) if front else None
+    cost = _distance(enc, target, offsets)
+    _option_lower_bounds(enc, cost, frame_point, regions, front)
+    if objective.name == "target_pose":
+        assert frame_facing is not None
+        cost += sum(lit * round(NORM_SCALE * DEGREE_WEIGHT_TICKS * angle_between_deg(
+            o.frame_facing_deg, frame_facing))
+            for o, lit in zip(enc.options, enc.option_vars, strict=True))
+    model.minimize(cost)
+
+
+NORM_SIDES = 256
+NORM_SCALE = 100  # objective units per tick
+
+
+def _option_lower_bounds(enc: MoveEncoding, cost: Any, point: Point,
+                         regions: list[shapely.Geometry], front: bool) -> None:
+    """cost >= (distance from the point to the option's region) x cos(pi / sides)."""
+    shrink = math.cos(math.pi / NORM_SIDES) * NORM_SCALE / enc.tick
+    for option, region, lit in zip(enc.options, regions, enc.option_vars, strict=True):
+        target = shapely.Point(point)
+        if front:
+            off = [(corner_offset(option, 0)[k] + corner_offset(option, 1)[k]) / 2
+                   for k in (0, 1)]
+            target = shapely.Point(point[0] - off[0], point[1] - off[1])
+        bound = math.floor(shrink * region.distance(target) - 1.0)
+        if bound > 0:
+            enc.sat_model.add(cost >= bound).only_enforce_if(lit)
+
+
+def _distance(enc: MoveEncoding, target: tuple[float, float],
+              offsets: tuple[Any, Any] | None) -> Any:
+    """Polygonal distance (NORM_SCALE per tick) from the point to `target` (ticks)."""
+    model = enc.sat_model
+    reach = int(NORM_SCALE * (4 * enc.bound + abs(target[0]) + abs(target[1]))) + 1
+    dist = model.new_int_var(0, reach, "distance_to_target")
+    x = enc.i + (offsets[0] if offsets else 0)
+    y = enc.j + (offsets[1] if offsets else 0)
+    for k in range(NORM_SIDES):
+        cos, sin = math.cos(2 * math.pi * k / NORM_SIDES), math.sin(2 * math.pi * k / NORM_SIDES)
+        cx, cy = round(NORM_SCALE * cos), round(NORM_SCALE * sin)
+        model.add(dist >= cx * x + cy * y - round(cx * target[0] + cy * target[1]))
+    return dist
+
+
+def _front_offsets(enc: MoveEncoding) -> tuple[Any, Any]:
+    """Offset (ticks) of the Front Facing's centre from the unit's centre, per option."""
+    model, out = enc.sat_model, []
+    for axis in (0, 1):
+        values = [round(enc.ticks((corner_offset(o, 0)[axis] + corner_offset(o, 1)[axis]) / 2))
+                  for o in enc.options]
+        var = model.new_int_var(min(values), max(values), f"front_offset_{axis}")
+        model.add(var == sum(v * lit for v, lit in zip(values, enc.option_vars, strict=True)))
+        out.append(var)
+    return out[0], out[1]
+
+
+def _lateral_offset(enc: MoveEncoding, point: Point) -> Any:
+    """Distance (ticks) of `point` from the end centre line, per option."""
+    model = enc.sat_model
+    px, py = enc.ticks(point[0]), enc.ticks(point[1])
+    reach = int(4 * enc.bound + abs(px) + abs(py)) + 1
+    offset = model.new_int_var(0, reach + BEHIND_PENALTY, "lateral_offset_ticks")
+    bearing = math.degrees(math.atan2(point[1], point[0]))
+    for option, lit in zip(enc.options, enc.option_vars, strict=True):
+        fx, fy = unit_vector(option.frame_facing_deg)
+        rx, ry = fy, -fx
+        if angle_between_deg(option.frame_facing_deg, bearing) > 90.0:
+            model.add(offset >= BEHIND_PENALTY).only_enforce_if(lit)
+        scale = 1000
+        lateral = round(scale * rx) * enc.i + round(scale * ry) * enc.j
+        target = round(scale * (rx * px + ry * py))
+        model.add(scale * offset >= target - lateral).only_enforce_if(lit)
+        model.add(scale * offset >= lateral - target).only_enforce_if(lit)
+    return offset

@@ -1,0 +1,205 @@
+"""Best legal move by CP-SAT: derived data, variables, clause rows, objective, solve, re-check.
+
+Every answer is re-judged by the exact checker before it is returned; a rejection is our bug
+(`EncodingMismatchError`).  INFEASIBLE means proved on the stated lattice and move family
+(constraints.options); a time-out without an answer is TIMEOUT, never "no legal move".
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from constraints.checker import check_move, validate_move
+from constraints.domain import Scenario
+from constraints.encode_context import EncodeContext
+from constraints.encoding import Frame, Lattice, MoveEncoding, Option
+from constraints.errors import EncodingMismatchError
+from constraints.geometry import angle_between_deg, normalise_deg
+from constraints.moves import Move, Step
+from constraints.options import legs
+from constraints.verdict import Verdict
+from optimizer.objectives import Objective, post_objective
+from optimizer.search_space import bound_in, clauses_of, options_for
+
+DEFAULT_TIME_LIMIT_S = 10.0
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """A search's answer: status, objective, lattice, time, and the move with its verdict."""
+
+    status: str
+    objective: Objective
+    value: float | None
+    bound: float | None
+    lattice: Lattice
+    elapsed_s: float
+    move: Move | None = None
+    verdict: Verdict | None = None
+    blocking: tuple[str, ...] = ()
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def found(self) -> bool:
+        return self.move is not None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "status": self.status,
+            "objective": {"name": self.objective.name, "value": _round(self.value),
+                          "bound": _round(self.bound)},
+            "lattice": self.lattice.to_json(), "elapsed_s": round(self.elapsed_s, 4),
+            "move": self.move.to_json() if self.move else None,
+            "verdict": self.verdict.to_json() if self.verdict else None}
+        if self.blocking:
+            out["blocking"] = list(self.blocking)
+        return out
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None or not math.isfinite(value) else round(value, 6)
+
+
+@dataclass
+class Search:
+    """One assembled model: the encoding, its context, and the clause literals."""
+
+    scenario: Scenario
+    unit_id: str
+    manoeuvre: str
+    lattice: Lattice
+    ectx: EncodeContext
+    clause_lits: dict[str, Any]
+
+
+def build_search(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Lattice,
+                 guard_clauses: bool = False, only: Any = None) -> Search:
+    """Derived data, variables and every clause's rows; `guard_clauses` puts each clause
+    behind a literal (for unsat cores); `only` restricts the option list (a predicate)."""
+    validate_move(scenario, Move(unit_id, manoeuvre))
+    unit = scenario.unit(unit_id)
+    options, regions = options_for(scenario, unit, manoeuvre, lattice)
+    if only is not None:
+        kept = [k for k, o in enumerate(options) if only(o)]
+        options = _reindexed([options[k] for k in kept])
+        regions = [regions[k] for k in kept]
+    enc = MoveEncoding(options, lattice, bound_in(regions))
+    ectx = EncodeContext(scenario, unit, manoeuvre, enc, regions)
+    for option, lit in zip(options, enc.option_vars, strict=True):
+        for hp in option.reach:  # the family's own rows: legs never go backwards
+            enc.centre_row(hp.normal, hp.rhs, [lit])
+    lits: dict[str, Any] = {}
+    for clause in clauses_of(scenario, manoeuvre):
+        if guard_clauses:
+            enc.clause_lit = lits[clause.id] = enc.sat_model.new_bool_var(clause.id)
+        clause.encode(ectx)
+        enc.clause_lit = None
+    return Search(scenario, unit_id, manoeuvre, lattice, ectx, lits)
+
+
+def _reindexed(options: list[Option]) -> list[Option]:
+    from dataclasses import replace
+
+    return [replace(o, index=k) for k, o in enumerate(options)]
+
+
+def solver_for(time_limit_s: float, workers: int = 1) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = time_limit_s
+    solver.parameters.num_workers = workers
+    solver.parameters.random_seed = 0
+    solver.parameters.cp_model_probing_level = 0  # TECHNIQUES.md: 5-11x faster here
+    return solver
+
+
+def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objective, *,
+              time_limit_s: float = DEFAULT_TIME_LIMIT_S, lattice: Lattice | None = None,
+              workers: int = 1) -> SearchResult:
+    """The best legal `manoeuvre` of a unit for `objective`, proved on the lattice."""
+    started = time.perf_counter()
+    lattice = lattice or Lattice()
+    search = build_search(scenario, unit_id, manoeuvre, lattice)
+    frame = search.ectx.frame
+    point = frame.point(objective.point) if objective.point is not None else None
+    facing = None if objective.facing_deg is None else \
+        90.0 + objective.facing_deg - scenario.unit(unit_id).pose.facing_deg
+    post_objective(search.ectx.enc, objective, point, facing, search.ectx.centre_regions)
+    solver = solver_for(time_limit_s, workers)
+    status = solver.solve(search.ectx.enc.sat_model)
+    return _result(search, solver, status, objective, started)
+
+
+def _result(search: Search, solver: cp_model.CpSolver, status: Any, objective: Objective,
+            started: float) -> SearchResult:
+    name = {cp_model.OPTIMAL: "OPTIMAL", cp_model.FEASIBLE: "FEASIBLE",
+            cp_model.INFEASIBLE: "INFEASIBLE"}.get(status, "TIMEOUT")
+    if status == cp_model.MODEL_INVALID:
+        raise EncodingMismatchError(f"invalid CP-SAT model: {search.ectx.enc.sat_model.validate()}")
+    stats = {"options": len(search.ectx.options), "wall_s": solver.wall_time,
+             "branches": solver.num_branches}
+    if name not in ("OPTIMAL", "FEASIBLE"):
+        return SearchResult(name, objective, None, None, search.lattice,
+                            time.perf_counter() - started, stats=stats)
+    move = decode(search, solver)
+    verdict = recheck(search.scenario, move)
+    value = objective_value(objective, search.scenario, verdict)
+    bound = value if name == "OPTIMAL" else None
+    return SearchResult(name, objective, value, bound, search.lattice,
+                        time.perf_counter() - started, move, verdict, stats=stats)
+
+
+def decode(search: Search, solver: cp_model.CpSolver) -> Move:
+    """The move of the solved option and centre, written as FORMAT.md steps."""
+    enc = search.ectx.enc
+    k = next(k for k, lit in enumerate(enc.option_vars) if solver.boolean_value(lit))
+    option = enc.options[k]
+    centre = enc.centre_in((solver.value(enc.i), solver.value(enc.j)))
+    return move_of(search, option, centre)
+
+
+def move_of(search: Search, option: Option, centre: tuple[float, float]) -> Move:
+    """The move an option takes to a frame end centre."""
+    unit_id = search.unit_id
+    if search.manoeuvre == "reform":
+        world = search.ectx.frame.world(centre)
+        return Move(unit_id, "reform", files=option.files, centre=world,
+                    facing_deg=normalise_deg(option.facing_deg))
+    a, b = legs(option, centre)
+    steps = [Step("forward", a), Step("wheel", option.wheel_deg), Step("forward", b)]
+    return Move(unit_id, search.manoeuvre, steps=tuple(s for s in steps if s.value != 0.0),
+                pivot_deg=option.pivot_deg)
+
+
+def recheck(scenario: Scenario, move: Move) -> Verdict:
+    verdict = check_move(scenario, move)
+    if not verdict.legal:
+        raise EncodingMismatchError(
+            f"the solver's {move.manoeuvre} of {move.unit} breaks "
+            f"{', '.join(v.clause + ' (' + v.message + ')' for v in verdict.violations)}; "
+            f"move {move.to_json()}")
+    return verdict
+
+
+def objective_value(objective: Objective, scenario: Scenario, verdict: Verdict) -> float:
+    """The objective of a judged end pose, exactly (inches, or inches forward)."""
+    unit = scenario.unit(verdict.unit)
+    if objective.name == "forward":
+        return Frame(unit.pose.centre, unit.pose.facing_deg).point(verdict.end_centre)[1]
+    assert objective.point is not None
+    if objective.name == "front_target_distance":
+        fl, fr = verdict.end_corners[0], verdict.end_corners[1]
+        return math.dist(((fl[0] + fr[0]) / 2, (fl[1] + fr[1]) / 2), objective.point)
+    if objective.name == "face_point":
+        frame = Frame(verdict.end_centre, verdict.end_facing_deg)
+        return abs(frame.point(objective.point)[0])
+    distance = math.dist(verdict.end_centre, objective.point)
+    if objective.name == "target_pose":
+        assert objective.facing_deg is not None
+        turn = angle_between_deg(verdict.end_facing_deg, objective.facing_deg)
+        return math.hypot(distance, 0.1 * turn)
+    return distance

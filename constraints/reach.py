@@ -34,18 +34,18 @@ CANDIDATES_JUDGED = 40
 _EPS_IN = 1e-9  # float noise in solved step lengths, not a rules tolerance
 
 
-def _signed(angle_deg: np.ndarray) -> np.ndarray:
+def signed_deg(angle_deg: np.ndarray) -> np.ndarray:
     return (angle_deg + 180.0) % 360.0 - 180.0
 
 
-def _fwd(h_deg: np.ndarray) -> np.ndarray:
+def forward_vectors(h_deg: np.ndarray) -> np.ndarray:
     rad = np.radians(h_deg)
     return np.stack([np.cos(rad), np.sin(rad)], axis=-1)
 
 
-def _wheel_shift(unit: Unit, h_deg: np.ndarray, t_deg: np.ndarray) -> np.ndarray:
+def wheel_shifts(unit: Unit, h_deg: np.ndarray, t_deg: np.ndarray) -> np.ndarray:
     """Centre displacement of a wheel by t about the inner front corner, heading h."""
-    f = _fwd(h_deg)
+    f = forward_vectors(h_deg)
     r = np.stack([f[..., 1], -f[..., 0]], axis=-1)
     side = np.where(t_deg > 0, -1.0, 1.0)[..., None]  # left wheel: pivot on the left corner
     to_pivot = f * unit.depth_in / 2.0 + r * side * unit.width_in / 2.0
@@ -56,7 +56,7 @@ def _wheel_shift(unit: Unit, h_deg: np.ndarray, t_deg: np.ndarray) -> np.ndarray
     return to_pivot - rotated
 
 
-def _solve(d1: np.ndarray, d2: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+def solve_2x2(d1: np.ndarray, d2: np.ndarray, rhs: np.ndarray) -> np.ndarray:
     """(x, y) with x d1 + y d2 = rhs, NaN where singular."""
     det = d1[..., 0] * d2[..., 1] - d1[..., 1] * d2[..., 0]
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -70,13 +70,13 @@ def candidate_ways(unit: Unit, move: Move, window_deg: float) -> list[tuple[floa
     """(snaking distance, move with steps) for every way in the family, cheapest first."""
     assert move.centre is not None and move.facing_deg is not None
     h0, target = unit.pose.facing_deg, np.asarray(move.centre) - np.asarray(unit.pose.centre)
-    turn = float(_signed(np.array(move.facing_deg - h0)))
+    turn = float(signed_deg(np.array(move.facing_deg - h0)))
     phis = np.array([0.0])
     if move.manoeuvre == "advance":
         phis = np.unique(np.concatenate([np.arange(-180.0, 180.0, GRID_DEG), [0.0, turn]]))
     found: list[tuple[float, Move]] = []
     for phi in phis:
-        delta = float(_signed(np.array(turn - phi)))
+        delta = float(signed_deg(np.array(turn - phi)))
         if abs(delta) > window_deg:
             continue
         lo, hi = max(-window_deg, delta - window_deg), min(window_deg, delta + window_deg)
@@ -91,14 +91,14 @@ def _ways_for_pivot(unit: Unit, move: Move, phi: float, t1: np.ndarray, delta: f
                     target: np.ndarray) -> list[tuple[float, Move]]:
     h = unit.pose.facing_deg + phi
     t2 = delta - t1
-    dirs = [_fwd(np.full_like(t1, h)), _fwd(h + t1), _fwd(h + delta + 0 * t1)]
-    rest = target - _wheel_shift(unit, np.full_like(t1, h), t1) - _wheel_shift(unit, h + t1, t2)
+    dirs = [forward_vectors(np.full_like(t1, h)), forward_vectors(h + t1), forward_vectors(h + delta + 0 * t1)]
+    rest = target - wheel_shifts(unit, np.full_like(t1, h), t1) - wheel_shifts(unit, h + t1, t2)
     out = _straight_ahead(move, phi, h, target) if delta == 0.0 else []
     width = unit.width_in
     wheel_cost = width * (np.abs(np.sin(np.radians(t1))) + np.abs(np.sin(np.radians(t2))))
     for drop in range(3):
         keep = [k for k in range(3) if k != drop]
-        xy = _solve(dirs[keep[0]], dirs[keep[1]], rest)
+        xy = solve_2x2(dirs[keep[0]], dirs[keep[1]], rest)
         ok = np.all(xy >= -_EPS_IN, axis=-1)
         for i in np.nonzero(ok)[0]:
             lengths = [0.0, 0.0, 0.0]
@@ -111,7 +111,7 @@ def _ways_for_pivot(unit: Unit, move: Move, phi: float, t1: np.ndarray, delta: f
 def _straight_ahead(move: Move, phi: float, h: float,
                     target: np.ndarray) -> list[tuple[float, Move]]:
     """The way with no wheel at all, when the end lies straight ahead after the Pivot."""
-    f = _fwd(np.array(h))
+    f = forward_vectors(np.array(h))
     along = float(target @ f)
     across = float(target[0] * f[1] - target[1] * f[0])
     if along < -_EPS_IN or abs(across) > _EPS_IN:

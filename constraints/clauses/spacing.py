@@ -30,6 +30,7 @@ from constraints.clauses.sweep_bounds import (
     first_leg_clear,
     last_leg_axes,
     last_leg_vertices,
+    option_ways,
 )
 from constraints.context import MoveContext
 from constraints.encode_context import EncodeContext
@@ -137,7 +138,9 @@ class FrontSpacing(_SpacingClause):
         gap = self.params["spacing_in"]
         if not ectx.world_obstacles:
             return
-        bound_first_leg(ectx, first_leg_clear(ectx, gap + STRICT_IN), self.id)
+        limits = first_leg_clear(ectx.unit, option_ways(ectx), ectx.world_obstacles,
+                                 gap + STRICT_IN)
+        bound_first_leg(ectx, limits, self.id)
         grown = [r.buffer(_circumradius(o)) for r, o in zip(ectx.centre_regions, ectx.options,
                                                              strict=True)]
         for piece, options in zip(ectx.obstacles, near_options(ectx, grown, gap + 1e-6),

@@ -14,7 +14,8 @@ import math
 
 import numpy as np
 
-from constraints.encode_context import EncodeContext
+from constraints.domain import Battlefield, Unit
+from constraints.encode_context import ConvexPiece, EncodeContext
 from constraints.encoding import Option
 from constraints.geometry import rectangle_corners, unit_vector
 from constraints.limits import FLOAT_NOISE
@@ -23,17 +24,16 @@ ARC_POINTS = 46
 STRICT = 1e-7  # inches kept short of a computed contact distance
 
 
-def _sector_points(ectx: EncodeContext, option: Option) -> np.ndarray:
+def _sector_points(unit: Unit, pivot_deg: float, wheel_deg: float) -> np.ndarray:
     """World points whose hull contains the wheel's sector at the start of the first leg."""
-    unit = ectx.unit
-    heading = unit.pose.facing_deg + option.pivot_deg
+    heading = unit.pose.facing_deg + pivot_deg
     left, right = rectangle_corners(unit.pose.centre, heading, unit.width_in, unit.depth_in)[:2]
-    if option.wheel_deg == 0:
+    if wheel_deg == 0:
         return np.array([left, right] * (ARC_POINTS // 2 + 1))[:ARC_POINTS + 1]
-    pivot, outer = (left, right) if option.wheel_deg > 0 else (right, left)
+    pivot, outer = (left, right) if wheel_deg > 0 else (right, left)
     radius = unit.width_in
     start = math.atan2(outer[1] - pivot[1], outer[0] - pivot[0])
-    step = math.radians(option.wheel_deg) / (ARC_POINTS - 2)
+    step = math.radians(wheel_deg) / (ARC_POINTS - 2)
     grown = radius / math.cos(abs(step) / 2)
     mids = start + step * (np.arange(ARC_POINTS - 2) + 0.5)
     arc = np.stack([pivot[0] + grown * np.cos(mids), pivot[1] + grown * np.sin(mids)], 1)
@@ -42,16 +42,15 @@ def _sector_points(ectx: EncodeContext, option: Option) -> np.ndarray:
     return np.vstack([[pivot, outer], arc, tail])
 
 
-def _sector_hulls(ectx: EncodeContext) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per option: the sector's hull points (N, K, 2), its edge normals, and the first leg's
-    direction (N, 2), all in world inches."""
-    options = ectx.options
-    pts = np.array([_sector_points(ectx, o) for o in options])
+def _sector_hulls(unit: Unit, ways: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per (pivot, wheel) row of `ways`: the sector's hull points (N, K, 2), its edge normals,
+    and the first leg's direction (N, 2), all in world inches."""
+    pts = np.array([_sector_points(unit, p, w) for p, w in ways])
     edges = np.roll(pts, -1, axis=1) - pts
     normals = np.stack([edges[..., 1], -edges[..., 0]], axis=-1)
     length = np.hypot(normals[..., 0], normals[..., 1])[..., None]
     normals = np.divide(normals, length, out=np.zeros_like(normals), where=length > 1e-12)
-    fwd = np.array([unit_vector(ectx.unit.pose.facing_deg + o.pivot_deg) for o in options])
+    fwd = np.array([unit_vector(unit.pose.facing_deg + p) for p, _ in ways])
     return pts, normals, fwd
 
 
@@ -61,9 +60,16 @@ def _projections(points: np.ndarray, axes: np.ndarray) -> tuple[np.ndarray, np.n
     return proj.min(axis=2), proj.max(axis=2)
 
 
-def first_leg_clear(ectx: EncodeContext, gap: float) -> np.ndarray:
-    """Per option, the longest first leg a whose slid sector stays more than `gap` from every
-    obstacle (inf when nothing is in the way, -1 when even a = 0 fails).
+def option_ways(ectx: EncodeContext) -> np.ndarray:
+    """(pivot, wheel) of every option, (N, 2)."""
+    return np.array([(o.pivot_deg, o.wheel_deg) for o in ectx.options]).reshape(-1, 2)
+
+
+def first_leg_clear(unit: Unit, ways: np.ndarray, pieces: list[ConvexPiece],
+                    gap: float) -> np.ndarray:
+    """Per (pivot, wheel) way, the longest first leg a whose slid sector stays more than `gap`
+    from every convex piece (world coordinates): inf when nothing is in the way, -1 when even
+    a = 0 fails.
 
     The slid region S(a) = hull(P, P + a f) only grows with a, and its projection on an axis
     n is [min P.n + a min(0, f.n), max P.n + a max(0, f.n)].  By the separating axis theorem
@@ -71,10 +77,10 @@ def first_leg_clear(ectx: EncodeContext, gap: float) -> np.ndarray:
     separates them; on each axis that holds for a below a threshold, so the answer is the
     largest threshold over axes, and the smallest over pieces.
     """
-    pts, normals, fwd = _sector_hulls(ectx)
+    pts, normals, fwd = _sector_hulls(unit, ways)
     side = np.stack([fwd[:, 1], -fwd[:, 0]], axis=-1)[:, None, :]
     best = np.full(len(pts), np.inf)
-    for piece in ectx.world_obstacles:
+    for piece in pieces:
         own = np.broadcast_to(np.asarray([n for n, _ in piece.edge_normals()]),
                               (len(pts), len(piece.vertices), 2))
         axes = np.concatenate([normals, own, side], axis=1)
@@ -95,10 +101,9 @@ def _threshold(room: np.ndarray, rate: np.ndarray) -> np.ndarray:
     return np.where(room > 0, limit, -1.0)
 
 
-def first_leg_on_table(ectx: EncodeContext) -> np.ndarray:
-    """Per option, the longest first leg a whose slid sector stays on the battlefield."""
-    pts, _, fwd = _sector_hulls(ectx)
-    field = ectx.scenario.battlefield
+def first_leg_on_table(unit: Unit, ways: np.ndarray, field: Battlefield) -> np.ndarray:
+    """Per (pivot, wheel) way, the longest first leg whose slid sector stays on the table."""
+    pts, _, fwd = _sector_hulls(unit, ways)
     best = np.full(len(pts), np.inf)
     for n, e in (((-1.0, 0.0), 0.0), ((0.0, -1.0), 0.0), ((1.0, 0.0), field.width_in),
                  ((0.0, 1.0), field.depth_in)):

@@ -13,6 +13,7 @@ from constraints.clauses.sweep_bounds import (
     bound_first_leg,
     first_leg_on_table,
     last_leg_vertices,
+    option_ways,
 )
 from constraints.context import MoveContext
 from constraints.domain import Battlefield
@@ -69,7 +70,7 @@ class TableEdgeFront(_TableEdge):
         """First leg and wheel: a bound from exact geometry; last leg: its parallelogram's
         vertices inside every table edge."""
         field = ectx.scenario.battlefield
-        bound_first_leg(ectx, first_leg_on_table(ectx), self.id)
+        bound_first_leg(ectx, first_leg_on_table(ectx.unit, option_ways(ectx), field), self.id)
         table = Polygon([ectx.frame.point(p) for p in field.area().exterior.coords[:-1]])
         for option, region, lit in zip(ectx.options, ectx.centre_regions, ectx.enc.option_vars,
                                        strict=True):

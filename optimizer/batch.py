@@ -1,0 +1,259 @@
+"""Batch legality for game AIs: N candidate end poses in, a boolean mask out, vectorised.
+
+`BatchJudge` precomputes one unit's manoeuvre once (clause limits, obstacles as convex
+pieces, per-Pivot verdicts) and then judges arrays of end poses with numpy, no Python loop per
+pose on the common path.  Advance and March poses are reached by the one-wheel way of
+constraints.options (an Advance needs its Pivot per pose).
+
+Exactness: the end position (Valid Final Position, Unit Spacing, table edge), the distance,
+the heading window and the Pivot are judged exactly as the checker does.  Two parts are
+sound but conservative (True implies the checker agrees; a few legal poses near an obstacle
+may be False): the wheel's sweep is bounded as in the CP-SAT encoding (the sector slid along
+the first leg), and a Reform's model paths use the encoding's travel bound.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cached_property
+
+import numpy as np
+
+from constraints.clauses import Clause
+from constraints.clauses.reform_files import FileChange
+from constraints.clauses.reform_paths import allowed_travel
+from constraints.clauses.separation import STRICT_IN
+from constraints.clauses.sweep_bounds import first_leg_clear, first_leg_on_table
+from constraints.clauses.viable_formation import formation_problem
+from constraints.domain import Pose, Scenario
+from constraints.encode_context import ConvexPiece, convex_pieces
+from constraints.encoding import Frame
+from constraints.limits import FLOAT_NOISE
+from constraints.paths import PathFinder
+from constraints.reach import forward_vectors, signed_deg, solve_2x2, wheel_shifts
+from optimizer.geometry_np import convex_distance, overhang, rectangle_corners
+from optimizer.search_space import clauses_of
+
+WORLD = Frame((0.0, 0.0), 90.0)
+
+
+class BatchJudge:
+    """Judge many end poses of one unit's manoeuvre at once."""
+
+    def __init__(self, scenario: Scenario, unit_id: str, manoeuvre: str) -> None:
+        self.scenario = scenario
+        self.unit = scenario.unit(unit_id)
+        self.manoeuvre = manoeuvre
+        self.clauses: dict[str, Clause] = {c.kind: c for c in clauses_of(scenario, manoeuvre)}
+        self.pieces: list[ConvexPiece] = []
+        for label, shape in scenario.obstacles_for(unit_id):
+            self.pieces += convex_pieces(label, shape, WORLD)
+        self.start_corners = np.array(self.unit.corners())
+        self._pivot_ok: dict[float, bool] = {}
+        self._travel: dict[tuple[int, float], float] = {}
+
+    def mask(self, centres: np.ndarray, facings: np.ndarray, *, pivots: np.ndarray | None = None,
+             files: int | np.ndarray | None = None) -> np.ndarray:
+        """Whether each end pose (centre (N, 2), facing (N,)) is legal."""
+        centres = np.asarray(centres, dtype=float).reshape(-1, 2)
+        facings = np.asarray(facings, dtype=float).reshape(-1)
+        if self.manoeuvre == "reform":
+            chosen = np.broadcast_to(np.asarray(self.unit.files if files is None else files),
+                                     facings.shape)
+            return self._reform(centres, facings, chosen.astype(int))
+        turns = np.zeros_like(facings) if pivots is None else \
+            np.broadcast_to(np.asarray(pivots, dtype=float), facings.shape)
+        return self._snaking(centres, facings, turns)
+
+    # -- Advance and March ------------------------------------------------------------------
+
+    def _snaking(self, centres: np.ndarray, facings: np.ndarray,
+                 pivots: np.ndarray) -> np.ndarray:
+        unit, c = self.unit, self.clauses
+        heading = unit.pose.facing_deg + pivots
+        delta = signed_deg(facings - heading)
+        a, b, ok = self.ways(centres, heading, delta)
+        cost = a + b + unit.width_in * np.abs(np.sin(np.radians(delta)))
+        if "snaking_distance" in c:
+            ok &= cost <= c["snaking_distance"].limit_in(unit) + FLOAT_NOISE
+        if "heading_window" in c:
+            ok &= np.abs(delta) <= float(c["heading_window"].params["window_deg"]) + FLOAT_NOISE
+        if "pivot_model_distance" in c or "pivot_spacing" in c:
+            ok &= self._pivots_ok(pivots)
+        corners = rectangle_corners(centres, facings, unit.width_in, unit.depth_in)
+        ok &= self._end_ok(corners, ok)
+        sweep = ok & self._sweep_may_matter()
+        if sweep.any():
+            ok[sweep] = self._sweep_ok(centres[sweep], facings[sweep], pivots[sweep],
+                                       delta[sweep], a[sweep], b[sweep])
+        return ok
+
+    def ways(self, centres: np.ndarray, heading: np.ndarray,
+              delta: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Legs (a, b) of the one-wheel way to each pose, and whether it exists."""
+        unit = self.unit
+        d = centres - np.asarray(unit.pose.centre)
+        wheel = delta != 0
+        shift = np.where(wheel[:, None], wheel_shifts(unit, heading, delta), 0.0)
+        fp, fe = forward_vectors(heading), forward_vectors(heading + delta)
+        ab = solve_2x2(fp, fe, d - shift)
+        along = np.sum(d * fp, axis=1)
+        across = np.abs(d[:, 0] * fp[:, 1] - d[:, 1] * fp[:, 0])
+        a = np.where(wheel, ab[:, 0], along)
+        b = np.where(wheel, ab[:, 1], 0.0)
+        ok = np.isfinite(a) & np.isfinite(b) & (a >= -1e-9) & (b >= -1e-9)
+        ok &= wheel | (across <= 1e-9)
+        return np.maximum(np.nan_to_num(a, nan=0.0), 0.0), \
+            np.maximum(np.nan_to_num(b, nan=0.0), 0.0), ok
+
+    def _pivots_ok(self, pivots: np.ndarray) -> np.ndarray:
+        values, inverse = np.unique(pivots, return_inverse=True)
+        verdict = np.array([self._pivot_verdict(float(p)) for p in values])
+        return verdict[inverse]
+
+    def _pivot_verdict(self, pivot: float) -> bool:
+        if pivot not in self._pivot_ok:
+            from constraints.context import MoveContext
+            from constraints.moves import Move
+
+            ctx = MoveContext(self.scenario, Move(self.unit.id, "advance", pivot_deg=pivot))
+            good = True
+            for kind in ("pivot_model_distance", "pivot_spacing"):
+                if kind in self.clauses:
+                    good &= not self.clauses[kind].check(ctx).violations
+            self._pivot_ok[pivot] = good
+        return self._pivot_ok[pivot]
+
+    # -- the end position (every manoeuvre) -------------------------------------------------
+
+    def _end_ok(self, corners: np.ndarray, todo: np.ndarray) -> np.ndarray:
+        ok = todo.copy()
+        c, unit, field = self.clauses, self.unit, self.scenario.battlefield
+        if "valid_final_position" in c:
+            reach = np.linalg.norm(corners[:, :, None, :] - self.start_corners[None, None],
+                                   axis=-1).min(axis=2).max(axis=1)
+            ok &= reach <= c["valid_final_position"].limit_in(unit) + FLOAT_NOISE
+        if "table_edge_end" in c:
+            ok &= overhang(corners, field.width_in, field.depth_in) <= FLOAT_NOISE
+        if "unit_spacing" in c:
+            gap = float(c["unit_spacing"].params["spacing_in"])
+            ok[ok] = self._clear(corners[ok], gap)
+        return ok
+
+    def _clear(self, polys: np.ndarray, gap: float) -> np.ndarray:
+        """Whether each polygon is more than `gap` from every obstacle piece."""
+        ok = np.ones(len(polys), dtype=bool)
+        centres = polys.mean(axis=1)
+        radius = np.linalg.norm(polys - centres[:, None], axis=-1).max(axis=1)
+        for piece in self.pieces:
+            mid = piece.vertices.mean(axis=0)
+            far = np.linalg.norm(centres - mid, axis=1) - radius - \
+                np.linalg.norm(piece.vertices - mid, axis=1).max() > gap + 1e-6
+            near = ok & ~far
+            if near.any():
+                ok[near] = convex_distance(polys[near], piece.vertices) > gap + FLOAT_NOISE
+        return ok
+
+    # -- the Front Facing's sweep -----------------------------------------------------------
+
+    @cached_property
+    def _sweep_reach(self) -> float:
+        unit, c = self.unit, self.clauses
+        budget = c["snaking_distance"].limit_in(unit) if "snaking_distance" in c else \
+            4 * unit.mobility_in
+        return budget + math.hypot(unit.width_in, unit.depth_in) + unit.width_in
+
+    def _sweep_may_matter(self) -> bool:
+        """False when everything is too far for any sweep to come near (the common case)."""
+        c = self.clauses
+        centre, reach = np.asarray(self.unit.pose.centre), self._sweep_reach
+        if "table_edge_front" in c:
+            field = self.scenario.battlefield
+            if (centre - reach < 0).any() or centre[0] + reach > field.width_in or \
+                    centre[1] + reach > field.depth_in:
+                return True
+        if "front_spacing" not in c:
+            return False
+        gap = float(c["front_spacing"].params["spacing_in"])
+        return any(np.linalg.norm(p.vertices - centre, axis=1).min() <= reach + gap
+                   for p in self.pieces)
+
+    def _sweep_ok(self, centres: np.ndarray, facings: np.ndarray, pivots: np.ndarray,
+                  delta: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        unit, c, field = self.unit, self.clauses, self.scenario.battlefield
+        ways = np.stack([pivots, delta], axis=1)
+        ok = np.ones(len(centres), dtype=bool)
+        fronts = self._last_leg(centres, facings, b)
+        if "front_spacing" in c:
+            gap = float(c["front_spacing"].params["spacing_in"])
+            ok &= a <= first_leg_clear(unit, ways, self.pieces, gap + STRICT_IN)
+            ok[ok] = self._clear(fronts[ok], gap)
+        if "table_edge_front" in c:
+            ok &= a <= first_leg_on_table(unit, ways, field)
+            ok &= overhang(fronts, field.width_in, field.depth_in) <= FLOAT_NOISE
+        return ok
+
+    def _last_leg(self, centres: np.ndarray, facings: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """(N, 4, 2) parallelogram swept by the front in the last leg."""
+        unit = self.unit
+        corners = rectangle_corners(centres, facings, unit.width_in, unit.depth_in)
+        back = forward_vectors(facings) * b[:, None]
+        return np.stack([corners[:, 0] - back, corners[:, 1] - back, corners[:, 1],
+                         corners[:, 0]], axis=1)
+
+    # -- Reform -----------------------------------------------------------------------------
+
+    def _reform(self, centres: np.ndarray, facings: np.ndarray, files: np.ndarray) -> np.ndarray:
+        unit, c = self.unit, self.clauses
+        travel = np.linalg.norm(centres - np.asarray(unit.pose.centre), axis=1)
+        ok = np.ones(len(centres), dtype=bool)
+        if "centre_travel" in c:
+            ok &= travel <= c["centre_travel"].limit_in(unit) + FLOAT_NOISE
+        keys = np.stack([files, facings], axis=1)
+        values, inverse = np.unique(keys, axis=0, return_inverse=True)
+        allowed = np.array([self._reform_radius(int(f), float(h)) for f, h in values])
+        ok &= travel <= allowed[inverse.reshape(-1)]
+        width = files * unit.base.width_in
+        ranks = np.array([unit.formation.reformed(int(f)).ranks for f, _ in values])
+        depth = ranks[inverse.reshape(-1)] * unit.base.depth_in
+        corners = rectangle_corners(centres, facings, width, depth)
+        return self._end_ok(corners, ok)
+
+    def _reform_radius(self, files: int, facing: float) -> float:
+        """How far the centre may travel for this formation and facing (-1: not at all)."""
+        key = (files, facing)
+        if key not in self._travel:
+            self._travel[key] = self._radius(files, facing)
+        return self._travel[key]
+
+    def _radius(self, files: int, facing: float) -> float:
+        unit, c = self.unit, self.clauses
+        if files < 1 or files > unit.formation.model_count:
+            return -1.0
+        change = c.get("file_change")
+        if isinstance(change, FileChange) and abs(files - unit.files) > change.limit_for(unit):
+            return -1.0
+        formation = unit.formation.reformed(files)
+        if "viable_formation" in c:
+            widths = c["viable_formation"].params["proper_rank_width"]
+            width = widths[min(unit.height, len(widths) - 1)]
+            if formation_problem(formation, width, unit.files)[0]:
+                return -1.0
+        if "model_path" not in c:
+            return math.inf
+        end = unit.with_formation(formation).with_pose(Pose(unit.pose.centre, facing))
+        return allowed_travel(self._finder, unit.model_positions(), unit, end,
+                              c["model_path"].limit_in(unit), math.inf)
+
+    @cached_property
+    def _finder(self) -> PathFinder:
+        spacing = float(self.clauses["model_path"].params["spacing_in"])
+        return PathFinder([s for _, s in self.scenario.obstacles_for(self.unit.id)], spacing)
+
+
+def legal_mask(scenario: Scenario, unit_id: str, manoeuvre: str, centres: np.ndarray,
+               facings: np.ndarray, *, pivots: np.ndarray | None = None,
+               files: int | np.ndarray | None = None) -> np.ndarray:
+    """Whether each end pose is legal (see BatchJudge; build one to query repeatedly)."""
+    judge = BatchJudge(scenario, unit_id, manoeuvre)
+    return judge.mask(centres, facings, pivots=pivots, files=files)

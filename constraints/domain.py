@@ -16,6 +16,7 @@ from shapely.geometry import LineString, Polygon, box
 
 from constraints.formation import Formation, Slot
 from constraints.geometry import Point, local_to_world, mm_to_in, rectangle_corners
+from constraints.paths import PathFinder, finder_for
 from constraints.profiles import RulesProfile, profile_named
 
 
@@ -144,6 +145,8 @@ class Scenario:
     rule_options: tuple[tuple[str, Any], ...] = ()
     active_player: str | None = None
     _index: dict[str, Unit] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # Derived data shared by queries on this (immutable) scenario, e.g. path finders.
+    memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._index.update({u.id: u for u in self.units})
@@ -163,6 +166,11 @@ class Scenario:
 
     def impassable(self) -> tuple[Terrain, ...]:
         return tuple(t for t in self.terrain if t.impassable)
+
+    def path_finder(self, unit_id: str, clearance_in: float) -> PathFinder:
+        """Paths around everything `unit_id`'s models must avoid, built once per scenario."""
+        shapes = [shape for _, shape in self.obstacles_for(unit_id)]
+        return finder_for(self.memo, ("paths", unit_id, clearance_in), shapes, clearance_in)
 
     def obstacles_for(self, unit_id: str) -> list[tuple[str, Polygon]]:
         """(label, shape) of everything Unit Spacing keeps `unit_id` away from."""

@@ -96,17 +96,17 @@ def wheel_sweep(pivot: Point, outer: Point, angle_deg: float) -> Polygon:
     if angle_deg == 0:
         return Polygon()
     radius = math.dist(pivot, outer)
-    start = math.degrees(math.atan2(outer[1] - pivot[1], outer[0] - pivot[0]))
+    start = math.atan2(outer[1] - pivot[1], outer[0] - pivot[0])
     steps = max(1, math.ceil(abs(angle_deg) / ARC_STEP_DEG))
-    step = angle_deg / steps
-    grown = radius / math.cos(math.radians(abs(step) / 2.0))
-    pts = [pivot, outer]
-    for k in range(steps):
-        mid = math.radians(start + step * (k + 0.5))
-        pts.append((pivot[0] + grown * math.cos(mid), pivot[1] + grown * math.sin(mid)))
-    end = math.radians(start + angle_deg)
-    pts.append((pivot[0] + radius * math.cos(end), pivot[1] + radius * math.sin(end)))
-    return shapely.make_valid(Polygon(pts))
+    step = math.radians(angle_deg) / steps
+    grown = radius / math.cos(abs(step) / 2.0)
+    mids = start + step * (np.arange(steps) + 0.5)
+    end = start + step * steps
+    ring = np.vstack([[pivot, outer],
+                      np.stack([pivot[0] + grown * np.cos(mids),
+                                pivot[1] + grown * np.sin(mids)], axis=1),
+                      [(pivot[0] + radius * math.cos(end), pivot[1] + radius * math.sin(end))]])
+    return shapely.make_valid(shapely.polygons(ring))
 
 
 def closest_points(a: shapely.Geometry, b: shapely.Geometry) -> tuple[Point, Point]:

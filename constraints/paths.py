@@ -4,8 +4,11 @@ Obstacles (impassable terrain, other units) are grown by the mid-move spacing wi
 join: every mitred edge lies exactly at the spacing from its original edge and every corner
 lies outside the round buffer, so the grown shape contains the true clearance zone.
 (shapely's round buffer is not conservative: GEOS cuts its arcs inside the true circle,
-TECHNIQUES.md.)  Paths then run on the visibility graph of the grown shapes' vertices; a path
-that touches a grown edge keeps exactly the spacing there, the infimum of legal paths.
+TECHNIQUES.md.)  Paths run on the reduced visibility graph: the convex vertices of the grown
+shapes (a shortest path only bends there) with all-pairs distances computed once, so a
+query is numpy work: the straight line when it is clear, else the best "start -> visible
+vertex -> ... -> visible vertex -> end".  A path touching a grown edge keeps exactly the
+spacing there, the infimum of legal paths.
 """
 
 from __future__ import annotations
@@ -29,25 +32,38 @@ class PathFinder:
                  for o in obstacles if not o.is_empty]
         self.region = shapely.union_all(grown) if grown else Polygon()
         shapely.prepare(self.region)
-        self.vertices = self._vertices()
+        self.vertices = self._convex_vertices()
         self.graph = self._visibility_graph()
+        self.between = self._all_pairs()
 
-    def _vertices(self) -> np.ndarray:
-        rings = []
+    def _convex_vertices(self) -> np.ndarray:
+        """Vertices where the free space is reflex: outward corners of the grown region."""
+        found = []
         polys = getattr(self.region, "geoms", [self.region])
         for poly in polys:
             if poly.is_empty:
                 continue
-            rings.append(np.asarray(poly.exterior.coords)[:-1])
-            rings += [np.asarray(r.coords)[:-1] for r in poly.interiors]
-        return np.vstack(rings) if rings else np.empty((0, 2))
+            # Exterior counter-clockwise, holes clockwise: the obstacle is always on the left,
+            # so its outward corners (where paths bend) are the left turns.
+            poly = shapely.orient_polygons(poly)
+            for ring in [poly.exterior, *poly.interiors]:
+                pts = np.asarray(ring.coords)[:-1]
+                u = pts - np.roll(pts, 1, axis=0)
+                v = np.roll(pts, -1, axis=0) - pts
+                found.append(pts[u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0] > 0])
+        return np.vstack(found) if found else np.empty((0, 2))
 
     def _blocked(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Whether each segment a[k]-b[k] passes through the grown region's interior."""
-        if self.region.is_empty:
-            return np.zeros(len(a), dtype=bool)
+        blocked = np.zeros(len(a), dtype=bool)
+        if self.region.is_empty or not len(a):
+            return blocked
         segments = shapely.linestrings(np.stack([a, b], axis=1))
-        return np.asarray(shapely.relate_pattern(self.region, segments, "T********"))
+        touching = np.asarray(shapely.intersects(self.region, segments))
+        if touching.any():
+            blocked[touching] = shapely.relate_pattern(self.region, segments[touching],
+                                                       "T********")
+        return blocked
 
     def _visibility_graph(self) -> nx.Graph:
         graph = nx.Graph()
@@ -61,6 +77,11 @@ class PathFinder:
                                               lengths[ok].tolist(), strict=True))
         return graph
 
+    def _all_pairs(self) -> np.ndarray:
+        if not len(self.vertices):
+            return np.empty((0, 0))
+        return np.asarray(nx.floyd_warshall_numpy(self.graph, nodelist=range(len(self.vertices))))
+
     def inside(self, point: tuple[float, float]) -> bool:
         return bool(self.region.contains(Point(point)))
 
@@ -69,6 +90,15 @@ class PathFinder:
         if self.region.is_empty:
             return math.inf
         return float(self.region.distance(Point(point)))
+
+    def _seen_from(self, point: np.ndarray) -> np.ndarray:
+        """Straight distance to every vertex visible from `point` (inf where hidden)."""
+        out = np.full(len(self.vertices), math.inf)
+        if not len(self.vertices) or self.inside((float(point[0]), float(point[1]))):
+            return out
+        ok = ~self._blocked(np.repeat(point[None, :], len(self.vertices), 0), self.vertices)
+        out[ok] = np.hypot(*(self.vertices[ok] - point).T)
+        return out
 
     def lengths(self, sources: np.ndarray, targets: np.ndarray) -> np.ndarray:
         """(len(sources), len(targets)) shortest path lengths; inf where no path exists."""
@@ -79,44 +109,40 @@ class PathFinder:
         blocked = self._blocked(sources[s_idx], targets[t_idx]).reshape(out.shape)
         if not blocked.any():
             return out
-        seen_t = {t: self._seen_from(targets[t]) for t in np.unique(np.nonzero(blocked)[1])}
-        for s in np.unique(np.nonzero(blocked)[0]):
-            via = self._distances_from(sources[s])
-            for t in np.nonzero(blocked[s])[0]:
-                seen, reach = seen_t[t]
-                out[s, t] = float(np.min(via[seen] + reach, initial=math.inf))
+        rows, cols = np.unique(np.nonzero(blocked)[0]), np.unique(np.nonzero(blocked)[1])
+        from_src = {s: self._via(self._seen_from(sources[s])) for s in rows}
+        to_dst = {t: self._seen_from(targets[t]) for t in cols}
+        for s, t in zip(*np.nonzero(blocked), strict=True):
+            out[s, t] = float(np.min(from_src[s] + to_dst[t], initial=math.inf))
         return out
 
-    def _seen_from(self, point: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Vertices visible from `point` and the straight distances to them."""
-        if self.inside(tuple(point)):
-            return np.empty(0, dtype=int), np.empty(0)
-        ok = ~self._blocked(np.repeat(point[None, :], len(self.vertices), 0), self.vertices)
-        idx = np.nonzero(ok)[0]
-        return idx, np.hypot(*(self.vertices[idx] - point).T)
-
-    def _distances_from(self, point: np.ndarray) -> np.ndarray:
-        """Shortest distance from `point` to every vertex (inf where unreachable)."""
-        seen, reach = self._seen_from(point)
-        graph = self.graph.copy()
-        graph.add_weighted_edges_from(("src", int(v), float(d)) for v, d in zip(seen, reach,
-                                                                                strict=True))
-        found = nx.single_source_dijkstra_path_length(graph, "src") if seen.size else {}
-        return np.array([found.get(v, math.inf) for v in range(len(self.vertices))])
+    def _via(self, seen: np.ndarray) -> np.ndarray:
+        """Shortest distance to every vertex through the vertices seen first."""
+        return np.min(seen[:, None] + self.between, axis=0) if len(seen) else seen
 
     def path(self, source: tuple[float, float], target: tuple[float, float]) -> LineString:
-        """One shortest path as a polyline (for drawing)."""
+        """One shortest path as a polyline (for drawing); the straight line if none exists."""
         src, dst = np.asarray(source, float), np.asarray(target, float)
         if not self._blocked(src[None], dst[None])[0]:
             return LineString([source, target])
         graph = self.graph.copy()
         for name, point in (("src", src), ("dst", dst)):
-            seen, reach = self._seen_from(point)
-            graph.add_weighted_edges_from((name, int(v), float(d))
-                                          for v, d in zip(seen, reach, strict=True))
+            seen = self._seen_from(point)
+            graph.add_node(name)
+            graph.add_weighted_edges_from((name, int(v), float(seen[v]))
+                                          for v in np.nonzero(np.isfinite(seen))[0])
         try:
             nodes = nx.dijkstra_path(graph, "src", "dst")
-        except nx.NetworkXNoPath:
+        except (nx.NetworkXNoPath, nx.NodeNotFound):
             return LineString([source, target])
         pts = [source] + [tuple(self.vertices[n]) for n in nodes[1:-1]] + [target]
         return LineString(pts)
+
+
+def finder_for(scenario_memo: dict, key: tuple, obstacles: Sequence[Polygon],
+               clearance_in: float) -> PathFinder:
+    """A PathFinder shared by every query about the same obstacles and clearance."""
+    if key not in scenario_memo:
+        scenario_memo[key] = PathFinder(obstacles, clearance_in)
+    found: PathFinder = scenario_memo[key]
+    return found

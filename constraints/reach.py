@@ -91,7 +91,8 @@ def _ways_for_pivot(unit: Unit, move: Move, phi: float, t1: np.ndarray, delta: f
                     target: np.ndarray) -> list[tuple[float, Move]]:
     h = unit.pose.facing_deg + phi
     t2 = delta - t1
-    dirs = [forward_vectors(np.full_like(t1, h)), forward_vectors(h + t1), forward_vectors(h + delta + 0 * t1)]
+    dirs = [forward_vectors(np.full_like(t1, h)), forward_vectors(h + t1),
+            forward_vectors(h + delta + 0 * t1)]
     rest = target - wheel_shifts(unit, np.full_like(t1, h), t1) - wheel_shifts(unit, h + t1, t2)
     out = _straight_ahead(move, phi, h, target) if delta == 0.0 else []
     width = unit.width_in

@@ -248,7 +248,7 @@ class BatchJudge:
     @cached_property
     def _finder(self) -> PathFinder:
         spacing = float(self.clauses["model_path"].params["spacing_in"])
-        return PathFinder([s for _, s in self.scenario.obstacles_for(self.unit.id)], spacing)
+        return self.scenario.path_finder(self.unit.id, spacing)
 
 
 def legal_mask(scenario: Scenario, unit_id: str, manoeuvre: str, centres: np.ndarray,

@@ -10,7 +10,7 @@ from constraints.checker import check_move
 from constraints.formation import Formation
 from constraints.moves import Move
 from constraints.paths import PathFinder
-from tests.support import scenario, unit, wall
+from tests.support import Base, scenario, unit, wall
 
 BLOCK = unit("u", models=20, files=5, centre=(36.0, 20.0), mobility=4.0)
 
@@ -134,3 +134,25 @@ def test_grown_obstacles_keep_the_full_clearance():
     a, b = np.array([[-1.0, 1.0]]), np.array([[3.0, 1.0]])
     length = finder.lengths(a, b)[0, 0]
     assert length == pytest.approx(2 * np.hypot(0.5, 1.5) + 3.0)
+
+
+def test_a_model_starting_inside_the_spacing_zone_gives_a_verdict_not_a_crash():
+    # Rocks touching the front of a unit on 20 mm bases: the front models' centres start
+    # 0.39" from the rocks, inside the 0.5" mid-move zone, so they cannot be routed; the
+    # Reform is illegal and the checker says so instead of failing.
+    u = unit("u", models=10, files=5, centre=(20.0, 10.0), mobility=4.0, base=Base(20, 20))
+    front = 10.0 + 20 / 25.4
+    rocks = wall("rocks", 18.0, front, 22.0, front + 1.0)
+    verdict = reform(u, files=6, centre=(20.0, 8.5), facing=120.0, terrain=(rocks,))
+    assert "t9a.reform.model_path" in verdict.clauses()
+
+
+def test_paths_bend_round_a_courtyard_wall_with_a_hole():
+    import shapely
+
+    ring = shapely.box(0, 0, 10, 10).difference(shapely.box(1, 1, 9, 9))
+    finder = PathFinder([ring], 0.5)
+    inside, outside = np.array([[5.0, 5.0]]), np.array([[5.0, 12.0]])
+    assert finder.lengths(inside, outside)[0, 0] == np.inf  # walled in
+    a, b = np.array([[2.0, 2.0]]), np.array([[8.0, 8.0]])
+    assert finder.lengths(a, b)[0, 0] == pytest.approx(np.hypot(6.0, 6.0))

@@ -33,7 +33,7 @@ class ModelPath(Clause):
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         end = ctx.end_unit
-        finder = PathFinder([shape for _, shape in ctx.obstacles], self.params["spacing_in"])
+        finder = ctx.scenario.path_finder(ctx.unit.id, self.params["spacing_in"])
         start_pts, end_pts = ctx.unit.model_positions(), end.model_positions()
         cost = finder.lengths(start_pts, end_pts)
         found = assign(ctx, end, cost)
@@ -57,8 +57,7 @@ class ModelPath(Clause):
         centres per option (inscribed 64-gon), sound, and tight when paths are straight.
         """
         limit = self.limit_in(ectx.unit)
-        finder = PathFinder([shape for _, shape in ectx.scenario.obstacles_for(ectx.unit.id)],
-                            self.params["spacing_in"])
+        finder = ectx.scenario.path_finder(ectx.unit.id, self.params["spacing_in"])
         start = ectx.unit.model_positions()
         origin = Point(0.0, 0.0)
         for option, region in zip(ectx.options, ectx.centre_regions, strict=True):

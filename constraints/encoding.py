@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from ortools.sat.python import cp_model
 
 from constraints.geometry import Point, unit_vector
@@ -60,6 +61,12 @@ class Frame:
     def world(self, q: Point) -> Point:
         fx, fy = unit_vector(self.heading_deg)
         return (self.origin[0] + q[0] * fy + q[1] * fx, self.origin[1] - q[0] * fx + q[1] * fy)
+
+    def world_array(self, q: np.ndarray) -> np.ndarray:
+        """`world` for an (N, 2) array."""
+        fx, fy = unit_vector(self.heading_deg)
+        return np.stack([self.origin[0] + q[:, 0] * fy + q[:, 1] * fx,
+                         self.origin[1] - q[:, 0] * fx + q[:, 1] * fy], axis=1)
 
 
 @dataclass(frozen=True)

@@ -184,12 +184,14 @@ class BatchJudge:
         ways = np.stack([pivots, delta], axis=1)
         ok = np.ones(len(centres), dtype=bool)
         fronts = self._last_leg(centres, facings, b)
+        uniques, inverse = np.unique(ways, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
         if "front_spacing" in c:
             gap = float(c["front_spacing"].params["spacing_in"])
-            ok &= a <= first_leg_clear(unit, ways, self.pieces, gap + STRICT_IN)
+            ok &= a <= first_leg_clear(unit, uniques, self.pieces, gap + STRICT_IN)[inverse]
             ok[ok] = self._clear(fronts[ok], gap)
         if "table_edge_front" in c:
-            ok &= a <= first_leg_on_table(unit, ways, field)
+            ok &= a <= first_leg_on_table(unit, uniques, field)[inverse]
             ok &= overhang(fronts, field.width_in, field.depth_in) <= FLOAT_NOISE
         return ok
 

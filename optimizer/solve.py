@@ -164,14 +164,18 @@ def decode(search: Search, solver: cp_model.CpSolver) -> Move:
 
 def move_of(search: Search, option: Option, centre: tuple[float, float]) -> Move:
     """The move an option takes to a frame end centre."""
-    unit_id = search.unit_id
-    if search.manoeuvre == "reform":
-        world = search.ectx.frame.world(centre)
-        return Move(unit_id, "reform", files=option.files, centre=world,
+    return option_move(search.unit_id, search.manoeuvre, search.ectx.frame, option, centre)
+
+
+def option_move(unit_id: str, manoeuvre: str, frame: Frame, option: Option,
+                centre: tuple[float, float]) -> Move:
+    """The move of `option` ending at a start-frame centre, as FORMAT.md steps."""
+    if manoeuvre == "reform":
+        return Move(unit_id, "reform", files=option.files, centre=frame.world(centre),
                     facing_deg=normalise_deg(option.facing_deg))
     a, b = legs(option, centre)
     steps = [Step("forward", a), Step("wheel", option.wheel_deg), Step("forward", b)]
-    return Move(unit_id, search.manoeuvre, steps=tuple(s for s in steps if s.value != 0.0),
+    return Move(unit_id, manoeuvre, steps=tuple(s for s in steps if s.value != 0.0),
                 pivot_deg=option.pivot_deg)
 
 

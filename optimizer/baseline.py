@@ -1,0 +1,336 @@
+"""Two baselines for the best single-unit move, over the solver's own move family.
+
+Both return `(move, value, stats)`: the move (None when nothing legal was found), its objective
+value from `optimizer.solve.objective_value` on the exact checker's verdict, and counters.
+
+- `brute_force`: a fine grid of the family (March/Advance: every option of
+  constraints.options, legs a and b every `grid` inches; Reform: every option, centres on a
+  `grid` lattice of the start frame within the centre-travel disc).  Objectives of every grid
+  pose in numpy, then poses in objective order through `BatchJudge.mask` (sound) in growing
+  chunks, the mask-legal ones confirmed by `check_move` until one is legal.  Since the mask
+  is sound, the answer is the best mask-legal grid pose: the grid optimum, except for the few
+  legal poses the mask rejects near obstacles (its sweep bound is conservative).
+- `per_heading_geometry`: per option (heading, wheel, files fixed) the region of end
+  centres allowed by the reach triangle (or the Reform travel disc), the table edge, Valid
+  Final Position and Unit Spacing, as a shapely polygon; its best point for the objective;
+  options in objective order confirmed by `check_move`.  The front's sweep, the Pivot and a
+  Reform's model paths are only judged at confirmation: an option failing them is dropped
+  whole, so the answer can be worse than the optimum when a sweep clause binds.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely import affinity
+from shapely.geometry import LineString, Point, Polygon
+
+from constraints.checker import check_move
+from constraints.domain import Scenario, Unit
+from constraints.encode_context import convex_pieces
+from constraints.encoding import Frame, Lattice, Option, corner_offset
+from constraints.geometry import angle_between_deg, normalise_deg, unit_vector
+from constraints.moves import Move, Step
+from constraints.options import legs, reach_polygon
+from optimizer.batch import BatchJudge
+from optimizer.objectives import BEHIND_PENALTY, Objective
+from optimizer.search_space import clauses_of, options_for
+from optimizer.solve import objective_value
+
+Result = tuple[Move | None, float | None, dict[str, Any]]
+MAX_CHECKS = 300          # confirmations by check_move before giving up
+QUAD_SEGS = 8             # arc segments per quarter circle in the spacing buffers
+DISC_SEGS = 32            # ... in the (inscribed) Valid Final Position and travel discs
+
+
+@dataclass
+class _Family:
+    """The options of one search and, per option, what the objective needs (frame inches)."""
+
+    scenario: Scenario
+    unit: Unit
+    manoeuvre: str
+    objective: Objective
+    frame: Frame
+    options: list[Option]
+
+    @classmethod
+    def build(cls, scenario: Scenario, unit_id: str, manoeuvre: str,
+              objective: Objective) -> _Family:
+        unit = scenario.unit(unit_id)
+        options, _ = options_for(scenario, unit, manoeuvre, Lattice())
+        frame = Frame(unit.pose.centre, unit.pose.facing_deg)
+        return cls(scenario, unit, manoeuvre, objective, frame, options)
+
+    def limit(self, kind: str, default: float) -> float:
+        found = [c for c in clauses_of(self.scenario, self.manoeuvre) if c.kind == kind]
+        return found[0].limit_in(self.unit) if found else default
+
+    @cached_property
+    def target(self) -> np.ndarray:
+        point = self.objective.point
+        return np.array(self.frame.point(point) if point is not None else (0.0, 0.0))
+
+    @cached_property
+    def front(self) -> np.ndarray:
+        """(K, 2) frame offset of the Front Facing's centre from the unit's centre."""
+        return np.array([np.add(corner_offset(o, 0), corner_offset(o, 1)) / 2
+                         for o in self.options])
+
+    @cached_property
+    def right(self) -> np.ndarray:
+        """(K, 2) frame right vector of each option's end facing."""
+        return np.array([(f[1], -f[0]) for f in
+                         (unit_vector(o.frame_facing_deg) for o in self.options)])
+
+    @cached_property
+    def extra(self) -> np.ndarray:
+        """(K,) the facing part: 0.1 x turn (target_pose) or the behind penalty (face_point)."""
+        obj = self.objective
+        if obj.name == "target_pose":
+            assert obj.facing_deg is not None
+            return np.array([0.1 * angle_between_deg(o.facing_deg, obj.facing_deg)
+                             for o in self.options])
+        if obj.name == "face_point":
+            bearing = math.degrees(math.atan2(self.target[1], self.target[0]))
+            return np.array([BEHIND_PENALTY * (angle_between_deg(o.frame_facing_deg, bearing)
+                                               > 90.0) for o in self.options], dtype=float)
+        return np.zeros(len(self.options))
+
+    def costs(self, centres: np.ndarray, k: np.ndarray) -> np.ndarray:
+        """What is minimised, for frame centres (N, 2) of options k (N,)."""
+        name = self.objective.name
+        if name == "forward":
+            return -centres[:, 1]
+        if name == "face_point":
+            return np.abs(np.sum((self.target - centres) * self.right[k], axis=1)) + self.extra[k]
+        if name == "front_target_distance":
+            centres = centres + self.front[k]
+        distance = np.hypot(*(centres - self.target).T)
+        return np.hypot(distance, self.extra[k]) if name == "target_pose" else distance
+
+    @cached_property
+    def ways(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(K, 2) each: wheel shift, first-leg and last-leg directions (frame)."""
+        info = [o.info for o in self.options]
+        return (np.array([i.get("wheel_shift", (0.0, 0.0)) for i in info]),
+                np.array([i["first_dir"] for i in info]), np.array([i["end_dir"] for i in info]))
+
+    def world(self, centres: np.ndarray) -> np.ndarray:
+        fx, fy = unit_vector(self.frame.heading_deg)
+        return np.asarray(self.frame.origin) + centres[:, :1] * (fy, -fx) + \
+            centres[:, 1:] * (fx, fy)
+
+    def move(self, k: int, centre: np.ndarray, ab: tuple[float, float] | None = None) -> Move:
+        """The move of option k to a frame end centre (legs `ab` when known exactly)."""
+        option, uid = self.options[k], self.unit.id
+        if self.manoeuvre == "reform":
+            x, y = self.frame.world((float(centre[0]), float(centre[1])))
+            return Move(uid, "reform", files=option.files, centre=(x, y),
+                        facing_deg=normalise_deg(option.facing_deg))
+        a, b = ab if ab is not None else legs(option, (float(centre[0]), float(centre[1])))
+        steps = [Step("forward", a), Step("wheel", option.wheel_deg), Step("forward", b)]
+        return Move(uid, self.manoeuvre, steps=tuple(s for s in steps if s.value != 0.0),
+                    pivot_deg=option.pivot_deg)
+
+    def confirm(self, moves: Any, stats: dict[str, Any]) -> Result:
+        """The first legal move of an iterable of moves (check_move), or None."""
+        for move in moves:
+            if stats["checked"] >= MAX_CHECKS:
+                break
+            stats["checked"] += 1
+            verdict = check_move(self.scenario, move)
+            if verdict.legal:
+                return move, objective_value(self.objective, self.scenario, verdict), stats
+        return None, None, stats
+
+
+# -- brute force over a fine grid ----------------------------------------------------------
+
+def brute_force(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objective,
+                grid: float = 0.05) -> Result:
+    """The best mask-legal pose of a `grid`-inch grid over the family, confirmed."""
+    started = time.perf_counter()
+    fam = _Family.build(scenario, unit_id, manoeuvre, objective)
+    params = _grid(fam, grid)
+    cost = np.concatenate([_block_costs(fam, params, ks)
+                           for ks in np.array_split(np.arange(len(fam.options)),
+                                                    max(1, len(fam.options) * len(params)
+                                                        // 2_000_000))])
+    judge = BatchJudge(scenario, unit_id, manoeuvre)
+    stats: dict[str, Any] = {"poses": int(np.isfinite(cost).sum()), "masked": 0,
+                             "mask_legal": 0, "checked": 0, "grid_in": grid}
+    chunk = 1 << 14
+    result: Result = (None, None, stats)
+    while result[0] is None and stats["checked"] < MAX_CHECKS:
+        idx = _next_best(cost, chunk)
+        if idx.size == 0:
+            break
+        k, p = np.divmod(idx, len(params))
+        centres = _centres(fam, k, params[p])
+        ok = _mask(fam, judge, centres, k)
+        stats["masked"] += idx.size
+        stats["mask_legal"] += int(ok.sum())
+        result = fam.confirm((fam.move(int(k[n]), centres[n], _legs_at(fam, params[p[n]]))
+                              for n in np.flatnonzero(ok)), stats)
+        cost[idx] = np.inf
+        chunk *= 2
+    stats["elapsed_s"] = time.perf_counter() - started
+    return result
+
+
+def _grid(fam: _Family, step: float) -> np.ndarray:
+    """(P, 2): legs (a, b) for March and Advance, frame centres for Reform."""
+    if fam.manoeuvre == "reform":
+        radius = fam.limit("centre_travel", 2.0 * fam.unit.mobility_in)
+        n = int(math.floor(radius / step + 1e-9))
+        ij = np.stack(np.meshgrid(np.arange(-n, n + 1), np.arange(-n, n + 1)), -1).reshape(-1, 2)
+        pts = ij * step
+        return pts[np.hypot(*pts.T) <= radius + 1e-9]
+    budget = max(o.info["budget_in"] - o.info["wheel_cost_in"] for o in fam.options)
+    n = int(math.floor(budget / step + 1e-9))
+    ab = np.stack(np.meshgrid(np.arange(n + 1), np.arange(n + 1)), -1).reshape(-1, 2) * step
+    return ab[ab.sum(axis=1) <= budget + 1e-9]
+
+
+def _legs_at(fam: _Family, param: np.ndarray) -> tuple[float, float] | None:
+    return None if fam.manoeuvre == "reform" else (float(param[0]), float(param[1]))
+
+
+def _centres(fam: _Family, k: np.ndarray, params: np.ndarray) -> np.ndarray:
+    if fam.manoeuvre == "reform":
+        return params
+    w, fp, fe = fam.ways
+    return w[k] + params[:, :1] * fp[k] + params[:, 1:] * fe[k]
+
+
+def _block_costs(fam: _Family, params: np.ndarray, ks: np.ndarray) -> np.ndarray:
+    """Costs of every (option in ks) x (grid point), inf where the grid point is not a pose."""
+    k = np.repeat(ks, len(params))
+    pars = np.tile(params, (len(ks), 1))
+    cost = fam.costs(_centres(fam, k, pars), k)
+    if fam.manoeuvre != "reform":
+        opts = [fam.options[i] for i in ks]
+        spare = np.repeat([o.info["budget_in"] - o.info["wheel_cost_in"] for o in opts],
+                          len(params))
+        straight = np.repeat([o.wheel_deg == 0 for o in opts], len(params))
+        bad = (pars.sum(axis=1) > spare + 1e-9) | (straight & (pars[:, 1] > 0))
+        cost[bad] = np.inf
+    return cost
+
+
+def _next_best(cost: np.ndarray, chunk: int) -> np.ndarray:
+    """Indices of the `chunk` smallest finite costs, in cost order."""
+    m = min(chunk, int(np.isfinite(cost).sum()))
+    if m == 0:
+        return np.zeros(0, dtype=int)
+    idx = np.argpartition(cost, m - 1)[:m]
+    return idx[np.argsort(cost[idx], kind="stable")]
+
+
+def _mask(fam: _Family, judge: BatchJudge, centres: np.ndarray, k: np.ndarray) -> np.ndarray:
+    facings = np.array([o.facing_deg for o in fam.options])[k]
+    if fam.manoeuvre == "reform":
+        files = np.array([o.files for o in fam.options])[k]
+        return judge.mask(fam.world(centres), facings, files=files)
+    pivots = np.array([o.pivot_deg for o in fam.options])[k]
+    return judge.mask(fam.world(centres), facings, pivots=pivots)
+
+
+# -- per-heading exact geometry --------------------------------------------------------------
+
+def per_heading_geometry(scenario: Scenario, unit_id: str, manoeuvre: str,
+                         objective: Objective) -> Result:
+    """Per option, the best point of its region of end centres; the best options confirmed."""
+    started = time.perf_counter()
+    fam = _Family.build(scenario, unit_id, manoeuvre, objective)
+    regions = _Regions(fam)
+    found = []
+    for k in range(len(fam.options)):
+        region = regions.of(k)
+        if not region.is_empty:
+            point = _best_point(fam, k, region)
+            found.append((float(fam.costs(point[None], np.array([k]))[0]), k, point))
+    found.sort(key=lambda item: (item[0], item[1]))
+    stats: dict[str, Any] = {"options": len(fam.options), "regions": len(found), "checked": 0,
+                             "regions_s": time.perf_counter() - started}
+    result = fam.confirm((fam.move(k, point) for _, k, point in found), stats)
+    stats["elapsed_s"] = time.perf_counter() - started
+    return result
+
+
+class _Regions:
+    """Regions of end centres (frame inches), the end-position parts cached per end shape."""
+
+    def __init__(self, fam: _Family) -> None:
+        self.fam = fam
+        self.vfp = fam.limit("valid_final_position", math.inf)
+        kinds = {c.kind: c for c in clauses_of(fam.scenario, fam.manoeuvre)}
+        spacing = kinds.get("unit_spacing")
+        self.gap = float(spacing.params["spacing_in"]) if spacing else None
+        field = fam.scenario.battlefield
+        self.table = Polygon([fam.frame.point(c) for c in ((0.0, 0.0), (field.width_in, 0.0),
+                              (field.width_in, field.depth_in), (0.0, field.depth_in))])
+        self.start = np.array([fam.frame.point(c) for c in fam.unit.corners()])
+        self.pieces = [p.vertices for label, shape in fam.scenario.obstacles_for(fam.unit.id)
+                       for p in convex_pieces(label, shape, fam.frame)]
+        self.disc = Point(0.0, 0.0).buffer(1.0, quad_segs=DISC_SEGS)  # vertices on the circle
+        self.cache: dict[tuple[float, float, float], shapely.Geometry] = {}
+        self.travel = fam.limit("centre_travel", 2.0 * fam.unit.mobility_in)
+        self.reach = self.travel if fam.manoeuvre == "reform" else \
+            max(float(np.hypot(*reach_polygon(o).T).max()) for o in fam.options)
+
+    def of(self, k: int) -> shapely.Geometry:
+        option = self.fam.options[k]
+        if self.fam.manoeuvre == "reform":
+            base = affinity.scale(self.disc, self.travel, self.travel, origin=(0, 0))
+        else:
+            pts = reach_polygon(option)
+            base = LineString(pts[:2]) if option.wheel_deg == 0 else Polygon(pts)
+        key = (round(option.frame_facing_deg % 360.0, 9), option.width_in, option.depth_in)
+        if key not in self.cache:
+            self.cache[key] = self._end(option)
+        return base.intersection(self.cache[key])
+
+    def _end(self, option: Option) -> shapely.Geometry:
+        """Centres where the end rectangle is on the table, in VFP reach and spaced."""
+        offsets = np.array([corner_offset(option, c) for c in range(4)])
+        parts = [affinity.translate(self.table, -o[0], -o[1]) for o in offsets]
+        if math.isfinite(self.vfp):
+            parts += [shapely.union_all([self._disc(s - o) for s in self.start])
+                      for o in offsets]
+        region = shapely.intersection_all(parts)
+        if self.gap is None:
+            return region
+        reach = Point(0.0, 0.0).buffer(self.reach + np.hypot(*offsets.T).max() + 2 * self.gap + 1)
+        grow = (self.gap + 1e-6) / math.cos(3 * math.pi / (8 * QUAD_SEGS))
+        zones = [shapely.MultiPoint((v[:, None, :] - offsets[None]).reshape(-1, 2)).convex_hull
+                 .buffer(grow, quad_segs=QUAD_SEGS) for v in self.pieces]
+        near = [z for z in zones if z.intersects(reach)]
+        return region.difference(shapely.union_all(near)) if near else region
+
+    def _disc(self, centre: np.ndarray) -> shapely.Geometry:
+        disc = affinity.scale(self.disc, self.vfp, self.vfp, origin=(0, 0))
+        return affinity.translate(disc, float(centre[0]), float(centre[1]))
+
+
+def _best_point(fam: _Family, k: int, region: shapely.Geometry) -> np.ndarray:
+    """The region's best end centre for the objective (with the option's facing fixed)."""
+    name, coords = fam.objective.name, shapely.get_coordinates(region)
+    if name == "forward":
+        return coords[np.argmax(coords[:, 1])]
+    if name == "face_point":
+        f = np.array(unit_vector(fam.options[k].frame_facing_deg))
+        line = LineString([fam.target - 1000.0 * f, fam.target + 1000.0 * f])
+        hit = shapely.get_coordinates(region.intersection(line))
+        if len(hit):
+            return hit[0]
+        return coords[np.argmin(np.abs((fam.target - coords) @ fam.right[k]))]
+    goal = fam.target - fam.front[k] if name == "front_target_distance" else fam.target
+    return shapely.get_coordinates(shapely.shortest_line(region, Point(goal)))[0]

@@ -1,0 +1,143 @@
+"""Queries for AI opponents and apps: legality, a lazy legal-move view, legal regions, "why
+not" and "nearest legal".
+
+Like python-chess's `board.legal_moves`, `LegalMoves` generates lazily: iteration yields
+distinct legal end poses (as moves) one option at a time, `in` asks the exact checker, and
+`count()` counts the legal poses of its lattice.  Views default to a 0.1" / 1 deg lattice
+(`VIEW_LATTICE`); searches use the solver's finer default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from constraints.checker import check_move
+from constraints.domain import Scenario
+from constraints.encoding import Frame, Lattice, Option
+from constraints.geometry import Point, angle_between_deg, normalise_deg
+from constraints.moves import Move
+from constraints.verdict import Violation
+from optimizer.batch import BatchJudge
+from optimizer.objectives import Objective
+from optimizer.search_space import options_for
+from optimizer.solve import SearchResult, best_move, option_move
+
+VIEW_LATTICE = Lattice(inch=0.1, degree=1.0, advance_wheel_deg=15.0)
+
+
+def is_legal(scenario: Scenario, move: Move) -> bool:
+    """Whether the exact checker finds no broken clause."""
+    return check_move(scenario, move).legal
+
+
+def violations(scenario: Scenario, move: Move) -> tuple[Violation, ...]:
+    """Every broken clause of `move`, measured (empty when legal)."""
+    return check_move(scenario, move).violations
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """The lattice end poses of one option, in the world frame."""
+
+    option: Option
+    frame_centres: np.ndarray  # (N, 2) start-frame inches
+    centres: np.ndarray        # (N, 2) world inches
+
+
+class LegalMoves:
+    """The legal end poses of one unit's manoeuvre on a lattice, generated lazily."""
+
+    def __init__(self, scenario: Scenario, unit_id: str, manoeuvre: str,
+                 lattice: Lattice = VIEW_LATTICE) -> None:
+        self.scenario = scenario
+        self.unit_id = unit_id
+        self.manoeuvre = manoeuvre
+        self.lattice = lattice
+        unit = scenario.unit(unit_id)
+        self.frame = Frame(unit.pose.centre, unit.pose.facing_deg)
+        self.judge = BatchJudge(scenario, unit_id, manoeuvre)
+        self._grids: dict[int, np.ndarray] = {}
+        self.options, self.regions = options_for(scenario, scenario.unit(unit_id), manoeuvre,
+                                                 lattice)
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and move.unit == self.unit_id and \
+            move.manoeuvre == self.manoeuvre and is_legal(self.scenario, move)
+
+    def __iter__(self) -> Iterator[Move]:
+        for k in range(len(self.options)):
+            cands = self._candidates(k)
+            for centre in cands.frame_centres[self._legal(cands)]:
+                yield option_move(self.unit_id, self.manoeuvre, self.frame, cands.option,
+                                  (float(centre[0]), float(centre[1])))
+
+    def count(self) -> int:
+        """How many legal end poses the lattice holds."""
+        return sum(int(self._legal(self._candidates(k)).sum()) for k in range(len(self.options)))
+
+    def _candidates(self, k: int) -> Candidates:
+        option, region = self.options[k], self.regions[k]
+        if id(region) not in self._grids:  # Reform options share one region
+            self._grids[id(region)] = self._lattice_points(region)
+        frame_pts = self._grids[id(region)]
+        return Candidates(option, frame_pts, self.frame.world_array(frame_pts))
+
+    def _lattice_points(self, region: shapely.Geometry) -> np.ndarray:
+        step = self.lattice.inch
+        minx, miny, maxx, maxy = region.bounds
+        xs = np.arange(np.floor(minx / step), np.ceil(maxx / step) + 1) * step
+        ys = np.arange(np.floor(miny / step), np.ceil(maxy / step) + 1) * step
+        grid = np.stack(np.meshgrid(xs, ys, indexing="ij"), axis=-1).reshape(-1, 2)
+        return grid[shapely.dwithin(shapely.points(grid), region, 1e-9)]
+
+    def _legal(self, cands: Candidates) -> np.ndarray:
+        n = len(cands.centres)
+        if not n:
+            return np.zeros(0, dtype=bool)
+        facings = np.full(n, cands.option.facing_deg)
+        if self.manoeuvre == "reform":
+            return self.judge.mask(cands.centres, facings, files=cands.option.files)
+        return self.judge.mask(cands.centres, facings,
+                               pivots=np.full(n, cands.option.pivot_deg))
+
+    def regions_by_facing(self) -> dict[tuple[float, int], shapely.Geometry]:
+        """Legal end centres per (end facing, files), as unions of lattice cells (world)."""
+        half = self.lattice.inch / 2
+        found: dict[tuple[float, int], list] = {}
+        for k, option in enumerate(self.options):
+            cands = self._candidates(k)
+            legal = cands.centres[self._legal(cands)]
+            if len(legal):
+                key = (round(normalise_deg(option.facing_deg), 6), option.files)
+                found.setdefault(key, []).extend(shapely.box(legal[:, 0] - half,
+                                                             legal[:, 1] - half,
+                                                             legal[:, 0] + half,
+                                                             legal[:, 1] + half))
+        return {key: shapely.union_all(cells) for key, cells in found.items()}
+
+
+def legal_moves(scenario: Scenario, unit_id: str, manoeuvre: str,
+                lattice: Lattice = VIEW_LATTICE) -> LegalMoves:
+    return LegalMoves(scenario, unit_id, manoeuvre, lattice)
+
+
+def legal_region(scenario: Scenario, unit_id: str, manoeuvre: str, facing_deg: float,
+                 files: int | None = None, lattice: Lattice = VIEW_LATTICE) -> shapely.Geometry:
+    """Where the unit's centre may legally end facing `facing_deg` (a union of lattice cells
+    around the legal lattice points; empty when none)."""
+    view = LegalMoves(scenario, unit_id, manoeuvre, lattice)
+    wanted = files if files is not None else scenario.unit(unit_id).files
+    parts = [geom for (facing, f), geom in view.regions_by_facing().items()
+             if f == wanted and angle_between_deg(facing, facing_deg) < 1e-6]
+    return shapely.union_all(parts) if parts else shapely.Polygon()
+
+
+def nearest_legal(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point,
+                  facing_deg: float, *, time_limit_s: float = 10.0) -> SearchResult:
+    """The legal end pose closest to a requested one (the request need not be legal)."""
+    return best_move(scenario, unit_id, manoeuvre,
+                     Objective("target_pose", centre, facing_deg), time_limit_s=time_limit_s)

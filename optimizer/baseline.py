@@ -1,21 +1,17 @@
 """Two baselines for the best single-unit move, over the solver's own move family.
 
-Both return `(move, value, stats)`: the move (None when nothing legal was found), its objective
-value from `optimizer.solve.objective_value` on the exact checker's verdict, and counters.
-
-- `brute_force`: a fine grid of the family (March/Advance: every option of
-  constraints.options, legs a and b every `grid` inches; Reform: every option, centres on a
-  `grid` lattice of the start frame within the centre-travel disc).  Objectives of every grid
-  pose in numpy, then poses in objective order through `BatchJudge.mask` (sound) in growing
-  chunks, the mask-legal ones confirmed by `check_move` until one is legal.  Since the mask
-  is sound, the answer is the best mask-legal grid pose: the grid optimum, except for the few
-  legal poses the mask rejects near obstacles (its sweep bound is conservative).
-- `per_heading_geometry`: per option (heading, wheel, files fixed) the region of end
-  centres allowed by the reach triangle (or the Reform travel disc), the table edge, Valid
-  Final Position and Unit Spacing, as a shapely polygon; its best point for the objective;
-  options in objective order confirmed by `check_move`.  The front's sweep, the Pivot and a
-  Reform's model paths are only judged at confirmation: an option failing them is dropped
-  whole, so the answer can be worse than the optimum when a sweep clause binds.
+Each returns (move or None, objective value by `optimizer.solve.objective_value` on the exact
+checker's verdict, stats).  `brute_force`: a `grid`-inch grid of the family (March/Advance:
+every option of constraints.options, legs a, b every `grid`"; Reform: every option, centres
+on a `grid` lattice of the start frame in the travel disc); objectives of every pose in numpy,
+poses in objective order through `BatchJudge.mask` (sound) in growing chunks, mask-legal ones
+confirmed by `check_move`.  So it finds the best *mask-legal* grid pose, missing legal poses
+the mask rejects (its sweep and Reform path bounds are conservative).
+`per_heading_geometry`: per option (heading, wheel, files fixed) the region of end centres
+left by the reach triangle (or travel disc), the table, Valid Final Position and Unit Spacing
+as a shapely polygon, sound (inscribed discs, enlarged spacing buffers); its best point;
+options in objective order confirmed by `check_move`.  The front's sweep, the Pivot and a
+Reform's model paths are judged only at confirmation, dropping a failing option whole.
 """
 
 from __future__ import annotations
@@ -28,7 +24,6 @@ from typing import Any
 
 import numpy as np
 import shapely
-from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon
 
 from constraints.checker import check_move
@@ -45,7 +40,7 @@ from optimizer.solve import objective_value
 
 Result = tuple[Move | None, float | None, dict[str, Any]]
 MAX_CHECKS = 300          # confirmations by check_move before giving up
-QUAD_SEGS = 8             # arc segments per quarter circle in the spacing buffers
+QUAD_SEGS = 16            # arc segments per quarter circle in the spacing buffers
 DISC_SEGS = 32            # ... in the (inscribed) Valid Final Position and travel discs
 
 
@@ -60,6 +55,24 @@ class _Family:
     frame: Frame
     options: list[Option]
 
+    def __post_init__(self) -> None:
+        opts, point = self.options, self.objective.point
+        self.target = np.array(self.frame.point(point) if point is not None else (0.0, 0.0))
+        # per option: Front Facing centre offset, end right vector, the facing's cost part
+        self.front = np.array([np.add(corner_offset(o, 0), corner_offset(o, 1)) / 2
+                               for o in opts]).reshape(-1, 2)
+        self.right = np.array([unit_vector(o.frame_facing_deg - 90.0) for o in opts])
+        self.extra = np.zeros(len(opts))
+        obj = self.objective
+        if obj.name == "target_pose":
+            assert obj.facing_deg is not None
+            self.extra = np.array([0.1 * angle_between_deg(o.facing_deg, obj.facing_deg)
+                                   for o in opts])
+        elif obj.name == "face_point":
+            bearing = math.degrees(math.atan2(self.target[1], self.target[0]))
+            self.extra = BEHIND_PENALTY * np.array(
+                [angle_between_deg(o.frame_facing_deg, bearing) > 90.0 for o in opts], float)
+
     @classmethod
     def build(cls, scenario: Scenario, unit_id: str, manoeuvre: str,
               objective: Objective) -> _Family:
@@ -71,37 +84,6 @@ class _Family:
     def limit(self, kind: str, default: float) -> float:
         found = [c for c in clauses_of(self.scenario, self.manoeuvre) if c.kind == kind]
         return found[0].limit_in(self.unit) if found else default
-
-    @cached_property
-    def target(self) -> np.ndarray:
-        point = self.objective.point
-        return np.array(self.frame.point(point) if point is not None else (0.0, 0.0))
-
-    @cached_property
-    def front(self) -> np.ndarray:
-        """(K, 2) frame offset of the Front Facing's centre from the unit's centre."""
-        return np.array([np.add(corner_offset(o, 0), corner_offset(o, 1)) / 2
-                         for o in self.options])
-
-    @cached_property
-    def right(self) -> np.ndarray:
-        """(K, 2) frame right vector of each option's end facing."""
-        return np.array([(f[1], -f[0]) for f in
-                         (unit_vector(o.frame_facing_deg) for o in self.options)])
-
-    @cached_property
-    def extra(self) -> np.ndarray:
-        """(K,) the facing part: 0.1 x turn (target_pose) or the behind penalty (face_point)."""
-        obj = self.objective
-        if obj.name == "target_pose":
-            assert obj.facing_deg is not None
-            return np.array([0.1 * angle_between_deg(o.facing_deg, obj.facing_deg)
-                             for o in self.options])
-        if obj.name == "face_point":
-            bearing = math.degrees(math.atan2(self.target[1], self.target[0]))
-            return np.array([BEHIND_PENALTY * (angle_between_deg(o.frame_facing_deg, bearing)
-                                               > 90.0) for o in self.options], dtype=float)
-        return np.zeros(len(self.options))
 
     def costs(self, centres: np.ndarray, k: np.ndarray) -> np.ndarray:
         """What is minimised, for frame centres (N, 2) of options k (N,)."""
@@ -159,10 +141,9 @@ def brute_force(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Obj
     started = time.perf_counter()
     fam = _Family.build(scenario, unit_id, manoeuvre, objective)
     params = _grid(fam, grid)
+    blocks = max(1, len(fam.options) * len(params) // 2_000_000)
     cost = np.concatenate([_block_costs(fam, params, ks)
-                           for ks in np.array_split(np.arange(len(fam.options)),
-                                                    max(1, len(fam.options) * len(params)
-                                                        // 2_000_000))])
+                           for ks in np.array_split(np.arange(len(fam.options)), blocks)])
     judge = BatchJudge(scenario, unit_id, manoeuvre)
     stats: dict[str, Any] = {"poses": int(np.isfinite(cost).sum()), "masked": 0,
                              "mask_legal": 0, "checked": 0, "grid_in": grid}
@@ -177,7 +158,9 @@ def brute_force(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Obj
         ok = _mask(fam, judge, centres, k)
         stats["masked"] += idx.size
         stats["mask_legal"] += int(ok.sum())
-        result = fam.confirm((fam.move(int(k[n]), centres[n], _legs_at(fam, params[p[n]]))
+        ab = None if fam.manoeuvre == "reform" else params[p]
+        result = fam.confirm((fam.move(int(k[n]), centres[n], None if ab is None else
+                                       (float(ab[n, 0]), float(ab[n, 1])))
                               for n in np.flatnonzero(ok)), stats)
         cost[idx] = np.inf
         chunk *= 2
@@ -197,10 +180,6 @@ def _grid(fam: _Family, step: float) -> np.ndarray:
     n = int(math.floor(budget / step + 1e-9))
     ab = np.stack(np.meshgrid(np.arange(n + 1), np.arange(n + 1)), -1).reshape(-1, 2) * step
     return ab[ab.sum(axis=1) <= budget + 1e-9]
-
-
-def _legs_at(fam: _Family, param: np.ndarray) -> tuple[float, float] | None:
-    return None if fam.manoeuvre == "reform" else (float(param[0]), float(param[1]))
 
 
 def _centres(fam: _Family, k: np.ndarray, params: np.ndarray) -> np.ndarray:
@@ -235,12 +214,10 @@ def _next_best(cost: np.ndarray, chunk: int) -> np.ndarray:
 
 
 def _mask(fam: _Family, judge: BatchJudge, centres: np.ndarray, k: np.ndarray) -> np.ndarray:
-    facings = np.array([o.facing_deg for o in fam.options])[k]
+    facings, opts = np.array([o.facing_deg for o in fam.options])[k], fam.options
     if fam.manoeuvre == "reform":
-        files = np.array([o.files for o in fam.options])[k]
-        return judge.mask(fam.world(centres), facings, files=files)
-    pivots = np.array([o.pivot_deg for o in fam.options])[k]
-    return judge.mask(fam.world(centres), facings, pivots=pivots)
+        return judge.mask(fam.world(centres), facings, files=np.array([o.files for o in opts])[k])
+    return judge.mask(fam.world(centres), facings, pivots=np.array([o.pivot_deg for o in opts])[k])
 
 
 # -- per-heading exact geometry --------------------------------------------------------------
@@ -266,58 +243,57 @@ def per_heading_geometry(scenario: Scenario, unit_id: str, manoeuvre: str,
 
 
 class _Regions:
-    """Regions of end centres (frame inches), the end-position parts cached per end shape."""
+    """Regions of end centres (frame inches); a rule's part is skipped where it cannot bind."""
 
     def __init__(self, fam: _Family) -> None:
         self.fam = fam
         self.vfp = fam.limit("valid_final_position", math.inf)
-        kinds = {c.kind: c for c in clauses_of(fam.scenario, fam.manoeuvre)}
-        spacing = kinds.get("unit_spacing")
-        self.gap = float(spacing.params["spacing_in"]) if spacing else None
+        self.travel = fam.limit("centre_travel", 2.0 * fam.unit.mobility_in)
+        spacing = [c for c in clauses_of(fam.scenario, fam.manoeuvre) if c.kind == "unit_spacing"]
+        self.gap = float(spacing[0].params["spacing_in"]) if spacing else None
         field = fam.scenario.battlefield
-        self.table = Polygon([fam.frame.point(c) for c in ((0.0, 0.0), (field.width_in, 0.0),
-                              (field.width_in, field.depth_in), (0.0, field.depth_in))])
+        self.table = np.array([fam.frame.point(c) for c in ((0.0, 0.0), (field.width_in, 0.0),
+                               (field.width_in, field.depth_in), (0.0, field.depth_in))])
         self.start = np.array([fam.frame.point(c) for c in fam.unit.corners()])
         self.pieces = [p.vertices for label, shape in fam.scenario.obstacles_for(fam.unit.id)
                        for p in convex_pieces(label, shape, fam.frame)]
-        self.disc = Point(0.0, 0.0).buffer(1.0, quad_segs=DISC_SEGS)  # vertices on the circle
-        self.cache: dict[tuple[float, float, float], shapely.Geometry] = {}
-        self.travel = fam.limit("centre_travel", 2.0 * fam.unit.mobility_in)
-        self.reach = self.travel if fam.manoeuvre == "reform" else \
-            max(float(np.hypot(*reach_polygon(o).T).max()) for o in fam.options)
+        self.shapes = shapely.polygons(self.pieces) if self.pieces else None
+        # A regular polygon with its vertices on the unit circle: inscribed, so sound.
+        self.circle = shapely.get_coordinates(Point(0.0, 0.0).buffer(1.0, quad_segs=DISC_SEGS))
 
     def of(self, k: int) -> shapely.Geometry:
         option = self.fam.options[k]
         if self.fam.manoeuvre == "reform":
-            base = affinity.scale(self.disc, self.travel, self.travel, origin=(0, 0))
+            base = Polygon(self.circle * self.travel)
         else:
             pts = reach_polygon(option)
             base = LineString(pts[:2]) if option.wheel_deg == 0 else Polygon(pts)
-        key = (round(option.frame_facing_deg % 360.0, 9), option.width_in, option.depth_in)
-        if key not in self.cache:
-            self.cache[key] = self._end(option)
-        return base.intersection(self.cache[key])
-
-    def _end(self, option: Option) -> shapely.Geometry:
-        """Centres where the end rectangle is on the table, in VFP reach and spaced."""
         offsets = np.array([corner_offset(option, c) for c in range(4)])
-        parts = [affinity.translate(self.table, -o[0], -o[1]) for o in offsets]
-        if math.isfinite(self.vfp):
-            parts += [shapely.union_all([self._disc(s - o) for s in self.start])
-                      for o in offsets]
+        corners = shapely.get_coordinates(base)[:, None, :] + offsets[None]  # (V, 4, 2)
+        parts = [base]
+        if not shapely.contains_xy(Polygon(self.table), corners.reshape(-1, 2)).all():
+            parts += list(shapely.polygons(self.table[None] - offsets[:, None]))
+        for c in range(4):
+            far = np.hypot(*(corners[:, c, None] - self.start[None]).T).max(axis=0)
+            if far.min() > self.vfp:  # no one start corner's disc holds every end: it binds
+                discs = shapely.polygons(self.circle[None] * self.vfp
+                                         + (self.start - offsets[c])[:, None])
+                parts.append(shapely.union_all(discs))
         region = shapely.intersection_all(parts)
-        if self.gap is None:
-            return region
-        reach = Point(0.0, 0.0).buffer(self.reach + np.hypot(*offsets.T).max() + 2 * self.gap + 1)
-        grow = (self.gap + 1e-6) / math.cos(3 * math.pi / (8 * QUAD_SEGS))
-        zones = [shapely.MultiPoint((v[:, None, :] - offsets[None]).reshape(-1, 2)).convex_hull
-                 .buffer(grow, quad_segs=QUAD_SEGS) for v in self.pieces]
-        near = [z for z in zones if z.intersects(reach)]
-        return region.difference(shapely.union_all(near)) if near else region
+        return self._spaced(region, base, offsets)
 
-    def _disc(self, centre: np.ndarray) -> shapely.Geometry:
-        disc = affinity.scale(self.disc, self.vfp, self.vfp, origin=(0, 0))
-        return affinity.translate(disc, float(centre[0]), float(centre[1]))
+    def _spaced(self, region: shapely.Geometry, base: shapely.Geometry,
+                offsets: np.ndarray) -> shapely.Geometry:
+        """The region minus the centres whose end rectangle comes within the gap of an obstacle:
+        per convex piece, (piece (+) -rectangle) grown by the gap (round buffer enlarged so
+        that its chords stay outside the true offset curve)."""
+        if self.gap is None or self.shapes is None or region.is_empty:
+            return region
+        near = shapely.distance(self.shapes, base) <= np.hypot(*offsets.T).max() + self.gap + 0.1
+        grow = (self.gap + 1e-6) / math.cos(3 * math.pi / (8 * QUAD_SEGS))
+        zones = [shapely.MultiPoint((self.pieces[n][:, None] - offsets[None]).reshape(-1, 2))
+                 .convex_hull.buffer(grow, quad_segs=QUAD_SEGS) for n in np.flatnonzero(near)]
+        return region.difference(shapely.union_all(zones)) if zones else region
 
 
 def _best_point(fam: _Family, k: int, region: shapely.Geometry) -> np.ndarray:

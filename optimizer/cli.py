@@ -16,6 +16,14 @@ from constraints.errors import InvalidInputError
 from constraints.move_io import load_move
 from constraints.scenario_io import load_scenario
 from constraints.verdict import Verdict
+from optimizer.cli_search import (
+    REGION_STYLE,
+    add_search_commands,
+    cmd_moves,
+    cmd_solve,
+    load_move_or_result,
+    region_of,
+)
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -34,10 +42,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("scenario")
     check.add_argument("move")
     check.add_argument("--json", action="store_true", help="print the verdict as JSON")
-    render = sub.add_parser("render", help="draw a scenario, a move and its verdict")
+    render = sub.add_parser("render", help="draw a scenario, a move or a solve result")
     render.add_argument("scenario")
-    render.add_argument("move", nargs="?")
+    render.add_argument("move", nargs="?", help="a move, or the JSON output of `solve`")
     render.add_argument("-o", "--output", required=True, help="FILE.png or FILE.svg")
+    render.add_argument("--region", action="store_true",
+                        help="shade where the unit may legally end at the move's end facing")
+    add_search_commands(sub)
     return parser
 
 
@@ -65,14 +76,16 @@ def cmd_render(args: argparse.Namespace) -> int:
     from optimizer.render import render_to_file  # late: matplotlib is slow to import
 
     scenario = load_scenario(args.scenario)
-    move = load_move(args.move) if args.move else None
-    verdict = None
+    move = load_move_or_result(args.move) if args.move else None
+    verdict, overlays = None, []
     if move is not None:
         try:
             verdict = check_move(scenario, move)
         except InvalidInputError as exc:
             raise exc.in_file(args.move) from None
-    render_to_file(scenario, args.output, move=move, verdict=verdict)
+        if args.region:
+            overlays.append((region_of(scenario, move, verdict), REGION_STYLE))
+    render_to_file(scenario, args.output, move=move, verdict=verdict, overlays=overlays)
     print(f"wrote {args.output}")
     return EXIT_OK
 
@@ -94,7 +107,7 @@ def verdict_text(verdict: Verdict) -> str:
     return "\n".join(lines)
 
 
-COMMANDS = {"check": cmd_check, "render": cmd_render}
+COMMANDS = {"check": cmd_check, "render": cmd_render, "solve": cmd_solve, "moves": cmd_moves}
 
 if __name__ == "__main__":
     sys.exit(main())

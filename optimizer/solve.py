@@ -78,9 +78,12 @@ class Search:
 
 
 def build_search(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Lattice,
-                 guard_clauses: bool = False, only: Any = None) -> Search:
+                 guard_clauses: bool = False, only: Any = None,
+                 reach_in: float = 0.0) -> Search:
     """Derived data, variables and every clause's rows; `guard_clauses` puts each clause
-    behind a literal (for unsat cores); `only` restricts the option list (a predicate)."""
+    behind a literal (for unsat cores); `only` restricts the option list (a predicate);
+    `reach_in` widens the centre variables' range (so a far request fails on a clause, not
+    on a variable's domain)."""
     validate_move(scenario, Move(unit_id, manoeuvre))
     unit = scenario.unit(unit_id)
     options, regions = options_for(scenario, unit, manoeuvre, lattice)
@@ -88,7 +91,7 @@ def build_search(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Latt
         kept = [k for k, o in enumerate(options) if only(o)]
         options = _reindexed([options[k] for k in kept])
         regions = [regions[k] for k in kept]
-    enc = MoveEncoding(options, lattice, bound_in(regions))
+    enc = MoveEncoding(options, lattice, max(bound_in(regions), reach_in))
     ectx = EncodeContext(scenario, unit, manoeuvre, enc, regions)
     for option, lit in zip(options, enc.option_vars, strict=True):
         for hp in option.reach:  # the family's own rows: legs never go backwards

@@ -1,0 +1,164 @@
+"""The AI-facing queries: batch mask, lazy legal-move view, legal regions, reachability,
+"why not", "nearest legal", and the `solve` / `moves` commands."""
+
+import json
+
+import numpy as np
+import pytest
+
+from constraints.checker import check_move
+from constraints.moves import Move, Step, forward
+from constraints.reach import signed_deg
+from constraints.scenario_io import save_scenario
+from optimizer import (
+    BatchJudge,
+    Lattice,
+    is_legal,
+    legal_moves,
+    legal_region,
+    nearest_legal,
+    reach,
+    why_not,
+)
+from optimizer.cli import main
+from tests.support import scenario, unit, wall
+
+ROCKS = wall("rocks", 40.0, 14.0, 43.0, 16.0)
+FIELD = scenario(unit("u", models=10, files=5, centre=(36.0, 10.0), mobility=4.0),
+                 unit("foe", models=6, files=3, centre=(30.0, 18.0), facing=270.0,
+                      player="blue"),
+                 terrain=(ROCKS,))
+
+
+def _way(judge: BatchJudge, centre, facing, pivot):
+    heading = 90.0 + pivot
+    delta = float(signed_deg(np.array(facing - heading)))
+    a, b, ok = judge.ways(np.array([centre]), np.array([heading]), np.array([delta]))
+    if not ok[0]:
+        return None
+    steps = (Step("forward", float(a[0])), Step("wheel", delta), Step("forward", float(b[0])))
+    return Move("u", judge.manoeuvre, steps=tuple(s for s in steps if s.value), pivot_deg=pivot)
+
+
+@pytest.mark.parametrize("manoeuvre", ["march", "advance"])
+def test_batch_mask_is_sound_and_mostly_exact_for_snaking_moves(manoeuvre):
+    judge = BatchJudge(FIELD, "u", manoeuvre)
+    rng = np.random.default_rng(7)
+    n = 300
+    reach = 5.0 if manoeuvre == "march" else 2.5
+    centres = np.array([36.0, 10.0 + reach]) + rng.uniform(-reach, reach, (n, 2))
+    pivots = rng.choice([0.0, 10.0, -20.0], n) if manoeuvre == "advance" else np.zeros(n)
+    facings = 90.0 + pivots + rng.uniform(-50, 50, n)
+    mask = judge.mask(centres, facings, pivots=pivots)
+    agree = legal = 0
+    for k in range(n):
+        move = _way(judge, centres[k], facings[k], float(pivots[k]))
+        truth = move is not None and check_move(FIELD, move).legal
+        assert not (mask[k] and not truth), (k, move)  # sound: never a false "legal"
+        agree += mask[k] == truth
+        legal += truth
+    assert legal > 5  # the sample holds legal poses, so the test means something
+    assert agree >= 0.95 * n
+
+
+def test_batch_mask_is_sound_for_reforms():
+    judge = BatchJudge(FIELD, "u", "reform")
+    rng = np.random.default_rng(3)
+    n = 200
+    centres = np.array([36.0, 10.0]) + rng.uniform(-2.5, 2.5, (n, 2))
+    facings = np.round(rng.uniform(0, 360, n))
+    files = rng.integers(2, 9, n)
+    mask = judge.mask(centres, facings, files=files)
+    legal = 0
+    for k in range(n):
+        verdict = check_move(FIELD, Move("u", "reform", files=int(files[k]),
+                                         centre=tuple(centres[k]), facing_deg=float(facings[k])))
+        assert not (mask[k] and not verdict.legal), k
+        legal += verdict.legal
+    assert legal > 5 and mask.sum() > 5
+
+
+def test_lazy_view_yields_distinct_legal_moves_and_counts_them():
+    small = scenario(unit("u", models=4, files=2, centre=(36.0, 10.0), mobility=1.0))
+    view = legal_moves(small, "u", "march", Lattice(inch=0.25, degree=15.0))
+    moves = list(view)
+    assert len(moves) == view.count() > 10
+    assert len({json.dumps(m.to_json(), sort_keys=True) for m in moves}) == len(moves)
+    assert all(is_legal(small, m) for m in moves)
+    assert moves[0] in view
+    assert Move("u", "march", steps=(forward(2.5),)) not in view  # more than 2 x Mob
+
+
+def test_legal_region_holds_straight_ahead_and_not_the_far_side():
+    region = legal_region(FIELD, "u", "march", 90.0)
+    import shapely
+
+    assert region.contains(shapely.Point(36.0, 14.0))  # a 4" straight March
+    assert not region.contains(shapely.Point(36.0, 19.0))  # 9": too far
+
+
+def test_reach_gives_the_steps_or_the_blocking_clauses():
+    found = reach(FIELD, "u", "march", (36.0, 16.0), 90.0)
+    assert found.status == "OPTIMAL" and found.verdict is not None and found.verdict.legal
+    assert found.move is not None and found.move.steps == (Step("forward", 6.0),)
+    too_far = reach(FIELD, "u", "march", (36.0, 19.0), 90.0)
+    assert too_far.status == "INFEASIBLE"
+    assert "t9a.march.distance" in too_far.blocking
+    assert why_not(FIELD, Move("u", "march", steps=(forward(9.0),))) == too_far.blocking
+
+
+def test_reach_names_the_centre_travel_of_a_far_reform():
+    found = reach(FIELD, "u", "reform", (36.0, 14.0), 0.0)
+    assert found.status == "INFEASIBLE" and found.blocking == ("t9a.reform.centre_travel",)
+
+
+def test_nearest_legal_pose_beside_an_illegal_request():
+    result = nearest_legal(FIELD, "u", "march", (36.0, 21.0), 90.0)
+    assert result.status == "OPTIMAL" and result.verdict is not None
+    # Straight ahead 8" is the closest: 3" short of the request (lattice: within 0.01").
+    assert result.value == pytest.approx(3.0, abs=0.011)
+
+
+def _files(tmp_path, s, name="s.json"):
+    path = tmp_path / name
+    save_scenario(s, path)
+    return str(path)
+
+
+def test_cli_solve_json_follows_the_format(tmp_path, capsys):
+    path = _files(tmp_path, FIELD)
+    code = main(["solve", path, "--unit", "u", "--manoeuvre", "march", "--forward", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["status"] == "OPTIMAL"
+    assert out["lattice"]["inch"] == 0.01 and out["lattice"]["degree"] == 1.0
+    assert out["verdict"]["legal"] is True
+    assert set(out["objective"]) == {"name", "value", "bound"}
+    move_file = tmp_path / "m.json"
+    move_file.write_text(json.dumps(out["move"]), encoding="utf-8")
+    assert main(["check", path, str(move_file)]) == 0  # `check` accepts the answer
+    capsys.readouterr()
+    result_file = tmp_path / "r.json"
+    result_file.write_text(json.dumps(out), encoding="utf-8")
+    picture = tmp_path / "r.png"
+    assert main(["render", path, str(result_file), "-o", str(picture), "--region"]) == 0
+    assert picture.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_cli_solve_infeasible_exits_one(tmp_path, capsys):
+    boxed = scenario(unit("u", models=4, files=2, centre=(36.0, 10.0), mobility=4.0),
+                     terrain=(wall("w", 34.0, 11.6, 38.0, 12.5),))
+    path = _files(tmp_path, boxed)
+    code = main(["solve", path, "--unit", "u", "--manoeuvre", "march", "--target", "36,30",
+                 "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] in ("OPTIMAL", "INFEASIBLE")
+    assert code == (0 if out["status"] == "OPTIMAL" else 1)
+
+
+def test_cli_moves_lists_legal_moves(tmp_path, capsys):
+    path = _files(tmp_path, FIELD)
+    assert main(["moves", path, "--unit", "u", "--manoeuvre", "march", "--limit", "5",
+                 "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["moves"]
+    assert len(listed) == 5
+    assert main(["solve", path, "--unit", "nobody", "--manoeuvre", "march", "--forward"]) == 2

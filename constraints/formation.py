@@ -40,7 +40,7 @@ class Formation:
     def positions(self) -> int:
         return self.model_count + len(self.empty)
 
-    @property
+    @cached_property
     def ranks(self) -> int:
         return max(1, math.ceil(self.positions / self.files))
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -62,6 +61,8 @@ class _Family:
         self.front = np.array([np.add(corner_offset(o, 0), corner_offset(o, 1)) / 2
                                for o in opts]).reshape(-1, 2)
         self.right = np.array([unit_vector(o.frame_facing_deg - 90.0) for o in opts])
+        self.ways = [np.array([o.info.get(key, (0.0, 0.0)) for o in opts]).reshape(-1, 2)
+                     for key in ("wheel_shift", "first_dir", "end_dir")]  # (K, 2) each
         self.extra = np.zeros(len(opts))
         obj = self.objective
         if obj.name == "target_pose":
@@ -97,26 +98,19 @@ class _Family:
         distance = np.hypot(*(centres - self.target).T)
         return np.hypot(distance, self.extra[k]) if name == "target_pose" else distance
 
-    @cached_property
-    def ways(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(K, 2) each: wheel shift, first-leg and last-leg directions (frame)."""
-        info = [o.info for o in self.options]
-        return (np.array([i.get("wheel_shift", (0.0, 0.0)) for i in info]),
-                np.array([i["first_dir"] for i in info]), np.array([i["end_dir"] for i in info]))
-
     def world(self, centres: np.ndarray) -> np.ndarray:
         fx, fy = unit_vector(self.frame.heading_deg)
         return np.asarray(self.frame.origin) + centres[:, :1] * (fy, -fx) + \
             centres[:, 1:] * (fx, fy)
 
-    def move(self, k: int, centre: np.ndarray, ab: tuple[float, float] | None = None) -> Move:
-        """The move of option k to a frame end centre (legs `ab` when known exactly)."""
+    def move(self, k: int, centre: np.ndarray) -> Move:
+        """The move of option k to a frame end centre."""
         option, uid = self.options[k], self.unit.id
         if self.manoeuvre == "reform":
             x, y = self.frame.world((float(centre[0]), float(centre[1])))
             return Move(uid, "reform", files=option.files, centre=(x, y),
                         facing_deg=normalise_deg(option.facing_deg))
-        a, b = ab if ab is not None else legs(option, (float(centre[0]), float(centre[1])))
+        a, b = legs(option, (float(centre[0]), float(centre[1])))
         steps = [Step("forward", a), Step("wheel", option.wheel_deg), Step("forward", b)]
         return Move(uid, self.manoeuvre, steps=tuple(s for s in steps if s.value != 0.0),
                     pivot_deg=option.pivot_deg)
@@ -158,10 +152,7 @@ def brute_force(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Obj
         ok = _mask(fam, judge, centres, k)
         stats["masked"] += idx.size
         stats["mask_legal"] += int(ok.sum())
-        ab = None if fam.manoeuvre == "reform" else params[p]
-        result = fam.confirm((fam.move(int(k[n]), centres[n], None if ab is None else
-                                       (float(ab[n, 0]), float(ab[n, 1])))
-                              for n in np.flatnonzero(ok)), stats)
+        result = fam.confirm((fam.move(int(k[n]), centres[n]) for n in np.flatnonzero(ok)), stats)
         cost[idx] = np.inf
         chunk *= 2
     stats["elapsed_s"] = time.perf_counter() - started
@@ -170,16 +161,13 @@ def brute_force(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Obj
 
 def _grid(fam: _Family, step: float) -> np.ndarray:
     """(P, 2): legs (a, b) for March and Advance, frame centres for Reform."""
-    if fam.manoeuvre == "reform":
-        radius = fam.limit("centre_travel", 2.0 * fam.unit.mobility_in)
-        n = int(math.floor(radius / step + 1e-9))
-        ij = np.stack(np.meshgrid(np.arange(-n, n + 1), np.arange(-n, n + 1)), -1).reshape(-1, 2)
-        pts = ij * step
-        return pts[np.hypot(*pts.T) <= radius + 1e-9]
-    budget = max(o.info["budget_in"] - o.info["wheel_cost_in"] for o in fam.options)
-    n = int(math.floor(budget / step + 1e-9))
-    ab = np.stack(np.meshgrid(np.arange(n + 1), np.arange(n + 1)), -1).reshape(-1, 2) * step
-    return ab[ab.sum(axis=1) <= budget + 1e-9]
+    reform = fam.manoeuvre == "reform"
+    reach = fam.limit("centre_travel", 2.0 * fam.unit.mobility_in) if reform else \
+        max(o.info["budget_in"] - o.info["wheel_cost_in"] for o in fam.options)
+    n = int(math.floor(reach / step + 1e-9))
+    ticks = np.arange(-n if reform else 0, n + 1)
+    pts = np.stack(np.meshgrid(ticks, ticks), -1).reshape(-1, 2) * step
+    return pts[(np.hypot(*pts.T) if reform else pts.sum(axis=1)) <= reach + 1e-9]
 
 
 def _centres(fam: _Family, k: np.ndarray, params: np.ndarray) -> np.ndarray:
@@ -227,8 +215,7 @@ def per_heading_geometry(scenario: Scenario, unit_id: str, manoeuvre: str,
     """Per option, the best point of its region of end centres; the best options confirmed."""
     started = time.perf_counter()
     fam = _Family.build(scenario, unit_id, manoeuvre, objective)
-    regions = _Regions(fam)
-    found = []
+    regions, found = _Regions(fam), []
     for k in range(len(fam.options)):
         region = regions.of(k)
         if not region.is_empty:
@@ -257,7 +244,7 @@ class _Regions:
         self.start = np.array([fam.frame.point(c) for c in fam.unit.corners()])
         self.pieces = [p.vertices for label, shape in fam.scenario.obstacles_for(fam.unit.id)
                        for p in convex_pieces(label, shape, fam.frame)]
-        self.shapes = shapely.polygons(self.pieces) if self.pieces else None
+        self.shapes = [Polygon(v) for v in self.pieces]
         # A regular polygon with its vertices on the unit circle: inscribed, so sound.
         self.circle = shapely.get_coordinates(Point(0.0, 0.0).buffer(1.0, quad_segs=DISC_SEGS))
 
@@ -287,7 +274,7 @@ class _Regions:
         """The region minus the centres whose end rectangle comes within the gap of an obstacle:
         per convex piece, (piece (+) -rectangle) grown by the gap (round buffer enlarged so
         that its chords stay outside the true offset curve)."""
-        if self.gap is None or self.shapes is None or region.is_empty:
+        if self.gap is None or not self.shapes or region.is_empty:
             return region
         near = shapely.distance(self.shapes, base) <= np.hypot(*offsets.T).max() + self.gap + 0.1
         grow = (self.gap + 1e-6) / math.cos(3 * math.pi / (8 * QUAD_SEGS))

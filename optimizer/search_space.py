@@ -29,7 +29,19 @@ def _first(clauses: list[Clause], kind: str) -> Clause | None:
 
 def options_for(scenario: Scenario, unit: Unit, manoeuvre: str,
                 lattice: Lattice) -> tuple[list[Option], list[shapely.Geometry]]:
-    """The manoeuvre's options and, per option, every end centre it allows (frame inches)."""
+    """The manoeuvre's options and, per option, every end centre it allows (frame inches).
+
+    Built once per (scenario, unit, manoeuvre, lattice): scenarios are immutable, so AI
+    opponents querying the same position again pay nothing."""
+    key = ("options", unit.id, manoeuvre, lattice)
+    if key not in scenario.memo:
+        scenario.memo[key] = _options_for(scenario, unit, manoeuvre, lattice)
+    options, regions = scenario.memo[key]
+    return list(options), list(regions)
+
+
+def _options_for(scenario: Scenario, unit: Unit, manoeuvre: str,
+                 lattice: Lattice) -> tuple[list[Option], list[shapely.Geometry]]:
     clauses = clauses_of(scenario, manoeuvre)
     frame = Frame(unit.pose.centre, unit.pose.facing_deg)
     if manoeuvre == "reform":

@@ -23,6 +23,8 @@ from constraints.geometry import angle_between_deg, normalise_deg
 from constraints.moves import Move, Step
 from constraints.options import legs
 from constraints.verdict import Verdict
+from optimizer.batch import BatchJudge
+from optimizer.incumbent import find_incumbent, kept_options, option_bounds
 from optimizer.objectives import Objective, post_objective
 from optimizer.search_space import bound_in, clauses_of, options_for
 
@@ -126,15 +128,38 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
     """The best legal `manoeuvre` of a unit for `objective`, proved on the lattice."""
     started = time.perf_counter()
     lattice = lattice or Lattice()
-    search = build_search(scenario, unit_id, manoeuvre, lattice)
-    frame = search.ectx.frame
+    validate_move(scenario, Move(unit_id, manoeuvre))
+    unit = scenario.unit(unit_id)
+    frame = Frame(unit.pose.centre, unit.pose.facing_deg)
     point = frame.point(objective.point) if objective.point is not None else None
     facing = None if objective.facing_deg is None else \
-        90.0 + objective.facing_deg - scenario.unit(unit_id).pose.facing_deg
-    post_objective(search.ectx.enc, objective, point, facing, search.ectx.centre_regions)
+        90.0 + objective.facing_deg - unit.pose.facing_deg
+    options, regions = options_for(scenario, unit, manoeuvre, lattice)
+    bounds = option_bounds(objective, options, regions, point, facing)
+    judge = BatchJudge(scenario, unit_id, manoeuvre)
+    incumbent = find_incumbent(judge, frame, objective, options, regions, bounds, lattice.inch,
+                               point, facing)
+    keep = kept_options(objective, bounds, incumbent)
+    kept = set(keep)
+    search = build_search(scenario, unit_id, manoeuvre, lattice,
+                          only=lambda o: o.index in kept)
+    enc = search.ectx.enc
+    post_objective(enc, objective, point, facing, search.ectx.centre_regions)
+    if incumbent is not None:
+        _hint(enc, keep.index(incumbent.option), incumbent.centre)
     solver = solver_for(time_limit_s, workers)
-    status = solver.solve(search.ectx.enc.sat_model)
-    return _result(search, solver, status, objective, started)
+    status = solver.solve(enc.sat_model)
+    result = _result(search, solver, status, objective, started)
+    result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
+    return result
+
+
+def _hint(enc: MoveEncoding, option: int, centre: tuple[float, float]) -> None:
+    """Start the search from the incumbent (a legal lattice point)."""
+    for k, lit in enumerate(enc.option_vars):
+        enc.sat_model.add_hint(lit, k == option)
+    enc.sat_model.add_hint(enc.i, round(centre[0] / enc.tick))
+    enc.sat_model.add_hint(enc.j, round(centre[1] / enc.tick))
 
 
 def _result(search: Search, solver: cp_model.CpSolver, status: Any, objective: Objective,

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+import shapely
+
 from constraints.clauses.base import Clause
 from constraints.context import MoveContext
 from constraints.encode_context import EncodeContext
-from constraints.encoding import inscribed_polygon
+from constraints.encoding import corner_offset, inscribed_polygon
 from constraints.geometry import Point
 from constraints.limits import within
 from constraints.verdict import ClauseResult
@@ -47,15 +50,32 @@ class ValidFinalPosition(Clause):
     def encode(self, ectx: EncodeContext) -> None:
         """Each end corner in a 128-gon inscribed in the 2 x Mob disc of some start corner:
         one Boolean per (end corner, start corner), rows enforced by it, an OR per end corner.
-        Gives up 2 x Mob x (1 - cos(pi/128)), 0.0024" at 8", plus half a tick of rounding."""
+        Gives up 2 x Mob x (1 - cos(pi/128)), 0.0024" at 8", plus half a tick of rounding.
+        Sides that no end corner of any option can reach are left out (they cannot bind)."""
         enc = ectx.enc
         rows = inscribed_polygon(self.limit_in(ectx.unit), VFP_SIDES)
         for c in range(4):
+            reach = reachable_corner_points(ectx, c)
             near = []
             for s, (sx, sy) in enumerate(ectx.start_corners):
+                binding = [hp for hp in rows
+                           if (reach @ np.asarray(hp.normal)).max() - hp.normal[0] * sx
+                           - hp.normal[1] * sy > hp.rhs - 1.0 * enc.tick]
+                if not binding:
+                    break  # this corner is always near start corner s: nothing to post
                 lit = enc.sat_model.new_bool_var(f"corner_{c}_near_start_{s}")
-                for hp in rows:
+                for hp in binding:
                     shift = hp.normal[0] * sx + hp.normal[1] * sy
                     enc.corner_row(c, hp.normal, hp.rhs + shift, [lit])
                 near.append(lit)
-            enc.bool_or(near)
+            else:
+                enc.bool_or(near)
+
+
+def reachable_corner_points(ectx: EncodeContext, corner: int) -> np.ndarray:
+    """Points whose hull holds every place end corner `corner` can reach (frame inches)."""
+    found = []
+    for option, region in zip(ectx.options, ectx.centre_regions, strict=True):
+        off = np.asarray(corner_offset(option, corner))
+        found.append(np.asarray(shapely.get_coordinates(region)) + off)
+    return np.vstack(found) if found else np.zeros((1, 2))

@@ -1,0 +1,169 @@
+"""A quick legal answer before the search, and the per-option bounds that let it shrink the
+model (TECHNIQUES.md: per-heading geometry as a pre-filter and hint for CP-SAT).
+
+Each option's region of centres (ignoring every clause but the family and the distance)
+bounds the objective from below (or, for `forward`, above).  A legal lattice point found by
+the batch mask on a coarse sub-lattice of the best options is an incumbent; options whose
+bound cannot beat it are left out of the CP-SAT model, which is sound for optimality: what
+CP-SAT proves optimal over the rest is optimal over all.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from constraints.encoding import Frame, Option, corner_offset
+from constraints.geometry import angle_between_deg, unit_vector
+from optimizer.batch import BatchJudge
+from optimizer.objectives import BEHIND_PENALTY, DEGREE_WEIGHT_TICKS, NORM_SIDES, Objective
+
+COARSE_TICKS = 10       # candidates every 10 lattice steps
+OPTIONS_TRIED = 40      # best-bounded options with a legal point sampled for an incumbent
+OPTIONS_SCANNED = 1000  # options looked at in all
+SHRINK = math.cos(math.pi / NORM_SIDES)
+
+
+@dataclass(frozen=True)
+class Incumbent:
+    option: int
+    centre: tuple[float, float]  # frame inches, on the lattice
+    value: float                 # in the units of `option_bounds`
+
+
+def _target_shift(option: Option, objective: Objective) -> tuple[float, float]:
+    if objective.name != "front_target_distance":
+        return (0.0, 0.0)
+    fl, fr = corner_offset(option, 0), corner_offset(option, 1)
+    return ((fl[0] + fr[0]) / 2, (fl[1] + fr[1]) / 2)
+
+
+def _angle_cost(option: Option, objective: Objective, frame_facing: float | None) -> float:
+    if objective.name != "target_pose" or frame_facing is None:
+        return 0.0
+    return 0.01 * DEGREE_WEIGHT_TICKS * angle_between_deg(option.frame_facing_deg, frame_facing)
+
+
+def option_bounds(objective: Objective, options: list[Option], regions: list,
+                  point: tuple[float, float] | None, frame_facing: float | None) -> np.ndarray:
+    """Per option, a bound on the objective (inches; lower for minimising, upper for
+    `forward`); NaN where no bound is known."""
+    if objective.name == "forward":
+        return np.array([r.bounds[3] for r in regions])
+    if point is None:
+        return np.full(len(options), np.nan)
+    if objective.name == "face_point":
+        return np.array([_lateral_bound(o, r, point) for o, r in zip(options, regions,
+                                                                      strict=True)])
+    out = []
+    for option, region in zip(options, regions, strict=True):
+        sx, sy = _target_shift(option, objective)
+        gap = region.distance(shapely.Point(point[0] - sx, point[1] - sy))
+        out.append(SHRINK * gap + _angle_cost(option, objective, frame_facing))
+    return np.array(out)
+
+
+def _lateral_bound(option: Option, region: shapely.Geometry, point: tuple[float, float]) -> float:
+    """Least distance of the point from the unit's centre line over the option's region,
+    plus the penalty for facing away (as optimizer.objectives posts it)."""
+    r = _right(option)
+    coords = np.asarray(shapely.get_coordinates(region))
+    proj = coords @ r
+    target = float(np.asarray(point) @ r)
+    gap = max(0.0, target - float(proj.max()), float(proj.min()) - target)
+    return gap + _away_penalty(option, point)
+
+
+def _right(option: Option) -> np.ndarray:
+    fx, fy = unit_vector(option.frame_facing_deg)
+    return np.array([fy, -fx])
+
+
+def _away_penalty(option: Option, point: tuple[float, float]) -> float:
+    bearing = math.degrees(math.atan2(point[1], point[0]))
+    away = angle_between_deg(option.frame_facing_deg, bearing) > 90.0
+    return BEHIND_PENALTY * 0.01 if away else 0.0  # the objective's ticks, in inches
+
+
+def value_of(objective: Objective, option: Option, centres: np.ndarray,
+             point: tuple[float, float] | None, frame_facing: float | None) -> np.ndarray:
+    """The objective (as bounded above) at frame centres of one option."""
+    if objective.name == "forward":
+        return centres[:, 1]
+    assert point is not None
+    if objective.name == "face_point":
+        lateral = np.abs((np.asarray(point) - centres) @ _right(option))
+        return lateral + _away_penalty(option, point)
+    sx, sy = _target_shift(option, objective)
+    d = centres + [sx, sy] - np.asarray(point)
+    angles = 2 * np.pi * np.arange(NORM_SIDES) / NORM_SIDES
+    poly = (d @ np.stack([np.cos(angles), np.sin(angles)])).max(axis=1)
+    return poly + _angle_cost(option, objective, frame_facing)
+
+
+def find_incumbent(judge: BatchJudge, frame: Frame, objective: Objective, options: list[Option],
+                   regions: list, bounds: np.ndarray, tick: float,
+                   point: tuple[float, float] | None,
+                   frame_facing: float | None) -> Incumbent | None:
+    """The best mask-legal coarse lattice point among the best-bounded options."""
+    if np.isnan(bounds).all():
+        return None
+    # Best bound first; among equals, the smallest change of files and facing.
+    change = np.array([abs(o.files - judge.unit.files) * 1000 + abs(o.frame_facing_deg - 90.0)
+                       for o in options])
+    order = np.lexsort((change, -bounds if objective.maximise else bounds))
+    best: Incumbent | None = None
+    tried = 0
+    for k in order[:OPTIONS_SCANNED]:
+        pts = _coarse_points(regions[k], tick)
+        if not len(pts):
+            continue
+        legal = _legal(judge, frame, options[k], pts)
+        if not legal.any():
+            continue
+        tried += 1
+        if tried > OPTIONS_TRIED:
+            break
+        values = value_of(objective, options[k], pts[legal], point, frame_facing)
+        j = int(np.argmax(values) if objective.maximise else np.argmin(values))
+        if best is None or _better(objective, float(values[j]), best.value):
+            best = Incumbent(int(k), (float(pts[legal][j][0]), float(pts[legal][j][1])),
+                             float(values[j]))
+    return best
+
+
+def _better(objective: Objective, value: float, than: float) -> bool:
+    return value > than if objective.maximise else value < than
+
+
+def _coarse_points(region: shapely.Geometry, tick: float) -> np.ndarray:
+    step = COARSE_TICKS * tick
+    minx, miny, maxx, maxy = region.bounds
+    xs = np.arange(math.floor(minx / step), math.ceil(maxx / step) + 1) * step
+    ys = np.arange(math.floor(miny / step), math.ceil(maxy / step) + 1) * step
+    grid = np.stack(np.meshgrid(xs, ys, indexing="ij"), axis=-1).reshape(-1, 2)
+    return grid[shapely.contains_xy(region.buffer(1e-9), grid[:, 0], grid[:, 1])]
+
+
+def _legal(judge: BatchJudge, frame: Frame, option: Option, pts: np.ndarray) -> np.ndarray:
+    world = frame.world_array(pts)
+    facings = np.full(len(pts), option.facing_deg)
+    if judge.manoeuvre == "reform":
+        return judge.mask(world, facings, files=option.files)
+    return judge.mask(world, facings, pivots=np.full(len(pts), option.pivot_deg))
+
+
+def kept_options(objective: Objective, bounds: np.ndarray, incumbent: Incumbent | None) -> list:
+    """Indexes of the options that might beat the incumbent (all, without one)."""
+    if incumbent is None:
+        return list(range(len(bounds)))
+    slack = 1e-6
+    if objective.maximise:
+        keep = bounds >= incumbent.value - slack
+    else:
+        keep = np.isnan(bounds) | (bounds <= incumbent.value + slack)
+    keep[incumbent.option] = True
+    return list(np.nonzero(keep)[0])

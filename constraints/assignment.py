@@ -68,3 +68,22 @@ def _perfect_matching(edges: np.ndarray) -> dict[int, int] | None:
     if solver.solve() != solver.OPTIMAL or solver.optimal_cost() != 0:
         return None
     return {i: solver.right_mate(i) for i in range(n)}
+
+
+def quick_assignment(cost: np.ndarray, allowed: np.ndarray) -> float:
+    """An upper bound on the bottleneck: the longest move of the assignment minimising the
+    sum of squared costs (one linear sum assignment); inf when no allowed one exists."""
+    n = cost.shape[0]
+    usable = allowed & np.isfinite(cost)
+    if not usable.any(axis=1).all():
+        return float("inf")
+    scaled = np.where(usable, np.round(np.minimum(cost, 1e4) ** 2 * 1e4), 1e13).astype(np.int64)
+    rows, cols = np.indices((n, n))
+    solver = linear_sum_assignment.SimpleLinearSumAssignment()
+    solver.add_arcs_with_cost(rows.ravel(), cols.ravel(), scaled.ravel())
+    if solver.solve() != solver.OPTIMAL:
+        return float("inf")
+    slots = np.array([solver.right_mate(i) for i in range(n)])
+    if not usable[np.arange(n), slots].all():
+        return float("inf")
+    return float(cost[np.arange(n), slots].max())

@@ -85,6 +85,12 @@ class PathFinder:
     def inside(self, point: tuple[float, float]) -> bool:
         return bool(self.region.contains(Point(point)))
 
+    def clearance_of(self, points: np.ndarray) -> float:
+        """Least distance from any of `points` to the grown obstacles (inf with none)."""
+        if self.region.is_empty or not len(points):
+            return math.inf
+        return float(np.min(shapely.distance(self.region, shapely.points(points))))
+
     def clearance(self, point: tuple[float, float]) -> float:
         """Distance from `point` to the grown obstacles (0 inside; inf with none)."""
         if self.region.is_empty:
@@ -103,7 +109,7 @@ class PathFinder:
     def lengths(self, sources: np.ndarray, targets: np.ndarray) -> np.ndarray:
         """(len(sources), len(targets)) shortest path lengths; inf where no path exists."""
         out = np.hypot(*(sources[:, None, :] - targets[None, :, :]).transpose(2, 0, 1))
-        if self.region.is_empty:
+        if self.region.is_empty or not self._near(np.vstack([sources, targets])):
             return out
         s_idx, t_idx = np.indices(out.shape).reshape(2, -1)
         blocked = self._blocked(sources[s_idx], targets[t_idx]).reshape(out.shape)
@@ -115,6 +121,13 @@ class PathFinder:
         for s, t in zip(*np.nonzero(blocked), strict=True):
             out[s, t] = float(np.min(from_src[s] + to_dst[t], initial=math.inf))
         return out
+
+    def _near(self, points: np.ndarray) -> bool:
+        """Whether the box around `points` (which holds every segment between them) meets
+        the grown region's box; if not, every straight line is clear."""
+        minx, miny, maxx, maxy = self.region.bounds
+        lo, hi = points.min(axis=0), points.max(axis=0)
+        return bool(lo[0] <= maxx and hi[0] >= minx and lo[1] <= maxy and hi[1] >= miny)
 
     def _via(self, seen: np.ndarray) -> np.ndarray:
         """Shortest distance to every vertex through the vertices seen first."""

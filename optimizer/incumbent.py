@@ -22,8 +22,9 @@ from optimizer.batch import BatchJudge
 from optimizer.objectives import BEHIND_PENALTY, DEGREE_WEIGHT_TICKS, NORM_SIDES, Objective
 
 COARSE_TICKS = 10       # candidates every 10 lattice steps
-OPTIONS_TRIED = 40      # best-bounded options with a legal point sampled for an incumbent
-OPTIONS_SCANNED = 1000  # options looked at in all
+OPTIONS_TRIED = 40      # options judged together, best-bounded first
+OPTIONS_SCANNED = 1000  # options looked at in all before giving up on an incumbent
+POINTS_PER_OPTION = 64  # of each option's coarse points, the best for the objective
 SHRINK = math.cos(math.pi / NORM_SIDES)
 
 
@@ -108,30 +109,44 @@ def find_incumbent(judge: BatchJudge, frame: Frame, objective: Objective, option
                    regions: list, bounds: np.ndarray, tick: float,
                    point: tuple[float, float] | None,
                    frame_facing: float | None) -> Incumbent | None:
-    """The best mask-legal coarse lattice point among the best-bounded options."""
+    """The best mask-legal coarse lattice point among the best-bounded options, judged in
+    chunks of options with one batch-mask call each."""
     if np.isnan(bounds).all():
         return None
     # Best bound first; among equals, the smallest change of files and facing.
     change = np.array([abs(o.files - judge.unit.files) * 1000 + abs(o.frame_facing_deg - 90.0)
                        for o in options])
-    order = np.lexsort((change, -bounds if objective.maximise else bounds))
+    order = np.lexsort((change, -bounds if objective.maximise else bounds))[:OPTIONS_SCANNED]
+    for lo in range(0, len(order), OPTIONS_TRIED):
+        found = _best_in(judge, frame, objective, options, regions, order[lo:lo + OPTIONS_TRIED],
+                         tick, point, frame_facing)
+        if found is not None:
+            return found
+    return None
+
+
+def _best_in(judge: BatchJudge, frame: Frame, objective: Objective, options: list[Option],
+             regions: list, chunk: np.ndarray, tick: float, point: tuple[float, float] | None,
+             frame_facing: float | None) -> Incumbent | None:
+    owners, pts = [], []
+    for k in chunk:
+        grid = _coarse_points(regions[k], tick)
+        values = value_of(objective, options[k], grid, point, frame_facing)
+        best_first = np.argsort(-values if objective.maximise else values, kind="stable")
+        grid = grid[best_first[:POINTS_PER_OPTION]]
+        owners.append(np.full(len(grid), k))
+        pts.append(grid)
+    if not pts or not sum(len(p) for p in pts):
+        return None
+    owner, centres = np.concatenate(owners), np.vstack(pts)
+    legal = _legal(judge, frame, options, owner, centres)
     best: Incumbent | None = None
-    tried = 0
-    for k in order[:OPTIONS_SCANNED]:
-        pts = _coarse_points(regions[k], tick)
-        if not len(pts):
-            continue
-        legal = _legal(judge, frame, options[k], pts)
-        if not legal.any():
-            continue
-        tried += 1
-        if tried > OPTIONS_TRIED:
-            break
-        values = value_of(objective, options[k], pts[legal], point, frame_facing)
+    for k in np.unique(owner[legal]):
+        mine = centres[legal & (owner == k)]
+        values = value_of(objective, options[k], mine, point, frame_facing)
         j = int(np.argmax(values) if objective.maximise else np.argmin(values))
         if best is None or _better(objective, float(values[j]), best.value):
-            best = Incumbent(int(k), (float(pts[legal][j][0]), float(pts[legal][j][1])),
-                             float(values[j]))
+            best = Incumbent(int(k), (float(mine[j][0]), float(mine[j][1])), float(values[j]))
     return best
 
 
@@ -148,12 +163,13 @@ def _coarse_points(region: shapely.Geometry, tick: float) -> np.ndarray:
     return grid[shapely.contains_xy(region.buffer(1e-9), grid[:, 0], grid[:, 1])]
 
 
-def _legal(judge: BatchJudge, frame: Frame, option: Option, pts: np.ndarray) -> np.ndarray:
+def _legal(judge: BatchJudge, frame: Frame, options: list[Option], owner: np.ndarray,
+           pts: np.ndarray) -> np.ndarray:
     world = frame.world_array(pts)
-    facings = np.full(len(pts), option.facing_deg)
+    facings = np.array([o.facing_deg for o in options])[owner]
     if judge.manoeuvre == "reform":
-        return judge.mask(world, facings, files=option.files)
-    return judge.mask(world, facings, pivots=np.full(len(pts), option.pivot_deg))
+        return judge.mask(world, facings, files=np.array([o.files for o in options])[owner])
+    return judge.mask(world, facings, pivots=np.array([o.pivot_deg for o in options])[owner])
 
 
 def kept_options(objective: Objective, bounds: np.ndarray, incumbent: Incumbent | None) -> list:

@@ -16,7 +16,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Point
 
-from constraints.assignment import bottleneck_assignment
+from constraints.assignment import bottleneck_assignment, quick_assignment
 from constraints.clauses.base import Clause
 from constraints.clauses.model_moves import allowed_pairs, assign
 from constraints.context import MoveContext
@@ -61,6 +61,8 @@ class ModelPath(Clause):
         start = ectx.unit.model_positions()
         origin = Point(0.0, 0.0)
         for option, region in zip(ectx.options, ectx.centre_regions, strict=True):
+            if option.index in ectx.enc.forbidden:
+                continue  # another clause already rules it out
             needed = shapely.hausdorff_distance(origin, region) / math.cos(math.pi / 64)
             end = option_unit(ectx, option)
             radius = allowed_travel(finder, start, ectx.unit, end, limit, needed)
@@ -83,16 +85,15 @@ def allowed_travel(finder: PathFinder, start: np.ndarray, unit: Unit, end: Unit,
                    needed: float) -> float:
     """How far the end centre may move from the start centre (negative: nowhere).
 
-    The identity assignment's longest path is an upper bound on the bottleneck; the exact
-    bottleneck is computed only when that bound would cut the travel below `needed`.
+    The assignment minimising the sum of squared paths gives an upper bound on the
+    bottleneck in one solve; the exact bottleneck is computed only when that bound would cut
+    the travel below `needed`.
     """
     slots = end.model_positions()
-    clearance = min((finder.clearance((float(p[0]), float(p[1]))) for p in slots),
-                    default=math.inf)
+    clearance = finder.clearance_of(slots)
     cost = finder.lengths(start, slots)
     mask = allowed_pairs(unit, end)
-    n = len(slots)
-    rough = float(cost[np.arange(n), np.arange(n)].max()) if mask.diagonal().all() else math.inf
+    rough = quick_assignment(cost, mask)
     if limit - rough - FLOAT_NOISE < min(needed, clearance):
         rough = bottleneck_assignment(cost, mask).bottleneck
     return min(limit - rough - FLOAT_NOISE, clearance)

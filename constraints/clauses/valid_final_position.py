@@ -54,13 +54,13 @@ class ValidFinalPosition(Clause):
         Sides that no end corner of any option can reach are left out (they cannot bind)."""
         enc = ectx.enc
         rows = inscribed_polygon(self.limit_in(ectx.unit), VFP_SIDES)
+        normals = np.array([hp.normal for hp in rows])
         for c in range(4):
-            reach = reachable_corner_points(ectx, c)
+            reach = corner_support(ectx, c, normals)
             near = []
             for s, (sx, sy) in enumerate(ectx.start_corners):
-                binding = [hp for hp in rows
-                           if (reach @ np.asarray(hp.normal)).max() - hp.normal[0] * sx
-                           - hp.normal[1] * sy > hp.rhs - 1.0 * enc.tick]
+                binding = [hp for hp, h in zip(rows, reach, strict=True)
+                           if h - hp.normal[0] * sx - hp.normal[1] * sy > hp.rhs - enc.tick]
                 if not binding:
                     break  # this corner is always near start corner s: nothing to post
                 lit = enc.sat_model.new_bool_var(f"corner_{c}_near_start_{s}")
@@ -72,10 +72,19 @@ class ValidFinalPosition(Clause):
                 enc.bool_or(near)
 
 
-def reachable_corner_points(ectx: EncodeContext, corner: int) -> np.ndarray:
-    """Points whose hull holds every place end corner `corner` can reach (frame inches)."""
-    found = []
+def corner_support(ectx: EncodeContext, corner: int, normals: np.ndarray) -> np.ndarray:
+    """For each direction, the furthest end corner `corner` can reach along it (frame
+    inches): the region's support plus the option's corner offset, maximised over options.
+    Options sharing a region (a Reform's) share its support."""
+    best = np.full(len(normals), -np.inf)
+    support: dict[int, np.ndarray] = {}
+    offsets: dict[int, list[tuple[float, float]]] = {}
     for option, region in zip(ectx.options, ectx.centre_regions, strict=True):
-        off = np.asarray(corner_offset(option, corner))
-        found.append(np.asarray(shapely.get_coordinates(region)) + off)
-    return np.vstack(found) if found else np.zeros((1, 2))
+        key = id(region)
+        if key not in support:
+            support[key] = (np.asarray(shapely.get_coordinates(region)) @ normals.T).max(axis=0)
+            offsets[key] = []
+        offsets[key].append(corner_offset(option, corner))
+    for key, h in support.items():
+        best = np.maximum(best, h + (np.asarray(offsets[key]) @ normals.T).max(axis=0))
+    return best

@@ -9,7 +9,7 @@ distinct legal end poses (as moves) one option at a time, `in` asks the exact ch
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -104,11 +104,15 @@ class LegalMoves:
         return self.judge.mask(cands.centres, facings,
                                pivots=np.full(n, cands.option.pivot_deg))
 
-    def regions_by_facing(self) -> dict[tuple[float, int], shapely.Geometry]:
-        """Legal end centres per (end facing, files), as unions of lattice cells (world)."""
+    def regions_by_facing(self, only: Callable[[Option], bool] | None = None) \
+            -> dict[tuple[float, int], shapely.Geometry]:
+        """Legal end centres per (end facing, files), as unions of lattice cells (world);
+        `only` picks the options to look at."""
         half = self.lattice.inch / 2
         found: dict[tuple[float, int], list] = {}
         for k, option in enumerate(self.options):
+            if only is not None and not only(option):
+                continue
             cands = self._candidates(k)
             legal = cands.centres[self._legal(cands)]
             if len(legal):
@@ -131,8 +135,9 @@ def legal_region(scenario: Scenario, unit_id: str, manoeuvre: str, facing_deg: f
     around the legal lattice points; empty when none)."""
     view = LegalMoves(scenario, unit_id, manoeuvre, lattice)
     wanted = files if files is not None else scenario.unit(unit_id).files
-    parts = [geom for (facing, f), geom in view.regions_by_facing().items()
-             if f == wanted and angle_between_deg(facing, facing_deg) < 1e-6]
+    parts = list(view.regions_by_facing(
+        lambda o: o.files == wanted and angle_between_deg(o.facing_deg, facing_deg) < 1e-6)
+        .values())
     return shapely.union_all(parts) if parts else shapely.Polygon()
 
 

@@ -110,7 +110,7 @@ class _Family:
             x, y = self.frame.world((float(centre[0]), float(centre[1])))
             return Move(uid, "reform", files=option.files, centre=(x, y),
                         facing_deg=normalise_deg(option.facing_deg))
-        a, b = legs(option, (float(centre[0]), float(centre[1])))
+        a, b = (x if x > 1e-9 else 0.0 for x in legs(option, (float(centre[0]), float(centre[1]))))
         steps = [Step("forward", a), Step("wheel", option.wheel_deg), Step("forward", b)]
         return Move(uid, self.manoeuvre, steps=tuple(s for s in steps if s.value != 0.0),
                     pivot_deg=option.pivot_deg)

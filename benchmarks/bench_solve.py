@@ -1,0 +1,372 @@
+"""Best single-unit move: CP-SAT (`best_move`) against two baselines, plus batch-mask throughput.
+
+    .venv/bin/python benchmarks/bench_solve.py [--quick] [--repeats N] [--json OUT]
+                                               [--cases NAME,...] [--mask-only]
+
+For each case (a scenario file in `benchmarks/scenarios/`, a unit, a manoeuvre, an objective)
+three methods run in this one process, each on a freshly loaded scenario (so none inherits
+another's cached path finders): `optimizer.solve.best_move` (CP-SAT, time limit 30 s, one
+worker), `optimizer.baseline.brute_force` (0.05" grid, batch mask, exact confirmation) and
+`optimizer.baseline.per_heading_geometry` (shapely regions per option).  Each method runs
+`--repeats` times (default 3); CP-SAT's random seed is the repeat number (best_move fixes
+seed 0, so the bench wraps `solver_for` to vary it).  The table shows the objective (as
+`objective_value` computes it from the exact verdict), min / median wall time, the ratio
+baseline median / solver median, and whether the solver's worst value over the repeats is
+at least as good as the baseline's best within one lattice step (0.01"; in brackets how much
+worse the solver is, negative when better), with the solver's time split into its phases.
+`--quick` runs three cases once.  Then the throughput of `BatchJudge.mask` on 1,000,000 March
+poses on the lattice (100,000 with --quick) against a Python loop of `check_move` over 200 of
+them, near obstacles and in the open.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import optimizer.solve as solve
+from constraints.checker import check_move
+from constraints.domain import Scenario
+from constraints.encoding import Frame, Lattice
+from constraints.geometry import unit_vector
+from constraints.moves import Move, Step
+from constraints.options import legs
+from constraints.scenario_io import load_scenario
+from optimizer.baseline import brute_force, per_heading_geometry
+from optimizer.batch import BatchJudge
+from optimizer.objectives import Objective
+from optimizer.search_space import options_for
+
+SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+TIME_LIMIT_S = 30.0
+STEP_IN = 0.01  # the solver's lattice step: the tolerance of "at least as good"
+QUICK = ("open-march", "crowded-advance", "edge-march")
+
+Case = tuple[str, str, str, Objective, str]
+CASES: dict[str, Case] = {
+    "open-march": ("open.json", "solo", "march", Objective("target_distance", (30.0, 22.0)),
+                   "open field, March to a point 11.7\" away half-right"),
+    "open-reform": ("open.json", "solo", "reform", Objective("target_pose", (25.0, 13.0), 45.0),
+                    "open field, Reform to a pose 1.4\" off, turned 45 deg"),
+    "crowded-march": ("crowded.json", "mid", "march", Objective("forward"),
+                      "friends 1.5\" either side, a house and a wall ahead: March forward"),
+    "crowded-advance": ("crowded.json", "mid", "advance", Objective("face_point", (30.0, 20.0)),
+                        "same crowd: Advance to face a point half-right"),
+    "crowded-reform": ("crowded.json", "mid", "reform", Objective("target_distance", (18.0, 12.0)),
+                       "same crowd: Reform, centre towards a point 2\" ahead"),
+    "edge-march": ("edge.json", "knights", "march",
+                   Objective("front_target_distance", (1.0, 20.0)),
+                   "cavalry (Mob 8) in a table corner: March the front to a point by the edge"),
+    "edge-advance": ("edge.json", "knights", "advance", Objective("target_pose", (6.0, 9.0), 135.0),
+                     "same corner: Advance to a pose turned 90 deg"),
+    "rocks-march": ("rocks.json", "band", "march", Objective("target_distance", (30.0, 30.0)),
+                    "11 rocks (seeded, one non-convex): March towards a point 18\" ahead"),
+    "rocks-advance": ("rocks.json", "band", "advance", Objective("forward"),
+                      "same rocks: Advance as far forward as possible"),
+    "battle-march": ("battle.json", "guard", "march", Objective("target_distance", (24.0, 20.0)),
+                     "battle.json: March past the rocks towards (24, 20)"),
+    "battle-advance": ("battle.json", "archers", "advance", Objective("forward"),
+                       "battle.json: 10-file archers Advance forward"),
+    "battle-reform": ("battle.json", "spears", "reform",
+                      Objective("target_pose", (37.0, 11.0), 0.0),
+                      "battle.json: Reform by the wall to face east"),
+    "battle-face": ("battle.json", "halberds", "march", Objective("face_point", (44.0, 38.0)),
+                    "battle.json: March to face the orcs"),
+}
+
+
+PHASES = ("options_for", "find_incumbent", "build_search", "post_objective")
+
+
+def seeded_best_move(scenario: Scenario, case: Case, seed: int) -> dict[str, Any]:
+    """best_move with CP-SAT's random seed set (best_move itself always uses seed 0), and the
+    time of each phase (the functions best_move calls, wrapped in its module namespace)."""
+    _, unit, manoeuvre, objective, _ = case
+    originals = {name: getattr(solve, name) for name in ("solver_for",) + PHASES}
+    phases = dict.fromkeys(PHASES, 0.0)
+
+    def with_seed(time_limit_s: float, workers: int = 1) -> Any:
+        solver = originals["solver_for"](time_limit_s, workers)
+        solver.parameters.random_seed = seed
+        return solver
+
+    def timed(name: str) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return originals[name](*args, **kwargs)
+            finally:
+                phases[name] += time.perf_counter() - started
+        return call
+
+    solve.solver_for = with_seed
+    for name in PHASES:
+        setattr(solve, name, timed(name))
+    try:
+        started = time.perf_counter()
+        r = solve.best_move(scenario, unit, manoeuvre, objective, time_limit_s=TIME_LIMIT_S,
+                            workers=1)
+        elapsed = time.perf_counter() - started
+    finally:
+        for name, original in originals.items():
+            setattr(solve, name, original)
+    wall = float(r.stats.get("wall_s", 0.0))
+    phases["rest"] = r.elapsed_s - wall - sum(phases.values())
+    return {"value": r.value, "time_s": elapsed, "status": r.status, "search_s": wall,
+            "build_s": r.elapsed_s - wall, "phases_s": phases,
+            "options": r.stats.get("options"), "options_total": r.stats.get("options_total"),
+            "branches": r.stats.get("branches"), "move": r.move.to_json() if r.move else None}
+
+
+def run_baseline(method: Callable[..., Any], scenario: Scenario, case: Case) -> dict[str, Any]:
+    _, unit, manoeuvre, objective, _ = case
+    started = time.perf_counter()
+    move, value, stats = method(scenario, unit, manoeuvre, objective)
+    return {"value": value, "time_s": time.perf_counter() - started, "stats": stats,
+            "move": move.to_json() if move else None}
+
+
+def bench_case(name: str, repeats: int) -> dict[str, Any]:
+    case = CASES[name]
+    path = SCENARIOS / case[0]
+    runs: dict[str, list[dict[str, Any]]] = {"cp-sat": [], "brute": [], "geometry": []}
+    for seed in range(repeats):
+        runs["cp-sat"].append(seeded_best_move(load_scenario(path), case, seed))
+        runs["brute"].append(run_baseline(brute_force, load_scenario(path), case))
+        runs["geometry"].append(run_baseline(per_heading_geometry, load_scenario(path), case))
+    return summarise(name, case, runs)
+
+
+def at_least_as_good(solver: float | None, base: float | None, maximise: bool) -> bool | None:
+    if base is None:
+        return None if solver is None else True
+    if solver is None:
+        return False
+    return solver >= base - STEP_IN if maximise else solver <= base + STEP_IN
+
+
+def summarise(name: str, case: Case, runs: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    maximise = case[3].maximise
+    rows: dict[str, dict[str, Any]] = {}
+    for method, found in runs.items():
+        values = [r["value"] for r in found]
+        known = [v for v in values if v is not None]
+        worst = None if len(known) < len(values) else (min(known) if maximise else max(known))
+        times = [r["time_s"] for r in found]
+        rows[method] = {"values": values, "worst": worst, "time_min_s": min(times),
+                        "time_median_s": statistics.median(times), "runs": found}
+    solver = rows["cp-sat"]
+    for method in ("brute", "geometry"):
+        best = [v for v in rows[method]["values"] if v is not None]
+        base = (max(best) if maximise else min(best)) if best else None
+        rows[method]["solver_ok"] = at_least_as_good(solver["worst"], base, maximise)
+        rows[method]["ratio"] = rows[method]["time_median_s"] / solver["time_median_s"]
+        rows[method]["gap"] = None if base is None or solver["worst"] is None else \
+            (base - solver["worst"] if maximise else solver["worst"] - base)
+    solver["statuses"] = sorted({r["status"] for r in solver["runs"]})
+    for key in ("build_s", "search_s"):
+        solver[f"{key}_median"] = statistics.median(r[key] for r in solver["runs"])
+    solver["phases_median_s"] = {k: statistics.median(r["phases_s"][k] for r in solver["runs"])
+                                 for k in solver["runs"][0]["phases_s"]}
+    return {"case": name, "scenario": case[0], "unit": case[1], "manoeuvre": case[2],
+            "objective": {"name": case[3].name, "point": case[3].point,
+                          "facing": case[3].facing_deg},
+            "what": case[4], "methods": rows}
+
+
+def fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+def print_case(result: dict[str, Any]) -> None:
+    obj, rows = result["objective"], result["methods"]
+    target = "" if obj["point"] is None else f" {tuple(obj['point'])}"
+    facing = "" if obj["facing"] is None else f" facing {obj['facing']}"
+    print(f"\n== {result['case']}: {result['unit']} {result['manoeuvre']}, "
+          f"{obj['name']}{target}{facing} [{result['scenario']}]  ({result['what']})")
+    print(f"{'method':<9} {'value (worst)':>14} {'t min s':>8} {'t med s':>8} {'ratio':>6} "
+          f"{'solver >= it':>13}  notes")
+    for method, row in rows.items():
+        if method == "cp-sat":
+            ratio, ok = "1", ""
+            ph = row["phases_median_s"]
+            notes = (f"{'/'.join(row['statuses'])}; CP-SAT {row['search_s_median']:.2f} s, "
+                     f"incumbent {ph['find_incumbent']:.2f}, model {ph['build_search']:.2f}, "
+                     f"options {ph['options_for']:.2f}, other "
+                     f"{ph['post_objective'] + ph['rest']:.2f}; "
+                     f"{row['runs'][0]['options']}/{row['runs'][0]['options_total']} options")
+        else:
+            ratio = f"{row['ratio']:.2f}"
+            gap = row["gap"]
+            ok = {True: "yes", False: "NO", None: "n/a"}[row["solver_ok"]]
+            ok += "" if gap is None else f" ({gap:+.4f})"
+            stats = row["runs"][0]["stats"]
+            notes = ", ".join(f"{k} {v}" for k, v in stats.items()
+                              if k in ("poses", "masked", "mask_legal", "regions", "checked"))
+        print(f"{method:<9} {fmt(row['worst']):>14} {row['time_min_s']:>8.2f} "
+              f"{row['time_median_s']:>8.2f} {ratio:>6} {ok:>13}  {notes}")
+
+
+def print_summary(results: list[dict[str, Any]]) -> dict[str, Any]:
+    solver_t = [r["methods"]["cp-sat"]["time_median_s"] for r in results]
+    out: dict[str, Any] = {"median_solver_s": statistics.median(solver_t)}
+    print(f"\nsummary over {len(results)} cases: median solver time "
+          f"{out['median_solver_s']:.2f} s (min {min(solver_t):.2f}, max {max(solver_t):.2f})")
+    for method in ("brute", "geometry"):
+        ratios = [r["methods"][method]["ratio"] for r in results]
+        oks = [r["methods"][method]["solver_ok"] for r in results]
+        out[method] = {"median_ratio": statistics.median(ratios),
+                       "solver_ok": sum(o is True for o in oks),
+                       "solver_worse": sum(o is False for o in oks)}
+        print(f"  {method:<9} median time ratio (baseline / solver) "
+              f"{out[method]['median_ratio']:.3f}; solver at least as good (0.01\") in "
+              f"{out[method]['solver_ok']}/{len(results)}, worse in "
+              f"{out[method]['solver_worse']}")
+    return out
+
+
+# -- batch mask throughput ---------------------------------------------------------------------
+
+def march_poses(scenario: Scenario, unit_id: str, count: int,
+                seed: int = 0) -> tuple[list[Any], np.ndarray, np.ndarray, np.ndarray]:
+    """`count` March end poses on the lattice: a random option (wheel) and random legs, the
+    frame centre rounded to 0.01", kept when that centre is still reached by the option with
+    legs >= 0 (rounding can push a short leg below zero).  (options, option index, world
+    centres, world facings)."""
+    unit = scenario.unit(unit_id)
+    options, _ = options_for(scenario, unit, "march", Lattice())
+    rng = np.random.default_rng(seed)
+    n = count + count // 4
+    k = rng.integers(len(options), size=n)
+    spare = np.array([o.info["budget_in"] - o.info["wheel_cost_in"] for o in options])[k]
+    a = rng.uniform(0.0, 1.0, n) * spare
+    b = np.where(np.array([o.wheel_deg for o in options])[k] == 0, 0.0,
+                 rng.uniform(0.0, 1.0, n) * (spare - a))
+    w, fp, fe = (np.array([o.info.get(key, (0.0, 0.0)) for o in options])
+                 for key in ("wheel_shift", "first_dir", "end_dir"))
+    frame = np.round((w[k] + a[:, None] * fp[k] + b[:, None] * fe[k]) / 0.01) * 0.01
+    maps = np.array([o.a_map + o.b_map for o in options])[k]  # (n, 6)
+    legs_ab = np.stack([np.sum(maps[:, 3 * i:3 * i + 2] * frame, axis=1) + maps[:, 3 * i + 2]
+                        for i in (0, 1)], axis=1)
+    keep = np.flatnonzero((legs_ab >= -1e-12).all(axis=1))[:count]
+    assert len(keep) == count, "too few reachable poses: raise the oversampling"
+    fx, fy = unit_vector(unit.pose.facing_deg)
+    world = np.asarray(unit.pose.centre) + frame[:, :1] * (fy, -fx) + frame[:, 1:] * (fx, fy)
+    facings = np.array([o.facing_deg for o in options])[k]
+    return options, k[keep], world[keep], facings[keep]
+
+
+MASK_CASES = (("battle.json", "guard", "rocks within reach: obstacle and table-edge sweep checks"),
+              ("open.json", "solo", "no obstacle within reach; the table-edge sweep check runs"))
+
+
+def bench_mask(file: str, unit_id: str, count: int, loop: int, repeats: int) -> dict[str, Any]:
+    scenario = load_scenario(SCENARIOS / file)
+    unit = scenario.unit(unit_id)
+    options, k, centres, facings = march_poses(scenario, unit_id, count)
+    started = time.perf_counter()
+    judge = BatchJudge(scenario, unit_id, "march")
+    setup = time.perf_counter() - started
+    rates, ok = [], np.zeros(0, dtype=bool)
+    for _ in range(repeats):
+        started = time.perf_counter()
+        ok = judge.mask(centres, facings)
+        rates.append(count / (time.perf_counter() - started))
+    frame = Frame(unit.pose.centre, unit.pose.facing_deg)
+    loop_rates, disagree, legal = [], 0, 0
+    for _ in range(repeats):
+        started = time.perf_counter()
+        verdicts = [check_move(scenario, _move(unit_id, options[k[n]],
+                                               frame.point(tuple(centres[n]))))
+                    for n in range(loop)]
+        loop_rates.append(loop / (time.perf_counter() - started))
+        legal = sum(v.legal for v in verdicts)
+        disagree = sum(bool(ok[n]) and not v.legal for n, v in enumerate(verdicts))
+    out: dict[str, Any] = {
+        "scenario": file, "unit": unit_id, "poses": count,
+        "mask_legal_fraction": float(ok.mean()), "setup_s": setup,
+        "mask_poses_per_s": rates, "loop_poses": loop, "loop_poses_per_s": loop_rates,
+        "loop_legal": legal, "loop_mask_legal": int(ok[:loop].sum()),
+        "mask_true_but_illegal": disagree,
+        "ratio_median": statistics.median(rates) / statistics.median(loop_rates)}
+    print(f"\nBatchJudge.mask, {unit_id} March on {file}, {count:,} lattice poses "
+          f"({100 * out['mask_legal_fraction']:.1f}% mask-legal; judge set-up {setup:.3f} s):")
+    print(f"  mask        {min(rates):>12,.0f} / {statistics.median(rates):>12,.0f} poses/s "
+          "(min / median)")
+    print(f"  check_move  {min(loop_rates):>12,.1f} / {statistics.median(loop_rates):>12,.1f} "
+          f"poses/s on the first {loop} ({legal} legal, {out['loop_mask_legal']} mask-legal, "
+          f"{disagree} mask-legal but illegal)")
+    print(f"  ratio (medians) {out['ratio_median']:,.0f}x")
+    return out
+
+
+def _move(unit_id: str, option: Any, centre: tuple[float, float]) -> Move:
+    a, b = legs(option, centre)
+    steps = [Step("forward", a), Step("wheel", option.wheel_deg), Step("forward", b)]
+    return Move(unit_id, "march", steps=tuple(s for s in steps if s.value != 0.0))
+
+
+# -- main ------------------------------------------------------------------------------------
+
+def machine() -> dict[str, Any]:
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    return {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+            "python": platform.python_version(), "platform": platform.platform(),
+            "cpus": os.cpu_count(), "loadavg_before": load}
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help=f"only {', '.join(QUICK)}, one repeat, 100,000 mask poses")
+    parser.add_argument("--repeats", type=int, help="runs per method (default 3, quick 1)")
+    parser.add_argument("--cases", help="comma-separated case names (default: all)")
+    parser.add_argument("--json", type=Path, help="also write every figure to this file")
+    parser.add_argument("--mask-only", action="store_true", help="only the mask throughput")
+    args = parser.parse_args(argv)
+    names = args.cases.split(",") if args.cases else list(QUICK if args.quick else CASES)
+    unknown = [n for n in names if n not in CASES]
+    if unknown:
+        parser.error(f"unknown case(s) {', '.join(unknown)} (known: {', '.join(CASES)})")
+    args.names = names
+    args.repeats = args.repeats or (1 if args.quick else 3)
+    if args.repeats < 1:
+        parser.error("--repeats must be >= 1")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    info = machine()
+    print(f"{info['date']}  Python {info['python']}  {info['cpus']} CPUs  "
+          f"load {info['loadavg_before']}  repeats {args.repeats}")
+    results: list[dict[str, Any]] = []
+    for name in [] if args.mask_only else args.names:
+        results.append(bench_case(name, args.repeats))
+        print_case(results[-1])
+    summary = print_summary(results) if results else {}
+    mask = []
+    for file, unit, what in MASK_CASES:
+        mask.append(bench_mask(file, unit, 100_000 if args.quick else 1_000_000, 200,
+                               args.repeats))
+        print(f"  ({what})")
+    if args.json:
+        out = {**info, "loadavg_after": os.getloadavg(), "repeats": args.repeats,
+               "time_limit_s": TIME_LIMIT_S, "cases": results, "summary": summary,
+               "mask": mask}
+        args.json.write_text(json.dumps(out, indent=1, default=str) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

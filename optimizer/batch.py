@@ -184,8 +184,10 @@ class BatchJudge:
         ways = np.stack([pivots, delta], axis=1)
         ok = np.ones(len(centres), dtype=bool)
         fronts = self._last_leg(centres, facings, b)
-        uniques, inverse = np.unique(ways, axis=0, return_inverse=True)
-        inverse = inverse.reshape(-1)
+        # One packed key per row: np.unique over rows (axis=0) is a slow lexicographic sort.
+        keys = ways.astype(np.float64).view(np.complex128).reshape(-1)
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        uniques, inverse = ways[first], inverse.reshape(-1)
         if "front_spacing" in c:
             gap = float(c["front_spacing"].params["spacing_in"])
             ok &= a <= first_leg_clear(unit, uniques, self.pieces, gap + STRICT_IN)[inverse]

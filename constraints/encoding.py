@@ -127,6 +127,9 @@ class MoveEncoding:
         self.sat_model.add_exactly_one(self.option_vars)
         self.forbidden: dict[int, str] = {}
         self.clause_lit: Any = None  # set while a guarded clause is being encoded
+        # How far (ticks, per axis) the true end centre may lie from the lattice point (i, j):
+        # non-zero only for straight options off the lattice axes (constraints.options).
+        self.centre_slack_ticks = 0.0
         self.magnitude: dict[str, int] = {}  # largest |value| of each offset variable
         self.corner_dx, self.corner_dy = self._corner_offsets()
 
@@ -170,6 +173,9 @@ class MoveEncoding:
             enforce: Sequence[Any] = ()) -> None:
         """Post sum(coef * var) <= rhs soundly; each term is (coef, var, bound on |var|)."""
         enforce = self.guarded(enforce)
+        if self.centre_slack_ticks:
+            rhs -= self.centre_slack_ticks * sum(abs(c) for c, v, _ in terms
+                                                 if v is self.i or v is self.j)
         largest = max((abs(c) for c, _, _ in terms), default=0.0)
         # Terms far below the largest are dropped, their worst case moved to the right side.
         kept = [t for t in terms if abs(t[0]) > 1e-9 * largest]

@@ -57,7 +57,12 @@ def snaking_option(index: int, unit: Unit, frame: Frame, pivot_deg: float, wheel
                   width_in=unit.width_in, depth_in=unit.depth_in, pivot_deg=pivot_deg,
                   wheel_deg=wheel_deg, info=info)
     if wheel_deg == 0:
+        # Straight ahead: the end centres lie on a line.  Along a lattice axis it holds lattice
+        # points; along any other it may hold none, so the option becomes a band half a tick
+        # wide each side (`band`), and the encoding takes the gap between a lattice point and
+        # the true end (on the line) off every row (MoveEncoding.centre_slack_ticks).
         rp = (fp[1], -fp[0])
+        info["band"] = not (fp[0] in (0.0, 1.0, -1.0) and fp[1] in (0.0, 1.0, -1.0))
         straight = (HalfPlane(rp, 0.0), HalfPlane((-rp[0], -rp[1]), 0.0),
                     HalfPlane((-fp[0], -fp[1]), 0.0))
         return Option(reach=straight, a_map=(fp[0], fp[1], 0.0), **common)  # type: ignore[arg-type]

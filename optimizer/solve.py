@@ -29,6 +29,9 @@ from optimizer.objectives import Objective, post_objective
 from optimizer.search_space import bound_in, clauses_of, options_for
 
 DEFAULT_TIME_LIMIT_S = 10.0
+# Half-width (ticks, per unit of |normal|_1) of the band that stands for an off-axis straight
+# line (it then holds the rounded point of every point of the line).
+BAND_TICKS = 0.5
 
 
 @dataclass(frozen=True)
@@ -95,9 +98,16 @@ def build_search(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Latt
         regions = [regions[k] for k in kept]
     enc = MoveEncoding(options, lattice, max(bound_in(regions), reach_in))
     ectx = EncodeContext(scenario, unit, manoeuvre, enc, regions)
+    band = BAND_TICKS if any(o.info.get("band") for o in options) else 0.0
     for option, lit in zip(options, enc.option_vars, strict=True):
-        for hp in option.reach:  # the family's own rows: legs never go backwards
-            enc.centre_row(hp.normal, hp.rhs, [lit])
+        # The family's own rows: legs never go backwards (a band: see constraints.options).
+        width = band * (abs(option.reach[0].normal[0]) + abs(option.reach[0].normal[1])) \
+            if option.info.get("band") else 0.0
+        for k, hp in enumerate(option.reach):
+            enc.centre_row(hp.normal, hp.rhs + (width * enc.tick if k < 2 else 0.0), [lit])
+    # A lattice point of the band lies within band x |normal|_1 <= band x sqrt(2) ticks of
+    # the line on each axis: every row allows for that.
+    enc.centre_slack_ticks = band * math.sqrt(2.0)
     lits: dict[str, Any] = {}
     for clause in clauses_of(scenario, manoeuvre):
         if guard_clauses:

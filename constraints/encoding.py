@@ -62,6 +62,12 @@ class Frame:
         fx, fy = unit_vector(self.heading_deg)
         return (self.origin[0] + q[0] * fy + q[1] * fx, self.origin[1] - q[0] * fx + q[1] * fy)
 
+    def point_array(self, p: np.ndarray) -> np.ndarray:
+        """`point` for an (N, 2) array."""
+        fx, fy = unit_vector(self.heading_deg)
+        d = p - np.asarray(self.origin)
+        return np.stack([d[:, 0] * fy - d[:, 1] * fx, d[:, 0] * fx + d[:, 1] * fy], axis=1)
+
     def world_array(self, q: np.ndarray) -> np.ndarray:
         """`world` for an (N, 2) array."""
         fx, fy = unit_vector(self.heading_deg)
@@ -130,6 +136,10 @@ class MoveEncoding:
         # How far (ticks, per axis) the true end centre may lie from the lattice point (i, j):
         # non-zero only for straight options off the lattice axes (constraints.options).
         self.centre_slack_ticks = 0.0
+        self.band_lit: Any = None  # true when a band option is chosen
+        self.band_options: set[int] = set()   # indexes of band options' literals
+        self.lattice_options: set[int] = set()
+        self.about_lattice_point = False  # rows about (i, j) itself, not the true end
         self.magnitude: dict[str, int] = {}  # largest |value| of each offset variable
         self.corner_dx, self.corner_dy = self._corner_offsets()
 
@@ -150,6 +160,18 @@ class MoveEncoding:
                                               zip(values, self.option_vars, strict=True)))
                 out.append(var)
         return dxs, dys
+
+    def use_bands(self, band: list[bool], slack_ticks: float) -> None:
+        """Mark the options whose end centres stand for an off-lattice line (see row)."""
+        if not any(band):
+            return
+        self.centre_slack_ticks = slack_ticks
+        self.band_lit = self.sat_model.new_bool_var("band_option_chosen")
+        chosen = [lit for lit, b in zip(self.option_vars, band, strict=True) if b]
+        self.sat_model.add_max_equality(self.band_lit, chosen)
+        self.band_options = {lit.index for lit in chosen}
+        self.lattice_options = {lit.index for lit, b in zip(self.option_vars, band, strict=True)
+                                if not b}
 
     def guarded(self, enforce: Sequence[Any] = ()) -> list[Any]:
         """`enforce` plus the literal of the clause being encoded, when clauses are guarded
@@ -173,9 +195,24 @@ class MoveEncoding:
             enforce: Sequence[Any] = ()) -> None:
         """Post sum(coef * var) <= rhs soundly; each term is (coef, var, bound on |var|)."""
         enforce = self.guarded(enforce)
-        if self.centre_slack_ticks:
-            rhs -= self.centre_slack_ticks * sum(abs(c) for c, v, _ in terms
-                                                 if v is self.i or v is self.j)
+        centre_coef = sum(abs(c) for c, v, _ in terms if v is self.i or v is self.j)
+        if self.band_lit is not None and centre_coef and not self.about_lattice_point:
+            # A row about the centre: as it stands for the lattice options, and with the
+            # band's slack for the band options (shared rows are posted twice).
+            slack = self.centre_slack_ticks * centre_coef
+            indexes = {lit.index for lit in enforce}
+            if indexes & self.band_options:
+                self._post(terms, rhs - slack, enforce)
+            elif indexes & self.lattice_options:
+                self._post(terms, rhs, enforce)
+            else:
+                self._post(terms, rhs - slack, list(enforce) + [self.band_lit])
+                self._post(terms, rhs, list(enforce) + [self.band_lit.Not()])
+            return
+        self._post(terms, rhs, enforce)
+
+    def _post(self, terms: Sequence[tuple[float, Any, int]], rhs: float,
+              enforce: Sequence[Any]) -> None:
         largest = max((abs(c) for c, _, _ in terms), default=0.0)
         # Terms far below the largest are dropped, their worst case moved to the right side.
         kept = [t for t in terms if abs(t[0]) > 1e-9 * largest]

@@ -21,11 +21,11 @@ import numpy as np
 
 from constraints.clauses import Clause
 from constraints.clauses.reform_files import FileChange
-from constraints.clauses.reform_paths import allowed_travel
+from constraints.clauses.reform_paths import travel_discs
 from constraints.clauses.separation import STRICT_IN
 from constraints.clauses.sweep_bounds import first_leg_clear, first_leg_on_table
 from constraints.clauses.viable_formation import formation_problem
-from constraints.domain import Pose, Scenario
+from constraints.domain import Scenario
 from constraints.encode_context import ConvexPiece, convex_pieces
 from constraints.encoding import Frame
 from constraints.limits import FLOAT_NOISE
@@ -50,7 +50,7 @@ class BatchJudge:
             self.pieces += convex_pieces(label, shape, WORLD)
         self.start_corners = np.array(self.unit.corners())
         self._pivot_ok: dict[float, bool] = {}
-        self._travel: dict[tuple[int, float], float] = {}
+        self._travel: dict[tuple[int, float], list | None] = {}
 
     def mask(self, centres: np.ndarray, facings: np.ndarray, *, pivots: np.ndarray | None = None,
              files: int | np.ndarray | None = None) -> np.ndarray:
@@ -209,45 +209,70 @@ class BatchJudge:
 
     def _reform(self, centres: np.ndarray, facings: np.ndarray, files: np.ndarray) -> np.ndarray:
         unit, c = self.unit, self.clauses
-        travel = np.linalg.norm(centres - np.asarray(unit.pose.centre), axis=1)
+        offset = centres - np.asarray(unit.pose.centre)
+        travel = np.linalg.norm(offset, axis=1)
         ok = np.ones(len(centres), dtype=bool)
         if "centre_travel" in c:
             ok &= travel <= c["centre_travel"].limit_in(unit) + FLOAT_NOISE
         keys = np.stack([files, facings], axis=1)
         values, inverse = np.unique(keys, axis=0, return_inverse=True)
-        allowed = np.array([self._reform_radius(int(f), float(h)) for f, h in values])
-        ok &= travel <= allowed[inverse.reshape(-1)]
+        inverse = inverse.reshape(-1)
+        frame_pts = self._frame.point_array(centres)
+        for k, (f, h) in enumerate(values):
+            rows = inverse == k
+            ok[rows] &= self._in_discs(self._reform_discs(int(f), float(h)), frame_pts[rows])
         width = files * unit.base.width_in
         ranks = np.array([unit.formation.reformed(int(f)).ranks for f, _ in values])
-        depth = ranks[inverse.reshape(-1)] * unit.base.depth_in
+        depth = ranks[inverse] * unit.base.depth_in
         corners = rectangle_corners(centres, facings, width, depth)
         return self._end_ok(corners, ok)
 
-    def _reform_radius(self, files: int, facing: float) -> float:
-        """How far the centre may travel for this formation and facing (-1: not at all)."""
+    @staticmethod
+    def _in_discs(discs: list[tuple[tuple[float, float], float]] | None,
+                  pts: np.ndarray) -> np.ndarray:
+        """Whether each point lies in one of the safe discs (None: no limit)."""
+        if discs is None:
+            return np.ones(len(pts), dtype=bool)
+        inside = np.zeros(len(pts), dtype=bool)
+        for (px, py), radius in discs:
+            inside |= np.hypot(pts[:, 0] - px, pts[:, 1] - py) <= radius
+        return inside
+
+    @cached_property
+    def _frame(self) -> Frame:
+        return Frame(self.unit.pose.centre, self.unit.pose.facing_deg)
+
+    def _reform_discs(self, files: int, facing: float) -> list[tuple[tuple[float, float],
+                                                                     float]] | None:
+        """Safe discs of centres for this formation and facing ([]: not at all; None: no
+        model-path limit), as the encoding's (constraints.clauses.reform_paths)."""
         key = (files, facing)
         if key not in self._travel:
-            self._travel[key] = self._radius(files, facing)
+            self._travel[key] = self._discs(files, facing)
         return self._travel[key]
 
-    def _radius(self, files: int, facing: float) -> float:
+    def _discs(self, files: int, facing: float) -> list[tuple[tuple[float, float],
+                                                              float]] | None:
         unit, c = self.unit, self.clauses
         if files < 1 or files > unit.formation.model_count:
-            return -1.0
+            return []
         change = c.get("file_change")
         if isinstance(change, FileChange) and abs(files - unit.files) > change.limit_for(unit):
-            return -1.0
-        formation = unit.formation.reformed(files)
+            return []
         if "viable_formation" in c:
             widths = c["viable_formation"].params["proper_rank_width"]
             width = widths[min(unit.height, len(widths) - 1)]
-            if formation_problem(formation, width, unit.files)[0]:
-                return -1.0
+            if formation_problem(unit.formation.reformed(files), width, unit.files)[0]:
+                return []
         if "model_path" not in c:
-            return math.inf
-        end = unit.with_formation(formation).with_pose(Pose(unit.pose.centre, facing))
-        return allowed_travel(self._finder, unit.model_positions(), unit, end,
-                              c["model_path"].limit_in(unit), math.inf)
+            return None
+        travel = c["centre_travel"].limit_in(unit) if "centre_travel" in c else \
+            2 * unit.mobility_in
+        # The same reference points as the encoding (its region is the travel disc grown by
+        # 1 / cos(pi / 64), measured with the same allowance).
+        needed = travel / math.cos(math.pi / 64) ** 2
+        return travel_discs(self._finder, unit, files, facing,
+                            c["model_path"].limit_in(unit), needed, self._frame)
 
     @cached_property
     def _finder(self) -> PathFinder:

@@ -144,7 +144,7 @@ def _lateral_offset(enc: MoveEncoding, point: Point) -> Any:
         rx, ry = fy, -fx
         if angle_between_deg(option.frame_facing_deg, bearing) > 90.0:
             model.add(offset >= BEHIND_PENALTY).only_enforce_if(lit)
-        scale = 1000
+        scale = 100_000  # coefficient rounding: 1e-5 relative, about 0.01 tick at most
         lateral = round(scale * rx) * enc.i + round(scale * ry) * enc.j
         target = round(scale * (rx * px + ry * py))
         model.add(scale * offset >= target - lateral).only_enforce_if(lit)

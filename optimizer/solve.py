@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from ortools.sat.python import cp_model
 
 from constraints.checker import check_move, validate_move
@@ -24,7 +25,7 @@ from constraints.moves import Move, Step
 from constraints.options import legs
 from constraints.verdict import Verdict
 from optimizer.batch import BatchJudge
-from optimizer.incumbent import find_incumbent, kept_options, option_bounds
+from optimizer.incumbent import Incumbent, find_incumbent, kept_options, option_bounds, value_of
 from optimizer.objectives import Objective, post_objective
 from optimizer.search_space import bound_in, clauses_of, options_for
 
@@ -98,16 +99,19 @@ def build_search(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Latt
         regions = [regions[k] for k in kept]
     enc = MoveEncoding(options, lattice, max(bound_in(regions), reach_in))
     ectx = EncodeContext(scenario, unit, manoeuvre, enc, regions)
-    band = BAND_TICKS if any(o.info.get("band") for o in options) else 0.0
+    bands = [bool(o.info.get("band")) for o in options]
+    band = BAND_TICKS if any(bands) else 0.0
+    # A lattice point of the band lies within band x |normal|_1 <= band x sqrt(2) ticks of
+    # the line on each axis: every row about a band option allows for that.
+    enc.use_bands(bands, band * math.sqrt(2.0))
+    enc.about_lattice_point = True
     for option, lit in zip(options, enc.option_vars, strict=True):
         # The family's own rows: legs never go backwards (a band: see constraints.options).
         width = band * (abs(option.reach[0].normal[0]) + abs(option.reach[0].normal[1])) \
             if option.info.get("band") else 0.0
         for k, hp in enumerate(option.reach):
             enc.centre_row(hp.normal, hp.rhs + (width * enc.tick if k < 2 else 0.0), [lit])
-    # A lattice point of the band lies within band x |normal|_1 <= band x sqrt(2) ticks of
-    # the line on each axis: every row allows for that.
-    enc.centre_slack_ticks = band * math.sqrt(2.0)
+    enc.about_lattice_point = False
     lits: dict[str, Any] = {}
     for clause in clauses_of(scenario, manoeuvre):
         if guard_clauses:
@@ -150,18 +154,51 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
     incumbent = find_incumbent(judge, frame, objective, options, regions, bounds, lattice.inch,
                                point, facing)
     keep = kept_options(objective, bounds, incumbent)
+    result = _solve_kept(scenario, unit_id, manoeuvre, lattice, objective, keep, incumbent,
+                         (point, facing), time_limit_s, workers, started)
+    if incumbent is not None and len(keep) < len(options) and not _proved(result, incumbent):
+        # The incumbent (legal, found by the batch mask) is not a solution of the model, so
+        # the pruning argument does not hold: search every option instead.
+        left = max(0.1, time_limit_s - (time.perf_counter() - started))
+        result = _solve_kept(scenario, unit_id, manoeuvre, lattice, objective,
+                             list(range(len(options))), None, (point, facing), left, workers,
+                             started)
+    result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
+    return result
+
+
+def _solve_kept(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Lattice,
+                objective: Objective, keep: list, incumbent: Incumbent | None,
+                target: tuple[Any, Any], time_limit_s: float, workers: int,
+                started: float) -> SearchResult:
     kept = set(keep)
     search = build_search(scenario, unit_id, manoeuvre, lattice,
                           only=lambda o: o.index in kept)
     enc = search.ectx.enc
-    post_objective(enc, objective, point, facing, search.ectx.centre_regions)
+    post_objective(enc, objective, target[0], target[1], search.ectx.centre_regions)
     if incumbent is not None:
         _hint(enc, keep.index(incumbent.option), incumbent.centre)
     solver = solver_for(time_limit_s, workers)
     status = solver.solve(enc.sat_model)
     result = _result(search, solver, status, objective, started)
-    result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
+    if result.move is not None:
+        option, centre = solution(search, solver)
+        result.stats["search_value"] = float(value_of(objective, option, np.array([centre]),
+                                                      target[0], target[1])[0])
     return result
+
+
+def _proved(result: SearchResult, incumbent: Incumbent) -> bool:
+    """Whether the pruned search's answer is at least as good as the incumbent (in the
+    bound's units), so no pruned option could have done better."""
+    found = result.stats.get("search_value")
+    if result.status != "OPTIMAL" or found is None:
+        return result.status not in ("OPTIMAL", "INFEASIBLE")  # FEASIBLE / TIMEOUT: as is
+    # The search's objective rounds (integer norm directions, 1e-5 lateral coefficients).
+    slack = 1e-4 + 2e-3 * abs(incumbent.value)
+    if result.objective.maximise:
+        return bool(found >= incumbent.value - slack)
+    return bool(found <= incumbent.value + slack)
 
 
 def _hint(enc: MoveEncoding, option: int, centre: tuple[float, float]) -> None:
@@ -191,12 +228,16 @@ def _result(search: Search, solver: cp_model.CpSolver, status: Any, objective: O
                         time.perf_counter() - started, move, verdict, stats=stats)
 
 
-def decode(search: Search, solver: cp_model.CpSolver) -> Move:
-    """The move of the solved option and centre, written as FORMAT.md steps."""
+def solution(search: Search, solver: cp_model.CpSolver) -> tuple[Option, tuple[float, float]]:
+    """The solved option and end centre (start-frame inches)."""
     enc = search.ectx.enc
     k = next(k for k, lit in enumerate(enc.option_vars) if solver.boolean_value(lit))
-    option = enc.options[k]
-    centre = enc.centre_in((solver.value(enc.i), solver.value(enc.j)))
+    return enc.options[k], enc.centre_in((solver.value(enc.i), solver.value(enc.j)))
+
+
+def decode(search: Search, solver: cp_model.CpSolver) -> Move:
+    """The move of the solved option and centre, written as FORMAT.md steps."""
+    option, centre = solution(search, solver)
     return move_of(search, option, centre)
 
 

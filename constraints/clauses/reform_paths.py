@@ -22,10 +22,12 @@ from constraints.clauses.model_moves import allowed_pairs, assign
 from constraints.context import MoveContext
 from constraints.domain import Pose, Unit
 from constraints.encode_context import EncodeContext
-from constraints.encoding import Option, inscribed_polygon
+from constraints.encoding import Frame, inscribed_polygon
 from constraints.limits import FLOAT_NOISE, within
 from constraints.paths import PathFinder
 from constraints.verdict import ClauseResult
+
+Point2 = tuple[float, float]
 
 
 class ModelPath(Clause):
@@ -48,37 +50,75 @@ class ModelPath(Clause):
                            message, tuple(path.coords))
 
     def encode(self, ectx: EncodeContext) -> None:
-        """Per option, how far the centre may travel with every path still <= 2 x Mob.
+        """Per option, where the centre may go with every path still <= 2 x Mob.
 
-        At the start centre the end slots are fixed; B is the bottleneck of the path lengths
-        there.  Moving the centre by t moves every slot by t, and a path can append that
-        straight step when the slot's disc of radius t is clear of the grown obstacles, so
-        every path stays <= B + t.  Hence t <= min(2 x Mob - B, slot clearance): a disc of
-        centres per option (inscribed 64-gon), sound, and tight when paths are straight.
+        With the centre at a reference point p the end slots are fixed; B(p) is the
+        bottleneck of the path lengths there.  Moving the centre by t moves every slot by t,
+        and a path can append that straight step when the slot's disc of radius t is clear of
+        the grown obstacles, so every path stays <= B(p) + t.  So the disc about p of radius
+        min(2 x Mob - B(p), slot clearance) is safe.  The start centre is tried first; when its
+        disc does not cover the travel region, discs about points on two rings are added
+        (travel_discs) and the centre must lie in one of them (inscribed 64-gons).  Sound;
+        tight when paths are straight and nothing is near.
         """
         limit = self.limit_in(ectx.unit)
         finder = ectx.scenario.path_finder(ectx.unit.id, self.params["spacing_in"])
-        start = ectx.unit.model_positions()
         origin = Point(0.0, 0.0)
         for option, region in zip(ectx.options, ectx.centre_regions, strict=True):
             if option.index in ectx.enc.forbidden:
                 continue  # another clause already rules it out
             needed = shapely.hausdorff_distance(origin, region) / math.cos(math.pi / 64)
-            end = option_unit(ectx, option)
-            radius = allowed_travel(finder, start, ectx.unit, end, limit, needed)
-            if radius < 0:
-                ectx.enc.forbid(option.index, self.id)
-            elif radius < needed:
-                lit = ectx.enc.option_vars[option.index]
-                for hp in inscribed_polygon(radius, 64):
-                    ectx.enc.centre_row(hp.normal, hp.rhs, [lit])
+            discs = travel_discs(finder, ectx.unit, option.files, option.facing_deg, limit,
+                                 needed, ectx.frame)
+            post_discs(ectx, option.index, discs, needed, self.id)
 
 
-def option_unit(ectx: EncodeContext, option: Option) -> Unit:
-    """The unit as the option would place it with its centre where it started."""
-    unit = ectx.unit
-    formation = unit.formation.reformed(option.files)
-    return unit.with_formation(formation).with_pose(Pose(unit.pose.centre, option.facing_deg))
+def post_discs(ectx: EncodeContext, option: int, discs: list[tuple[Point2, float]],
+               needed: float, clause_id: str) -> None:
+    """The centre in one of the discs (nothing to post when one covers `needed`)."""
+    enc = ectx.enc
+    if not discs:
+        enc.forbid(option, clause_id)
+        return
+    if any(p == (0.0, 0.0) and r >= needed for p, r in discs):
+        return
+    lit, choices = enc.option_vars[option], []
+    for k, ((px, py), radius) in enumerate(discs):
+        inside = enc.sat_model.new_bool_var(f"paths_o{option}_disc{k}")
+        for hp in inscribed_polygon(radius, 64):
+            shift = hp.normal[0] * px + hp.normal[1] * py
+            enc.centre_row(hp.normal, hp.rhs + shift, [lit, inside])
+        choices.append(inside)
+    enc.bool_or(choices, [lit])
+
+
+def travel_discs(finder: PathFinder, unit: Unit, files: int, facing_deg: float, limit: float,
+                 needed: float, frame: Frame) -> list[tuple[Point2, float]]:
+    """Safe discs of end centres (frame inches, radius) for one formation and facing."""
+    start = unit.model_positions()
+    formation = unit.formation.reformed(files)
+    discs: list[tuple[Point2, float]] = []
+    for ref in reference_points(needed):
+        if discs and ref == (0.0, 0.0):
+            continue
+        end = unit.with_formation(formation).with_pose(Pose(frame.world(ref), facing_deg))
+        radius = allowed_travel(finder, start, unit, end, limit, needed)
+        if radius >= 0:
+            discs.append((ref, radius))
+        if ref == (0.0, 0.0) and radius >= needed:
+            break  # the start centre's disc covers everything
+    return discs
+
+
+def reference_points(needed: float) -> list[Point2]:
+    """The start centre, then 8 points on each of two rings inside the travel region."""
+    points: list[Point2] = [(0.0, 0.0)]
+    for fraction in (1 / 3, 2 / 3):
+        for k in range(8):
+            angle = 2 * math.pi * k / 8
+            points.append((fraction * needed * math.cos(angle),
+                           fraction * needed * math.sin(angle)))
+    return points
 
 
 def allowed_travel(finder: PathFinder, start: np.ndarray, unit: Unit, end: Unit, limit: float,

@@ -3,6 +3,7 @@ and the obstacles and table edges in that frame (obstacles as convex pieces)."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -12,6 +13,10 @@ from shapely.geometry import Polygon
 
 from constraints.domain import Scenario, Unit
 from constraints.encoding import Frame, HalfPlane, MoveEncoding, Option
+
+
+class SearchTimeout(Exception):  # noqa: N818  (a status, not an error: becomes TIMEOUT)
+    """The time limit of a search ran out before the model was built."""
 
 
 @dataclass
@@ -65,6 +70,7 @@ class EncodeContext:
     manoeuvre: str
     enc: MoveEncoding
     centre_regions: list[shapely.Geometry]  # per option, every end centre it allows (frame)
+    deadline: float | None = None             # time.perf_counter() by which to give up
     frame: Frame = field(init=False)
 
     def __post_init__(self) -> None:
@@ -73,6 +79,11 @@ class EncodeContext:
     @property
     def options(self) -> list[Option]:
         return self.enc.options
+
+    def check_time(self) -> None:
+        """Give up building (SearchTimeout) once the search's time limit has passed."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise SearchTimeout("the time limit ran out while building the model")
 
     @cached_property
     def obstacles(self) -> list[ConvexPiece]:

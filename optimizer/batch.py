@@ -40,7 +40,12 @@ WORLD = Frame((0.0, 0.0), 90.0)
 class BatchJudge:
     """Judge many end poses of one unit's manoeuvre at once."""
 
-    def __init__(self, scenario: Scenario, unit_id: str, manoeuvre: str) -> None:
+    def __init__(self, scenario: Scenario, unit_id: str, manoeuvre: str,
+                 margin_in: float = 0.0) -> None:
+        """`margin_in` > 0 judges every limit that much more strictly (the search uses it so
+        its starting answer also satisfies the encoding's rounded rows)."""
+        self.margin_in = margin_in
+        self.tol = FLOAT_NOISE - margin_in  # allowance at a limit: negative with a margin
         self.scenario = scenario
         self.unit = scenario.unit(unit_id)
         self.manoeuvre = manoeuvre
@@ -75,7 +80,7 @@ class BatchJudge:
         a, b, ok = self.ways(centres, heading, delta)
         cost = a + b + unit.width_in * np.abs(np.sin(np.radians(delta)))
         if "snaking_distance" in c:
-            ok &= cost <= c["snaking_distance"].limit_in(unit) + FLOAT_NOISE
+            ok &= cost <= c["snaking_distance"].limit_in(unit) + self.tol
         if "heading_window" in c:
             ok &= np.abs(delta) <= float(c["heading_window"].params["window_deg"]) + FLOAT_NOISE
         if "pivot_model_distance" in c or "pivot_spacing" in c:
@@ -132,9 +137,9 @@ class BatchJudge:
         if "valid_final_position" in c:
             reach = np.linalg.norm(corners[:, :, None, :] - self.start_corners[None, None],
                                    axis=-1).min(axis=2).max(axis=1)
-            ok &= reach <= c["valid_final_position"].limit_in(unit) + FLOAT_NOISE
+            ok &= reach <= c["valid_final_position"].limit_in(unit) + self.tol
         if "table_edge_end" in c:
-            ok &= overhang(corners, field.width_in, field.depth_in) <= FLOAT_NOISE
+            ok &= overhang(corners, field.width_in, field.depth_in) <= self.tol
         if "unit_spacing" in c:
             gap = float(c["unit_spacing"].params["spacing_in"])
             ok[ok] = self._clear(corners[ok], gap)
@@ -151,7 +156,7 @@ class BatchJudge:
                 np.linalg.norm(piece.vertices - mid, axis=1).max() > gap + 1e-6
             near = ok & ~far
             if near.any():
-                ok[near] = convex_distance(polys[near], piece.vertices) > gap + FLOAT_NOISE
+                ok[near] = convex_distance(polys[near], piece.vertices) > gap - self.tol
         return ok
 
     # -- the Front Facing's sweep -----------------------------------------------------------
@@ -190,11 +195,12 @@ class BatchJudge:
         uniques, inverse = ways[first], inverse.reshape(-1)
         if "front_spacing" in c:
             gap = float(c["front_spacing"].params["spacing_in"])
-            ok &= a <= first_leg_clear(unit, uniques, self.pieces, gap + STRICT_IN)[inverse]
+            ok &= a <= first_leg_clear(unit, uniques, self.pieces,
+                                       gap + STRICT_IN + self.margin_in)[inverse]
             ok[ok] = self._clear(fronts[ok], gap)
         if "table_edge_front" in c:
             ok &= a <= first_leg_on_table(unit, uniques, field)[inverse]
-            ok &= overhang(fronts, field.width_in, field.depth_in) <= FLOAT_NOISE
+            ok &= overhang(fronts, field.width_in, field.depth_in) <= self.tol
         return ok
 
     def _last_leg(self, centres: np.ndarray, facings: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -213,7 +219,7 @@ class BatchJudge:
         travel = np.linalg.norm(offset, axis=1)
         ok = np.ones(len(centres), dtype=bool)
         if "centre_travel" in c:
-            ok &= travel <= c["centre_travel"].limit_in(unit) + FLOAT_NOISE
+            ok &= travel <= c["centre_travel"].limit_in(unit) + self.tol
         keys = np.stack([files, facings], axis=1)
         values, inverse = np.unique(keys, axis=0, return_inverse=True)
         inverse = inverse.reshape(-1)
@@ -227,15 +233,14 @@ class BatchJudge:
         corners = rectangle_corners(centres, facings, width, depth)
         return self._end_ok(corners, ok)
 
-    @staticmethod
-    def _in_discs(discs: list[tuple[tuple[float, float], float]] | None,
+    def _in_discs(self, discs: list[tuple[tuple[float, float], float]] | None,
                   pts: np.ndarray) -> np.ndarray:
         """Whether each point lies in one of the safe discs (None: no limit)."""
         if discs is None:
             return np.ones(len(pts), dtype=bool)
         inside = np.zeros(len(pts), dtype=bool)
         for (px, py), radius in discs:
-            inside |= np.hypot(pts[:, 0] - px, pts[:, 1] - py) <= radius
+            inside |= np.hypot(pts[:, 0] - px, pts[:, 1] - py) <= radius + self.tol
         return inside
 
     @cached_property

@@ -62,7 +62,7 @@ def convex_distance(polys: np.ndarray, piece: np.ndarray) -> np.ndarray:
 
 
 def overhang(polys: np.ndarray, width: float, depth: float) -> np.ndarray:
-    """How far each polygon (N, K, 2) reaches past the table [0, width] x [0, depth]."""
+    """How far each polygon (N, K, 2) reaches past the table [0, width] x [0, depth];
+    negative: how far inside it stays from the nearest edge."""
     lo, hi = polys.min(axis=1), polys.max(axis=1)
-    return np.maximum.reduce([np.zeros(len(polys)), -lo[:, 0], -lo[:, 1],
-                              hi[:, 0] - width, hi[:, 1] - depth])
+    return np.maximum.reduce([-lo[:, 0], -lo[:, 1], hi[:, 0] - width, hi[:, 1] - depth])

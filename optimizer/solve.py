@@ -17,7 +17,7 @@ from ortools.sat.python import cp_model
 
 from constraints.checker import check_move, validate_move
 from constraints.domain import Scenario
-from constraints.encode_context import EncodeContext
+from constraints.encode_context import EncodeContext, SearchTimeout
 from constraints.encoding import Frame, Lattice, MoveEncoding, Option
 from constraints.errors import EncodingMismatchError
 from constraints.geometry import angle_between_deg, normalise_deg
@@ -30,6 +30,9 @@ from optimizer.objectives import Objective, post_objective
 from optimizer.search_space import bound_in, clauses_of, options_for
 
 DEFAULT_TIME_LIMIT_S = 10.0
+# The starting answer is judged this much inside every limit, more than the encoding gives up
+# (inscribed polygons, half-tick rounding, band slack), so it is a solution of the model.
+INCUMBENT_MARGIN_IN = 0.03
 # Half-width (ticks, per unit of |normal|_1) of the band that stands for an off-axis straight
 # line (it then holds the rounded point of every point of the line).
 BAND_TICKS = 0.5
@@ -85,7 +88,7 @@ class Search:
 
 def build_search(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Lattice,
                  guard_clauses: bool = False, only: Any = None,
-                 reach_in: float = 0.0) -> Search:
+                 reach_in: float = 0.0, deadline: float | None = None) -> Search:
     """Derived data, variables and every clause's rows; `guard_clauses` puts each clause
     behind a literal (for unsat cores); `only` restricts the option list (a predicate);
     `reach_in` widens the centre variables' range (so a far request fails on a clause, not
@@ -98,7 +101,7 @@ def build_search(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Latt
         options = _reindexed([options[k] for k in kept])
         regions = [regions[k] for k in kept]
     enc = MoveEncoding(options, lattice, max(bound_in(regions), reach_in))
-    ectx = EncodeContext(scenario, unit, manoeuvre, enc, regions)
+    ectx = EncodeContext(scenario, unit, manoeuvre, enc, regions, deadline)
     bands = [bool(o.info.get("band")) for o in options]
     band = BAND_TICKS if any(bands) else 0.0
     # A lattice point of the band lies within band x |normal|_1 <= band x sqrt(2) ticks of
@@ -118,6 +121,7 @@ def build_search(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Latt
             enc.clause_lit = lits[clause.id] = enc.sat_model.new_bool_var(clause.id)
         clause.encode(ectx)
         enc.clause_lit = None
+        ectx.check_time()
     return Search(scenario, unit_id, manoeuvre, lattice, ectx, lits)
 
 
@@ -150,7 +154,7 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
         90.0 + objective.facing_deg - unit.pose.facing_deg
     options, regions = options_for(scenario, unit, manoeuvre, lattice)
     bounds = option_bounds(objective, options, regions, point, facing)
-    judge = BatchJudge(scenario, unit_id, manoeuvre)
+    judge = BatchJudge(scenario, unit_id, manoeuvre, margin_in=INCUMBENT_MARGIN_IN)
     incumbent = find_incumbent(judge, frame, objective, options, regions, bounds, lattice.inch,
                                point, facing)
     keep = kept_options(objective, bounds, incumbent)
@@ -159,12 +163,24 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
     if incumbent is not None and len(keep) < len(options) and not _proved(result, incumbent):
         # The incumbent (legal, found by the batch mask) is not a solution of the model, so
         # the pruning argument does not hold: search every option instead.
-        left = max(0.1, time_limit_s - (time.perf_counter() - started))
         result = _solve_kept(scenario, unit_id, manoeuvre, lattice, objective,
-                             list(range(len(options))), None, (point, facing), left, workers,
-                             started)
+                             list(range(len(options))), None, (point, facing), time_limit_s,
+                             workers, started)
+    if result.move is None and incumbent is not None and result.status == "TIMEOUT":
+        result = _incumbent_result(scenario, unit_id, manoeuvre, frame, options[incumbent.option],
+                                   incumbent, objective, lattice, started)
     result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
     return result
+
+
+def _incumbent_result(scenario: Scenario, unit_id: str, manoeuvre: str, frame: Frame,
+                      option: Option, incumbent: Incumbent, objective: Objective,
+                      lattice: Lattice, started: float) -> SearchResult:
+    """Time ran out before a proof: the legal starting answer, as FEASIBLE (anytime)."""
+    move = option_move(unit_id, manoeuvre, frame, option, incumbent.centre)
+    verdict = recheck(scenario, move)
+    return SearchResult("FEASIBLE", objective, objective_value(objective, scenario, verdict),
+                        None, lattice, time.perf_counter() - started, move, verdict)
 
 
 def _solve_kept(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Lattice,
@@ -172,13 +188,18 @@ def _solve_kept(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Latti
                 target: tuple[Any, Any], time_limit_s: float, workers: int,
                 started: float) -> SearchResult:
     kept = set(keep)
-    search = build_search(scenario, unit_id, manoeuvre, lattice,
-                          only=lambda o: o.index in kept)
+    try:
+        search = build_search(scenario, unit_id, manoeuvre, lattice,
+                              only=lambda o: o.index in kept, deadline=started + time_limit_s)
+    except SearchTimeout:
+        return SearchResult("TIMEOUT", objective, None, None, lattice,
+                            time.perf_counter() - started)
     enc = search.ectx.enc
     post_objective(enc, objective, target[0], target[1], search.ectx.centre_regions)
     if incumbent is not None:
         _hint(enc, keep.index(incumbent.option), incumbent.centre)
-    solver = solver_for(time_limit_s, workers)
+    left = max(0.05, started + time_limit_s - time.perf_counter())
+    solver = solver_for(left, workers)
     status = solver.solve(enc.sat_model)
     result = _result(search, solver, status, objective, started)
     if result.move is not None:

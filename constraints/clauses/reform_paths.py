@@ -57,7 +57,7 @@ class ModelPath(Clause):
         and a path can append that straight step when the slot's disc of radius t is clear of
         the grown obstacles, so every path stays <= B(p) + t.  So the disc about p of radius
         min(2 x Mob - B(p), slot clearance) is safe.  The start centre is tried first; when its
-        disc does not cover the travel region, discs about points on two rings are added
+        disc does not cover the travel region, discs about 8 points on a ring are added
         (travel_discs) and the centre must lie in one of them (inscribed 64-gons).  Sound;
         tight when paths are straight and nothing is near.
         """
@@ -67,6 +67,7 @@ class ModelPath(Clause):
         for option, region in zip(ectx.options, ectx.centre_regions, strict=True):
             if option.index in ectx.enc.forbidden:
                 continue  # another clause already rules it out
+            ectx.check_time()
             needed = shapely.hausdorff_distance(origin, region) / math.cos(math.pi / 64)
             discs = travel_discs(finder, ectx.unit, option.files, option.facing_deg, limit,
                                  needed, ectx.frame)
@@ -111,9 +112,9 @@ def travel_discs(finder: PathFinder, unit: Unit, files: int, facing_deg: float, 
 
 
 def reference_points(needed: float) -> list[Point2]:
-    """The start centre, then 8 points on each of two rings inside the travel region."""
+    """The start centre, then 8 points on a ring halfway out."""
     points: list[Point2] = [(0.0, 0.0)]
-    for fraction in (1 / 3, 2 / 3):
+    for fraction in (0.5,):
         for k in range(8):
             angle = 2 * math.pi * k / 8
             points.append((fraction * needed * math.cos(angle),

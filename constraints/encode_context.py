@@ -3,6 +3,7 @@ and the obstacles and table edges in that frame (obstacles as convex pieces)."""
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -13,6 +14,10 @@ from shapely.geometry import Polygon
 
 from constraints.domain import Scenario, Unit
 from constraints.encoding import Frame, HalfPlane, MoveEncoding, Option
+
+# Corner fans every 7.5 deg: the circumscribed polygon overshoots a gap g by g (1/cos 3.75 - 1),
+# about 0.002" at 1".
+FAN_STEP_DEG = 7.5
 
 
 class SearchTimeout(Exception):  # noqa: N818  (a status, not an error: becomes TIMEOUT)
@@ -43,6 +48,21 @@ class ConvexPiece:
             n = n / length
             out.append(((float(n[0]), float(n[1])), float(np.max(v @ n))))
         return out
+
+    def corner_fans(self, step_deg: float = FAN_STEP_DEG) -> list[tuple[float, float]]:
+        """Unit directions between the normals of each vertex's two edges, at most
+        `step_deg` apart: with the edge normals they are the edges of a polygon circumscribing
+        the piece grown by any gap, which is what separating axes with a gap need at corners."""
+        normals = [n for n, _ in self.edge_normals()]
+        fans: list[tuple[float, float]] = []
+        for k, after in enumerate(normals):
+            before = normals[k - 1]
+            start = math.atan2(before[1], before[0])
+            turn = (math.atan2(after[1], after[0]) - start) % (2 * math.pi)
+            count = math.ceil(math.degrees(turn) / step_deg)
+            fans += [(math.cos(start + turn * i / count), math.sin(start + turn * i / count))
+                     for i in range(1, count)]
+        return fans
 
     def support(self, direction: tuple[float, float]) -> tuple[float, float]:
         """(min, max) of direction . v over the piece's vertices."""

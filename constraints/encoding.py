@@ -26,6 +26,7 @@ from ortools.sat.python import cp_model
 from constraints.geometry import Point, unit_vector
 
 ROW_SCALE = 100_000  # float rows become integers this much finer than their largest term
+ROW_NOISE = 1e-6     # far below the checker's float allowance (constraints.limits)
 
 
 @dataclass(frozen=True)
@@ -224,7 +225,9 @@ class MoveEncoding:
         scale = ROW_SCALE / max(abs(c) for c, _, _ in kept)
         coefs = [round(c * scale) for c, _, _ in kept]
         error = sum(abs(k - c * scale) * b for k, (c, _, b) in zip(coefs, kept, strict=True))
-        bound = math.floor(rhs * scale - error)
+        # ROW_NOISE (scaled units, ~1e-11 tick) absorbs float noise in c * scale itself: without
+        # it a row met with equality at the origin (a leg of length 0) would exclude it.
+        bound = math.floor(rhs * scale - error + ROW_NOISE)
         reach = sum(abs(k) * b for k, (_, _, b) in zip(coefs, kept, strict=True))
         if bound >= reach:
             return  # holds everywhere in the variables' bounds

@@ -11,6 +11,7 @@ CP-SAT proves optimal over the rest is optimal over all.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +26,7 @@ COARSE_TICKS = 10       # candidates every 10 lattice steps
 OPTIONS_TRIED = 40      # options judged together, best-bounded first
 OPTIONS_SCANNED = 1000  # options looked at in all before giving up on an incumbent
 POINTS_PER_OPTION = 64  # of each option's coarse points, the best for the objective
+MAX_POINTS = 4000       # coarse points looked at per option
 SHRINK = math.cos(math.pi / NORM_SIDES)
 
 
@@ -108,9 +110,9 @@ def value_of(objective: Objective, option: Option, centres: np.ndarray,
 def find_incumbent(judge: BatchJudge, frame: Frame, objective: Objective, options: list[Option],
                    regions: list, bounds: np.ndarray, tick: float,
                    point: tuple[float, float] | None,
-                   frame_facing: float | None) -> Incumbent | None:
+                   frame_facing: float | None, deadline: float | None = None) -> Incumbent | None:
     """The best mask-legal coarse lattice point among the best-bounded options, judged in
-    chunks of options with one batch-mask call each."""
+    chunks of options with one batch-mask call each (none once `deadline` has passed)."""
     if np.isnan(bounds).all():
         return None
     # Best bound first; among equals, the smallest change of files and facing.
@@ -118,6 +120,8 @@ def find_incumbent(judge: BatchJudge, frame: Frame, objective: Objective, option
                        for o in options])
     order = np.lexsort((change, -bounds if objective.maximise else bounds))[:OPTIONS_SCANNED]
     for lo in range(0, len(order), OPTIONS_TRIED):
+        if deadline is not None and time.perf_counter() > deadline:
+            return None
         found = _best_in(judge, frame, objective, options, regions, order[lo:lo + OPTIONS_TRIED],
                          tick, point, frame_facing)
         if found is not None:
@@ -155,8 +159,11 @@ def _better(objective: Objective, value: float, than: float) -> bool:
 
 
 def _coarse_points(region: shapely.Geometry, tick: float) -> np.ndarray:
-    step = COARSE_TICKS * tick
     minx, miny, maxx, maxy = region.bounds
+    step = COARSE_TICKS * tick
+    # Coarser on large regions, so one option never costs more than ~MAX_POINTS points.
+    while (maxx - minx) * (maxy - miny) / step ** 2 > MAX_POINTS:
+        step *= 2
     xs = np.arange(math.floor(minx / step), math.ceil(maxx / step) + 1) * step
     ys = np.arange(math.floor(miny / step), math.ceil(maxy / step) + 1) * step
     grid = np.stack(np.meshgrid(xs, ys, indexing="ij"), axis=-1).reshape(-1, 2)

@@ -155,8 +155,9 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
     options, regions = options_for(scenario, unit, manoeuvre, lattice)
     bounds = option_bounds(objective, options, regions, point, facing)
     judge = BatchJudge(scenario, unit_id, manoeuvre, margin_in=INCUMBENT_MARGIN_IN)
+    # The starting answer may use half the time limit; the model gets the rest.
     incumbent = find_incumbent(judge, frame, objective, options, regions, bounds, lattice.inch,
-                               point, facing)
+                               point, facing, started + time_limit_s / 2)
     keep = kept_options(objective, bounds, incumbent)
     result = _solve_kept(scenario, unit_id, manoeuvre, lattice, objective, keep, incumbent,
                          (point, facing), time_limit_s, workers, started)

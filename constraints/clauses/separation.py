@@ -1,11 +1,14 @@
 """CP-SAT encoding of "more than `gap` from a convex obstacle" by separating axes.
 
-A convex moving shape and a convex obstacle are more than `gap` apart exactly when, on some
-axis among both shapes' edge normals, their projections are more than `gap` apart.  Each
-(axis, side) gets a Boolean enforcing linear rows; an option's Boolean implies their OR.
-The obstacle's axes are shared by every option; the moving shape's own axes depend on its
-facing, so they are per option.  Strictness ("more than") is kept by a margin above the
-checker's float allowance (constraints.limits).
+A convex moving shape is more than `gap` from a convex obstacle O exactly when it misses O
+grown by a disc of radius `gap`.  That grown shape is replaced by a circumscribed polygon: the
+edges of O pushed out by `gap`, plus, at each corner of O, a fan of edges every 7.5 deg
+(ConvexPiece.corner_fans), so the test is sound and gives up at most gap (1/cos 3.75 deg - 1),
+about 0.002" at 1".  Between two convex polygons the separating axes are the edge normals of
+both: the obstacle's (edges and fans) are shared by every option; the moving shape's own depend
+on its facing, so they are per option.  Each (axis, side) gets a Boolean enforcing linear
+rows; an option's Boolean implies their OR.  Strictness ("more than") is kept by a margin above
+the checker's float allowance (constraints.limits).
 """
 
 from __future__ import annotations
@@ -43,12 +46,20 @@ def near_options(ectx: EncodeContext, regions: Sequence[shapely.Geometry],
     return [list(np.nonzero(dist[:, p] <= reach_in)[0]) for p in range(len(shapes))]
 
 
+def obstacle_axes(piece: ConvexPiece) -> list[tuple[tuple[float, float], tuple[float, ...]]]:
+    """(axis, sides to test) of the obstacle: its edge normals both ways, its corner fans
+    outwards only."""
+    return [(n, (1.0, -1.0)) for n in unique_axes(piece)] + \
+        [(n, (1.0,)) for n in piece.corner_fans()]
+
+
 def shared_corner_axes(ectx: EncodeContext, piece: ConvexPiece, gap: float) -> list[Any]:
     """Booleans for 'all end corners beyond the obstacle along one of its axes'."""
     enc, found = ectx.enc, []
-    for n in unique_axes(piece):
+    for n, signs in obstacle_axes(piece):
         lo, hi = piece.support(n)
-        for sign, beyond in ((1.0, hi), (-1.0, -lo)):
+        for sign in signs:
+            beyond = hi if sign > 0 else -lo
             side = enc.sat_model.new_bool_var(f"clear_{piece.label}_axis")
             for c in range(4):
                 enc.corner_row(c, (-sign * n[0], -sign * n[1]), -(beyond + gap + STRICT_IN),
@@ -75,14 +86,16 @@ def own_rectangle_axes(ectx: EncodeContext, option: int, piece: ConvexPiece,
 
 
 def affine_polygon_axes(ectx: EncodeContext, option: int, vertices: Sequence[Affine],
-                        axes: Sequence[tuple[float, float]], piece: ConvexPiece,
+                        own_axes: Sequence[tuple[float, float]], piece: ConvexPiece,
                         gap: float) -> list[Any]:
-    """Booleans for separating a polygon whose vertices are affine in the centre."""
+    """Booleans for separating a polygon whose vertices are affine in the centre, on its
+    own axes and the obstacle's (edges and corner fans)."""
     enc, found = ectx.enc, []
-    for n in axes:
+    for n, signs in [(a, (1.0, -1.0)) for a in own_axes] + obstacle_axes(piece):
         lo, hi = piece.support(n)
         nv = np.asarray(n)
-        for sign, beyond in ((1.0, hi), (-1.0, -lo)):
+        for sign in signs:
+            beyond = hi if sign > 0 else -lo
             side = enc.sat_model.new_bool_var(f"sweep_{piece.label}_o{option}")
             for m, t in vertices:
                 coef = -sign * (nv @ m)

@@ -23,7 +23,6 @@ from constraints.clauses.separation import (
     near_options,
     own_rectangle_axes,
     shared_corner_axes,
-    unique_axes,
 )
 from constraints.clauses.sweep_bounds import (
     bound_first_leg,
@@ -150,6 +149,6 @@ class FrontSpacing(_SpacingClause):
                 if option.wheel_deg == 0:
                     continue  # no last leg: the first leg bound covers the whole sweep
                 vertices = last_leg_vertices(option)
-                axes = unique_axes(piece) + list(last_leg_axes(option))
-                sides = affine_polygon_axes(ectx, o, vertices, axes, piece, gap)
+                sides = affine_polygon_axes(ectx, o, vertices, list(last_leg_axes(option)),
+                                            piece, gap)
                 ectx.enc.bool_or(sides, [ectx.enc.option_vars[o]])

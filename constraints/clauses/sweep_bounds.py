@@ -81,8 +81,8 @@ def first_leg_clear(unit: Unit, ways: np.ndarray, pieces: list[ConvexPiece],
     side = np.stack([fwd[:, 1], -fwd[:, 0]], axis=-1)[:, None, :]
     best = np.full(len(pts), np.inf)
     for piece in pieces:
-        own = np.broadcast_to(np.asarray([n for n, _ in piece.edge_normals()]),
-                              (len(pts), len(piece.vertices), 2))
+        fixed = [n for n, _ in piece.edge_normals()] + piece.corner_fans()
+        own = np.broadcast_to(np.asarray(fixed), (len(pts), len(fixed), 2))
         axes = np.concatenate([normals, own, side], axis=1)
         p_lo, p_hi = _projections(pts, axes)
         o_lo, o_hi = _projections(np.broadcast_to(piece.vertices, (len(pts),) +

@@ -36,6 +36,9 @@ INCUMBENT_MARGIN_IN = 0.03
 # Half-width (ticks, per unit of |normal|_1) of the band that stands for an off-axis straight
 # line (it then holds the rounded point of every point of the line).
 BAND_TICKS = 0.5
+# A band's "first leg >= 0" row is let off by this much so that rounding its irrational
+# coefficients cannot exclude the start centre (a Pivot with no move).
+BAND_BACK_TICKS = 0.001
 
 
 @dataclass(frozen=True)
@@ -105,15 +108,18 @@ def build_search(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Latt
     bands = [bool(o.info.get("band")) for o in options]
     band = BAND_TICKS if any(bands) else 0.0
     # A lattice point of the band lies within band x |normal|_1 <= band x sqrt(2) ticks of
-    # the line on each axis: every row about a band option allows for that.
-    enc.use_bands(bands, band * math.sqrt(2.0))
+    # the line on each axis, plus BAND_BACK along it (a first leg of -BAND_BACK is decoded as
+    # 0): every row about a band option allows for that.
+    enc.use_bands(bands, band * math.sqrt(2.0) + BAND_BACK_TICKS)
     enc.about_lattice_point = True
     for option, lit in zip(options, enc.option_vars, strict=True):
         # The family's own rows: legs never go backwards (a band: see constraints.options).
+        on_band = bool(option.info.get("band"))
         width = band * (abs(option.reach[0].normal[0]) + abs(option.reach[0].normal[1])) \
-            if option.info.get("band") else 0.0
+            if on_band else 0.0
         for k, hp in enumerate(option.reach):
-            enc.centre_row(hp.normal, hp.rhs + (width * enc.tick if k < 2 else 0.0), [lit])
+            room = width if k < 2 else (BAND_BACK_TICKS if on_band else 0.0)
+            enc.centre_row(hp.normal, hp.rhs + room * enc.tick, [lit])
     enc.about_lattice_point = False
     lits: dict[str, Any] = {}
     for clause in clauses_of(scenario, manoeuvre):

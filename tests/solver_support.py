@@ -1,0 +1,447 @@
+"""Shared by the solver property tests: random scenarios around a moving unit, random
+best-move requests, and an exact brute-force baseline that looks for a legal move of the same
+family on a grid, judged by the exact checker.
+
+Everything is a pure function of a seed (numpy's default_rng), so worker processes rebuild
+the same scenario from its seed and a failing case is reproduced by `make_scenario(kind,
+seed)` and `make_request(kind, seed, k, manoeuvre)`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+
+from constraints.checker import check_move
+from constraints.domain import Base, Scenario, Terrain, Unit
+from constraints.encoding import Lattice
+from constraints.moves import Move, forward, wheel
+from optimizer.objectives import Objective
+from optimizer.solve import best_move
+from tests.support import INCH_BASE, scenario, unit
+
+TABLE = (72.0, 48.0)
+BASES = (INCH_BASE, INCH_BASE, Base(20.0, 20.0), Base(25.0, 50.0))
+STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "TIMEOUT")
+# Lattices of the property test: a coarse heading step keeps hundreds of solves affordable;
+# the centre lattice is the default 0.01".  Answers are judged on the lattice they state.
+LATTICES = {
+    "march": Lattice(degree=5.0),
+    "advance": Lattice(degree=30.0, advance_wheel_deg=30.0),
+    "reform": Lattice(degree=15.0),
+}
+SLACK = 1e-7  # prefilters keep anything the checker might accept, float noise included
+
+
+# --- Scenarios -------------------------------------------------------------------------------
+
+def _random_unit(rng: np.random.Generator, uid: str, centre, player: str) -> Unit:
+    files = int(rng.integers(2, 6))
+    ranks = int(rng.integers(1, 4))
+    models = files * ranks - (int(rng.integers(0, files)) if ranks > 1 else 0)
+    facing = float(rng.choice([0.0, 90.0, 180.0, 270.0])) if rng.random() < 0.3 else \
+        float(np.round(rng.uniform(0.0, 360.0), 1))
+    base = BASES[int(rng.integers(0, len(BASES)))]
+    return unit(uid, models=models, files=files, base=base, centre=centre, facing=facing,
+                mobility=float(rng.choice([3.0, 4.0, 5.0, 6.0])), player=player)
+
+
+def _random_terrain(rng: np.random.Generator, tid: str, centre) -> Terrain:
+    kind = "dangerous" if rng.random() < 0.15 else "impassable"
+    if rng.random() < 0.5:  # a triangle
+        pts = np.asarray(centre) + rng.uniform(-2.5, 2.5, (3, 2))
+    else:  # a rotated rectangle
+        w, h = rng.uniform(0.8, 5.0, 2)
+        a = rng.uniform(0.0, math.pi)
+        corners = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2
+        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        pts = np.asarray(centre) + corners @ rot.T
+    polygon = shapely.orient_polygons(Polygon(np.round(pts, 3)))
+    return Terrain(tid, kind, tuple(map(tuple, np.asarray(polygon.exterior.coords)[:-1])))
+
+
+def _fits(shape: Polygon, placed: list[Polygon], gap: float = 0.05) -> bool:
+    """On the table, not degenerate, and clear of every shape placed so far."""
+    if not shape.is_valid or shape.area < 0.2:
+        return False
+    minx, miny, maxx, maxy = shape.bounds
+    if minx < 0 or miny < 0 or maxx > TABLE[0] or maxy > TABLE[1]:
+        return False
+    return all(shape.distance(p) > gap for p in placed)
+
+
+def _place_around(rng: np.random.Generator, mover: Unit, count: int, near: tuple[float, float],
+                  clear: float, placed: list[Polygon], make) -> list[Any]:
+    """Up to `count` things made by `make(rng, centre)`, their centres `near` inches from the
+    mover, more than `clear` from it and clear of everything else."""
+    found = []
+    for _ in range(40 * count):
+        if len(found) == count:
+            break
+        r, phi = rng.uniform(*near), rng.uniform(0.0, 2 * math.pi)
+        centre = (mover.pose.centre[0] + r * math.cos(phi),
+                  mover.pose.centre[1] + r * math.sin(phi))
+        thing = make(rng, centre)
+        shape = thing.boundary() if isinstance(thing, Unit) else thing.shape
+        if _fits(shape, placed) and shape.distance(placed[0]) > clear:
+            placed.append(shape)
+            found.append(thing)
+    return found
+
+
+def random_scenario(seed: int, near: tuple[float, float] = (3.0, 11.0),
+                    clear: float = 1.05) -> Scenario:
+    """A unit `u` near the middle of a 72" x 48" table, other units and terrain around it
+    (more than `clear` from it: by default where it stands is a legal end)."""
+    rng = np.random.default_rng(seed)
+    centre = (float(rng.uniform(24.0, 48.0)), float(rng.uniform(16.0, 32.0)))
+    mover = _random_unit(rng, "u", centre, "red")
+    placed = [mover.boundary()]
+    counter = iter(range(100))
+    others = _place_around(rng, mover, int(rng.integers(1, 4)), near, clear, placed,
+                           lambda g, c: _random_unit(g, f"o{next(counter)}", c,
+                                                     str(g.choice(["red", "blue"]))))
+    terrain = _place_around(rng, mover, int(rng.integers(0, 4)), near, clear, placed,
+                            lambda g, c: _random_terrain(g, f"t{next(counter)}", c))
+    return scenario(mover, *others, terrain=tuple(terrain), width=TABLE[0], depth=TABLE[1])
+
+
+def boxed_scenario(seed: int, gap_in: float) -> Scenario:
+    """An axis-aligned unit with a unit in front and behind and walls on both flanks, each
+    `gap_in` away: below 1" its own position is not a legal end, and nothing gets it out."""
+    rng = np.random.default_rng(seed)
+    files, ranks = int(rng.integers(3, 6)), int(rng.integers(2, 4))
+    cx, cy = float(rng.uniform(20.0, 50.0)), float(rng.uniform(15.0, 30.0))
+    facing = float(rng.choice([0.0, 90.0, 180.0, 270.0]))
+    mover = unit("u", models=files * ranks, files=files, centre=(cx, cy), facing=facing,
+                 mobility=float(rng.choice([3.0, 4.0, 5.0])))
+    minx, miny, maxx, maxy = mover.boundary().bounds
+    g = gap_in
+    across = round(maxx - minx)  # 1" bases: the front and back units are exactly as wide
+    front = unit("front", models=2 * across, files=across, centre=(cx, maxy + g + 1.0),
+                 facing=270.0, player="blue")
+    back = unit("back", models=2 * across, files=across, centre=(cx, miny - g - 1.0),
+                facing=90.0, player="blue")
+    top, bottom = maxy + g + 2.0, miny - g - 2.0
+    walls = (Terrain("left", "impassable", ((minx - g - 1.0, bottom), (minx - g, bottom),
+                                            (minx - g, top), (minx - g - 1.0, top))),
+             Terrain("right", "impassable", ((maxx + g, bottom), (maxx + g + 1.0, bottom),
+                                             (maxx + g + 1.0, top), (maxx + g, top))))
+    return scenario(mover, front, back, terrain=walls, width=TABLE[0], depth=TABLE[1])
+
+
+def make_scenario(kind: str, seed: int) -> Scenario:
+    if kind == "random":
+        return random_scenario(seed)
+    if kind == "crowded":  # others close by, some within 1": the start may be no legal end
+        return random_scenario(seed, near=(2.0, 6.0), clear=0.3)
+    if kind == "boxed":
+        return boxed_scenario(seed, 0.9)
+    if kind == "tight":
+        return boxed_scenario(seed, 1.2)
+    raise ValueError(kind)
+
+
+def overlaps(s: Scenario) -> list[tuple[str, str]]:
+    """Pairs of units / terrain pieces that overlap (the generators must produce none)."""
+    shapes = [(u.id, u.boundary()) for u in s.units] + [(t.id, t.shape) for t in s.terrain]
+    return [(a, b) for k, (a, sa) in enumerate(shapes) for b, sb in shapes[k + 1:]
+            if sa.intersection(sb).area > 1e-9]
+
+
+# --- Requests --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Request:
+    kind: str
+    seed: int
+    manoeuvre: str
+    objective: Objective
+
+    @property
+    def lattice(self) -> Lattice:
+        return LATTICES[self.manoeuvre]
+
+
+def make_request(kind: str, seed: int, k: int, manoeuvre: str) -> Request:
+    """The k-th random request of `manoeuvre` about scenario (kind, seed): a random objective
+    (its point within 12" of the unit, on the table)."""
+    rng = np.random.default_rng([seed, k, 7])
+    s = make_scenario(kind, seed)
+    centre = np.asarray(s.unit("u").pose.centre)
+    name = str(rng.choice(["forward", "target_distance", "face_point", "target_pose"]))
+    point = centre + rng.uniform(-12.0, 12.0, 2)
+    point = (float(np.clip(point[0], 0.0, TABLE[0])), float(np.clip(point[1], 0.0, TABLE[1])))
+    objective = {
+        "forward": Objective("forward"),
+        "target_distance": Objective("target_distance", point=point),
+        "face_point": Objective("face_point", point=point),
+        "target_pose": Objective("target_pose", point=point,
+                                 facing_deg=float(np.round(rng.uniform(0.0, 360.0), 1))),
+    }[name]
+    return Request(kind, seed, manoeuvre, objective)
+
+
+def _solve(s: Scenario, request: Request, time_limit_s: float):
+    return best_move(s, "u", request.manoeuvre, request.objective, time_limit_s=time_limit_s,
+                     lattice=request.lattice, workers=1)
+
+
+def run_scenario(kind: str, seed: int, manoeuvres: tuple[str, ...], repeat: tuple[bool, ...],
+                 time_limit_s: float = 5.0) -> list[dict]:
+    """Solve the requests about one scenario (in a worker process) and judge each answer
+    independently; plain data back.  A request marked in `repeat` is solved again on a freshly
+    built scenario; an INFEASIBLE answer is put to the brute-force baseline (once per
+    manoeuvre: it depends on the scenario and the move family only)."""
+    s = make_scenario(kind, seed)
+    baselines: dict[str, dict] = {}
+    out = []
+    for k, (manoeuvre, again) in enumerate(zip(manoeuvres, repeat, strict=True)):
+        request = make_request(kind, seed, k, manoeuvre)
+        started = time.perf_counter()
+        result = _solve(s, request, time_limit_s)
+        record: dict[str, Any] = {
+            "request": request, "status": result.status, "value": result.value,
+            "move": result.move, "elapsed_s": time.perf_counter() - started}
+        if result.move is not None:
+            verdict = check_move(make_scenario(kind, seed), result.move)
+            record["legal"] = verdict.legal
+            record["violations"] = [v.message for v in verdict.violations]
+        if again:
+            second = _solve(make_scenario(kind, seed), request, time_limit_s)
+            record["repeat"] = (second.status, second.value, second.move)
+        if result.status == "INFEASIBLE":
+            if manoeuvre not in baselines:
+                found, judged = baseline_legal_move(s, "u", manoeuvre, request.lattice)
+                baselines[manoeuvre] = {"found": found, "judged": judged}
+            record["baseline"] = baselines[manoeuvre]
+        out.append(record)
+    return out
+
+
+# --- The brute-force baseline ----------------------------------------------------------------
+
+def _param(s: Scenario, manoeuvre: str, kind: str, name: str, default: float) -> float:
+    """A clause parameter of the scenario's profile, or `default` where the clause is off."""
+    profile = s.profile
+    for spec in profile.clauses_for(manoeuvre):
+        if spec.kind == kind and name in spec.bind:
+            return float(profile.param(spec.bind[name]))
+    return default
+
+
+def _rectangles(centres: np.ndarray, headings_deg: np.ndarray, width: float,
+                depth: float) -> np.ndarray:
+    """Corners (N, 4, 2): front-left, front-right, rear-right, rear-left."""
+    h = np.radians(headings_deg)
+    f = np.stack([np.cos(h), np.sin(h)], -1)
+    r = np.stack([f[:, 1], -f[:, 0]], -1)
+    local = np.array([(-0.5, 0.5), (0.5, 0.5), (0.5, -0.5), (-0.5, -0.5)])
+    return centres[:, None, :] + local[None, :, 0, None] * width * r[:, None, :] + \
+        local[None, :, 1, None] * depth * f[:, None, :]
+
+
+class EndFilter:
+    """Exact necessary conditions, vectorised: the end Unit Boundary on the table and more
+    than the end spacing from every obstacle, and every end corner within the Valid Final
+    Position reach of some start corner; for Advance and March also the Front Facing's path,
+    through pieces of it (the hulls of the front before and after each leg and the wheel lie
+    inside the area the checker sweeps): on the table and more than the mid-move spacing
+    from every obstacle.  Each is a clause of the profile, or a part of one, taken with a
+    hair of slack so that float noise never drops a pose the checker would accept."""
+
+    def __init__(self, s: Scenario, unit_id: str, manoeuvre: str) -> None:
+        self.unit = s.unit(unit_id)
+        self.field = s.battlefield
+        self.obstacles = shapely.union_all([shape for _, shape in s.obstacles_for(unit_id)])
+        kinds = {spec.kind for spec in s.profile.clauses_for(manoeuvre)}
+        self.end_on_table = "table_edge_end" in kinds
+        self.front_on_table = "table_edge_front" in kinds
+        self.end_gap = _param(s, manoeuvre, "unit_spacing", "spacing_in", -1.0)
+        self.front_gap = _param(s, manoeuvre, "front_spacing", "spacing_in", -1.0)
+        self.reach = _param(s, manoeuvre, "valid_final_position", "mob_factor", math.inf) * \
+            self.unit.mobility_in
+        self.start = np.asarray(self.unit.corners())
+
+    def _on_table(self, points: np.ndarray) -> np.ndarray:
+        x, y = points[..., 0], points[..., 1]
+        inside = (x >= -SLACK) & (x <= self.field.width_in + SLACK) & (y >= -SLACK) & \
+            (y <= self.field.depth_in + SLACK)
+        return np.all(inside, axis=1)
+
+    def _clear(self, ok: np.ndarray, geometries, gap: float) -> None:
+        idx = np.nonzero(ok)[0]
+        if gap >= 0 and len(idx) and not self.obstacles.is_empty:
+            ok[idx] = shapely.distance(geometries(idx), self.obstacles) > gap - SLACK
+
+    def keep(self, corners: np.ndarray, path: list[np.ndarray] = ()) -> np.ndarray:
+        """corners (N, 4, 2) of the end poses; path: pieces (N, K, 2) of the front's path."""
+        ok = self._on_table(corners) if self.end_on_table else np.ones(len(corners), bool)
+        if math.isfinite(self.reach):
+            d = np.linalg.norm(corners[:, :, None, :] - self.start[None, None, :, :], axis=-1)
+            ok &= np.all(d.min(axis=2) <= self.reach + SLACK, axis=1)
+        self._clear(ok, lambda idx: shapely.polygons(corners[idx]), self.end_gap)
+        for piece in path:
+            if self.front_on_table:
+                ok &= self._on_table(piece)
+            self._clear(ok, lambda idx, p=piece: shapely.convex_hull(shapely.multipoints(p[idx])),
+                        self.front_gap)
+        return ok
+
+
+def front_path(u: Unit, pivot_deg: float, a: np.ndarray, b: np.ndarray,
+               corners: np.ndarray, heading_deg: np.ndarray) -> list[np.ndarray]:
+    """Pieces of the Front Facing's path: the front before and after the first leg, after the
+    wheel, and at the end (each piece the four corners whose hull the front sweeps)."""
+    h0 = math.radians(u.pose.facing_deg + pivot_deg)
+    f0 = np.array([math.cos(h0), math.sin(h0)])
+    start = np.asarray(u.with_pose(u.pose.__class__(u.pose.centre, u.pose.facing_deg +
+                                                     pivot_deg)).corners()[:2])
+    fe = np.stack([np.cos(np.radians(heading_deg)), np.sin(np.radians(heading_deg))], -1)
+    first = start[None, :, :] + a[:, None, None] * f0
+    last_start = corners[:, :2, :] - b[:, None, None] * fe[:, None, :]
+    end = corners[:, :2, :]
+    begin = np.broadcast_to(start, first.shape)
+    return [np.concatenate(pair, axis=1) for pair in
+            ((begin, first), (first, last_start), (last_start, end))]
+
+
+def _angles(step: float, limit: float) -> np.ndarray:
+    count = int(math.floor(limit / step + 1e-9))
+    return step * np.arange(-count, count + 1)
+
+
+def _snaking_candidates(u: Unit, pivot_deg: float, wheels: np.ndarray, budget: float,
+                        step_in: float = 0.1):
+    """(wheel, a, b, end centre, end heading) of 'Pivot, forward a, wheel t, forward b' on a
+    grid of legs, within the distance budget (wheels cost frontage x sin)."""
+    rows = []
+    h0 = u.pose.facing_deg + pivot_deg
+    f0 = np.array([math.cos(math.radians(h0)), math.sin(math.radians(h0))])
+    r0 = np.array([f0[1], -f0[0]])
+    for t in wheels:
+        spare = budget - u.width_in * abs(math.sin(math.radians(t)))
+        if spare < -SLACK:
+            continue
+        legs = np.arange(0.0, max(spare, 0.0) + 1e-9, step_in)
+        a, b = np.meshgrid(legs, legs if t else [0.0], indexing="ij")
+        a, b = a.ravel(), b.ravel()
+        keep = a + b <= spare + 1e-9
+        a, b = a[keep], b[keep]
+        centre = np.asarray(u.pose.centre) + a[:, None] * f0
+        if t:
+            side = -1.0 if t > 0 else 1.0  # pivot on the inner front corner
+            pivot = centre + f0 * u.depth_in / 2 + r0 * side * u.width_in / 2
+            c, s_ = math.cos(math.radians(t)), math.sin(math.radians(t))
+            arm = centre - pivot
+            centre = pivot + np.stack([c * arm[:, 0] - s_ * arm[:, 1],
+                                       s_ * arm[:, 0] + c * arm[:, 1]], -1)
+            fe = np.array([math.cos(math.radians(h0 + t)), math.sin(math.radians(h0 + t))])
+            centre = centre + b[:, None] * fe
+        rows.append((np.full(len(a), t), a, b, centre, np.full(len(a), h0 + t)))
+    if not rows:
+        return None
+    return [np.concatenate(parts) for parts in zip(*rows, strict=True)]
+
+
+@dataclass
+class Batch:
+    """Candidate moves of one Pivot (Advance, March) or one number of files (Reform): `ok`
+    marks those that pass the exact necessary conditions, `move(k)` builds candidate k."""
+
+    ok: np.ndarray
+    move: Callable[[int], Move]
+
+
+def _snaking_batches(s: Scenario, unit_id: str, manoeuvre: str,
+                     lattice: Lattice) -> Iterator[Batch]:
+    u = s.unit(unit_id)
+    window = min(90.0, _param(s, manoeuvre, "heading_window", "window_deg", 90.0))
+    budget = _param(s, manoeuvre, "snaking_distance", "mob_factor", 4.0) * u.mobility_in
+    if manoeuvre == "march":
+        pivots, wheels = [0.0], _angles(lattice.degree, window)
+    else:
+        pivots = [float(p) for p in _angles(lattice.degree, 180.0) if p > -180.0]
+        wheels = _angles(lattice.advance_wheel_deg, window)
+    keep = EndFilter(s, unit_id, manoeuvre)
+    kinds = {spec.id: spec.kind for spec in s.profile.clauses_for(manoeuvre)}
+    for p in pivots:
+        if manoeuvre == "advance":  # the Pivot clauses depend on the Pivot alone
+            verdict = check_move(s, Move(unit_id, manoeuvre, pivot_deg=p))
+            if any(kinds[v.clause] in ("pivot_model_distance", "pivot_spacing")
+                   for v in verdict.violations):
+                yield Batch(np.zeros(0, bool), lambda k: Move(unit_id, manoeuvre))
+                continue
+        found = _snaking_candidates(u, p, wheels, budget)
+        if found is None:
+            continue
+        t, a, b, centre, heading = found
+        corners = _rectangles(centre, heading, u.width_in, u.depth_in)
+        ok = keep.keep(corners, front_path(u, p, a, b, corners, heading))
+        yield Batch(ok, lambda k, p=p, t=t, a=a, b=b: Move(
+            unit_id, manoeuvre, pivot_deg=p,
+            steps=(forward(float(a[k])), wheel(float(t[k])), forward(float(b[k])))))
+
+
+def _reform_batches(s: Scenario, unit_id: str, lattice: Lattice, facing_step: float = 15.0,
+                    centre_step: float = 0.25) -> Iterator[Batch]:
+    u = s.unit(unit_id)
+    factor = _param(s, "reform", "centre_travel",
+                    "light_troops_mob_factor" if u.light_troops else "mob_factor", 2.0)
+    radius = factor * u.mobility_in
+    turns = np.array([a for a in _angles(max(facing_step, lattice.degree), 180.0) if a > -180])
+    ticks = np.arange(-math.floor(radius / centre_step), math.floor(radius / centre_step) + 1)
+    grid = np.stack(np.meshgrid(ticks, ticks, indexing="ij"), -1).reshape(-1, 2) * centre_step
+    grid = grid[np.hypot(grid[:, 0], grid[:, 1]) <= radius + SLACK]
+    centres = np.repeat(grid + np.asarray(u.pose.centre), len(turns), axis=0)
+    headings = np.tile(u.pose.facing_deg + turns, len(grid))
+    keep = EndFilter(s, unit_id, "reform")
+    kinds = {spec.id: spec.kind for spec in s.profile.clauses_for("reform")}
+    for files in range(1, u.formation.model_count + 1):
+        # File change and viable formation depend on the files alone.
+        probe = check_move(s, Move(unit_id, "reform", files=files, centre=u.pose.centre,
+                                   facing_deg=u.pose.facing_deg))
+        if any(kinds[v.clause] in ("file_change", "viable_formation") for v in probe.violations):
+            yield Batch(np.zeros(0, bool), lambda k: Move(unit_id, "reform"))
+            continue
+        end = u.with_formation(u.formation.reformed(files))
+        ok = keep.keep(_rectangles(centres, headings, end.width_in, end.depth_in))
+        yield Batch(ok, lambda k, f=files: Move(
+            unit_id, "reform", files=f, centre=(float(centres[k, 0]), float(centres[k, 1])),
+            facing_deg=float(headings[k] % 360.0)))
+
+
+def candidate_batches(s: Scenario, unit_id: str, manoeuvre: str,
+                      lattice: Lattice) -> Iterator[Batch]:
+    """The baseline's candidates.  March: wheel angles on the lattice's degree step within
+    the heading window, first and last legs every 0.1" within the distance budget.  Advance:
+    the same after every lattice Pivot the Pivot clauses accept, wheels on the Advance wheel
+    step.  Reform: facings every 15 deg (or the lattice step if coarser), every number of
+    files the file-change and viable-formation clauses accept, centres on a 0.25" grid inside
+    the centre-travel disc."""
+    if manoeuvre == "reform":
+        return _reform_batches(s, unit_id, lattice)
+    return _snaking_batches(s, unit_id, manoeuvre, lattice)
+
+
+def baseline_legal_move(s: Scenario, unit_id: str, manoeuvre: str,
+                        lattice: Lattice) -> tuple[Move | None, int]:
+    """A legal move of the solver's family found on a grid (`candidate_batches`), or None;
+    and how many moves the exact checker judged (probes of Pivots and files included).
+    Candidates must pass cheap exact necessary conditions (EndFilter) to be judged."""
+    judged = 0
+    for batch in candidate_batches(s, unit_id, manoeuvre, lattice):
+        judged += 1 if manoeuvre != "march" else 0  # the Pivot's or the files' probe
+        for k in np.nonzero(batch.ok)[0]:
+            move = batch.move(int(k))
+            judged += 1
+            if check_move(s, move).legal:
+                return move, judged
+    return None, judged

@@ -1,0 +1,143 @@
+"""Properties of the best-move search over randomised scenarios (DESIGN.md, "The contract
+between checker and solver"):
+
+- every answer with a move is legal, judged again here by the exact checker;
+- statuses are OPTIMAL, FEASIBLE, INFEASIBLE or TIMEOUT;
+- the same request twice gives the same answer whenever both answers are proofs (OPTIMAL or
+  INFEASIBLE): a wall-clock time limit may stop two runs of a search at different points;
+- every INFEASIBLE is confirmed by an exact brute-force baseline (tests.solver_support) that
+  finds no legal move of the same family on a grid of the stated lattice.
+
+Scenarios (tests.solver_support.make_scenario): "random" (units and terrain 3-11" around a
+unit that stands legally), "crowded" (closer, some within 1"), "boxed" (a unit 0.9" from a
+unit ahead, one behind and walls on both flanks: no legal end anywhere) and "tight" (the same
+at 1.2": it can just stay).  Requests are solved in two worker processes (one scenario per
+task), with one CP-SAT worker each and a 3 s limit (about 70 s in all on two idle cores).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+import pytest
+
+from constraints.checker import check_move
+from tests.solver_support import (
+    LATTICES,
+    STATUSES,
+    baseline_legal_move,
+    candidate_batches,
+    make_scenario,
+    overlaps,
+    run_scenario,
+)
+
+# (kind, seeds, the manoeuvre of each request about a scenario): 162 requests, 33 of them
+# solved twice.  Crowded and boxed units are the slowest to prove INFEASIBLE, so they come
+# first and the two workers finish together.  Lattices: tests.solver_support.LATTICES.
+PLAN = [
+    ("boxed", range(200, 203), ("march", "advance", "march", "march")),
+    ("crowded", range(100, 108), ("march", "advance", "march", "reform")),
+    ("tight", range(300, 302), ("march", "advance", "reform", "march")),
+    ("random", range(0, 22), ("march", "march", "advance", "march", "reform")),
+]
+TIME_LIMIT_S = 3.0
+REPEAT_EVERY = 5  # every 5th request is solved twice
+
+
+def tasks() -> list[tuple]:
+    out, count = [], 0
+    for kind, seeds, manoeuvres in PLAN:
+        for seed in seeds:
+            repeat = tuple((count + k) % REPEAT_EVERY == 0 for k in range(len(manoeuvres)))
+            count += len(manoeuvres)
+            out.append((kind, seed, manoeuvres, repeat, TIME_LIMIT_S))
+    return out
+
+
+@pytest.fixture(scope="module")
+def answers() -> list[dict]:
+    jobs = tasks()
+    context = multiprocessing.get_context("spawn")  # no CP-SAT state forked from pytest
+    workers = max(1, min(2, os.cpu_count() or 1))
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        done = list(pool.map(run_scenario, *zip(*jobs, strict=True), chunksize=1))
+    return [record for records in done for record in records]
+
+
+def test_scenarios_do_not_overlap():
+    for kind, seeds, _ in PLAN:
+        for seed in seeds:
+            assert not overlaps(make_scenario(kind, seed)), (kind, seed)
+
+
+def test_the_baseline_finds_legal_moves_where_they_exist():
+    # A unit 1.2" from everything may stay where it is: the baseline must see that.
+    s = make_scenario("tight", 300)
+    for manoeuvre in ("march", "advance", "reform"):
+        move, judged = baseline_legal_move(s, "u", manoeuvre, LATTICES[manoeuvre])
+        assert move is not None and judged >= 1, manoeuvre
+
+
+def test_the_baseline_drops_only_illegal_moves():
+    # Its prefilters are necessary conditions: a sample of what they drop, judged by the
+    # checker, is all illegal.
+    rng = np.random.default_rng(11)
+    dropped = 0
+    for kind, seed in (("crowded", 100), ("random", 6)):
+        s = make_scenario(kind, seed)
+        for manoeuvre, per_batch in (("march", 100), ("advance", 8), ("reform", 8)):
+            for batch in candidate_batches(s, "u", manoeuvre, LATTICES[manoeuvre]):
+                out = np.nonzero(~batch.ok)[0]
+                for k in rng.choice(out, min(per_batch, len(out)), replace=False):
+                    assert not check_move(s, batch.move(int(k))).legal, (kind, seed, manoeuvre)
+                    dropped += 1
+    assert dropped >= 300
+
+
+def test_hundreds_of_requests_with_known_statuses(answers):
+    assert len(answers) >= 160
+    assert len(answers) + sum("repeat" in a for a in answers) >= 190  # solves in all
+    counts = Counter(a["status"] for a in answers)
+    assert set(counts) <= set(STATUSES), counts
+    # Most searches finish (the margin is for a loaded machine: limits are wall-clock).
+    assert counts["OPTIMAL"] >= 0.4 * len(answers), counts
+    kinds = Counter(a["request"].manoeuvre for a in answers)
+    assert min(kinds.values()) >= 25, kinds
+
+
+def test_every_move_is_legal(answers):
+    for a in answers:
+        if a["status"] in ("OPTIMAL", "FEASIBLE"):
+            assert a["move"] is not None, a["request"]
+            assert a["legal"], (a["request"], a["move"], a["violations"])
+        else:
+            assert a["move"] is None and a["value"] is None, a["request"]
+
+
+def test_the_same_request_gives_the_same_answer(answers):
+    compared = 0
+    proofs = {"OPTIMAL", "INFEASIBLE"}
+    for a in answers:
+        if "repeat" not in a:
+            continue
+        first, second = (a["status"], a["value"], a["move"]), a["repeat"]
+        if first[0] in proofs and second[0] in proofs:
+            assert first == second, a["request"]
+            compared += 1
+        else:  # a time limit stopped one of them: still, a move found is no INFEASIBLE
+            assert "INFEASIBLE" not in (first[0], second[0]) or \
+                {first[0], second[0]} <= {"INFEASIBLE", "TIMEOUT"}, a["request"]
+    assert compared >= 15
+
+
+def test_every_infeasible_is_confirmed_by_brute_force(answers):
+    infeasible = [a for a in answers if a["status"] == "INFEASIBLE"]
+    assert len(infeasible) >= 5  # boxed units and crowded scenarios do occur
+    assert any(a["request"].kind == "boxed" for a in infeasible)
+    for a in infeasible:
+        assert a["baseline"]["found"] is None, (a["request"], a["baseline"]["found"])

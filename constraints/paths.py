@@ -91,12 +91,6 @@ class PathFinder:
             return math.inf
         return float(np.min(shapely.distance(self.region, shapely.points(points))))
 
-    def clearance(self, point: tuple[float, float]) -> float:
-        """Distance from `point` to the grown obstacles (0 inside; inf with none)."""
-        if self.region.is_empty:
-            return math.inf
-        return float(self.region.distance(Point(point)))
-
     def _seen_from(self, point: np.ndarray) -> np.ndarray:
         """Straight distance to every vertex visible from `point` (inf where hidden)."""
         out = np.full(len(self.vertices), math.inf)

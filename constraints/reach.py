@@ -26,6 +26,7 @@ from constraints.checker import judge
 from constraints.context import MoveContext
 from constraints.domain import Scenario, Unit
 from constraints.geometry import normalise_deg
+from constraints.kinematics import snake
 from constraints.moves import Move, Step
 from constraints.verdict import Verdict, Violation
 
@@ -147,12 +148,13 @@ def check_end_pose(scenario: Scenario, move: Move) -> Verdict:
     return first if first is not None else _unreachable(scenario, move)
 
 
-def _reaching(unit: Unit, move: Move, ways: list[tuple[float, Move]]) -> list:
+def _reaching(unit: Unit, move: Move,
+              ways: list[tuple[float, Move]]) -> list[tuple[float, Move]]:
     """Drop ways whose executed end misses the asked pose by more than float noise."""
     assert move.centre is not None
     kept = []
     for cost, way in ways:
-        end = MoveContext(Scenario(_NOWHERE, (unit,)), way).trajectory.end
+        end = snake(unit, way.pivot_deg, way.steps).end
         if math.dist(end.centre, move.centre) <= 1e-6:
             kept.append((cost, way))
     return kept
@@ -173,8 +175,3 @@ def _unreachable(scenario: Scenario, move: Move) -> Verdict:
     violation = Violation(f"t9a.{move.manoeuvre}.reachable", math.inf, 0.0, "in", reason)
     return Verdict(unit.id, move.manoeuvre, end.pose.centre, end.pose.facing_deg, end.files,
                    end.corners(), (violation,), {})
-
-
-from constraints.domain import Battlefield  # noqa: E402  (tiny helper scenario above)
-
-_NOWHERE = Battlefield(1.0, 1.0)

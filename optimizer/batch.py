@@ -3,13 +3,16 @@
 `BatchJudge` precomputes one unit's manoeuvre once (clause limits, obstacles as convex
 pieces, per-Pivot verdicts) and then judges arrays of end poses with numpy, no Python loop per
 pose on the common path.  Advance and March poses are reached by the one-wheel way of
-constraints.options (an Advance needs its Pivot per pose).
+constraints.options (an Advance needs its Pivot per pose).  They are judged in cache-sized
+chunks, grouped by way, with corners as struct-of-arrays (optimizer.batch_poses, the sweep in
+optimizer.batch_sweep): millions of poses a second.
 
 Exactness: the end position (Valid Final Position, Unit Spacing, table edge), the distance,
 the heading window and the Pivot are judged exactly as the checker does.  Two parts are
 sound but conservative (True implies the checker agrees; a few legal poses near an obstacle
 may be False): the wheel's sweep is bounded as in the CP-SAT encoding (the sector slid along
-the first leg), and a Reform's model paths use the encoding's travel bound.
+the first leg), and a Reform's model paths use the encoding's travel bound.  With
+`margin_in`, every limit, clearances included, is that much stricter.
 """
 
 from __future__ import annotations
@@ -22,16 +25,25 @@ import numpy as np
 from constraints.clauses import Clause
 from constraints.clauses.reform_files import FileChange
 from constraints.clauses.reform_paths import travel_discs
-from constraints.clauses.separation import STRICT_IN
-from constraints.clauses.sweep_bounds import first_leg_clear, first_leg_on_table
 from constraints.clauses.viable_formation import formation_problem
 from constraints.domain import Scenario
 from constraints.encode_context import ConvexPiece, convex_pieces
 from constraints.encoding import Frame
 from constraints.limits import FLOAT_NOISE
 from constraints.paths import PathFinder
-from constraints.reach import forward_vectors, signed_deg, solve_2x2, wheel_shifts
-from optimizer.geometry_np import convex_distance, overhang, rectangle_corners
+from constraints.reach import forward_vectors, solve_2x2, wheel_shifts
+from optimizer.batch_poses import (
+    Boxes,
+    Ways,
+    chunks,
+    clear_of,
+    end_corners,
+    group_ways,
+    legs,
+    within_reach,
+)
+from optimizer.batch_sweep import FrontSweep
+from optimizer.geometry_np import rectangle_corners
 from optimizer.search_space import clauses_of
 
 WORLD = Frame((0.0, 0.0), 90.0)
@@ -54,6 +66,7 @@ class BatchJudge:
         for label, shape in scenario.obstacles_for(unit_id):
             self.pieces += convex_pieces(label, shape, WORLD)
         self.start_corners = np.array(self.unit.corners())
+        self.sweep = FrontSweep(scenario, self.unit, self.clauses, self.pieces, margin_in)
         self._pivot_ok: dict[float, bool] = {}
         self._travel: dict[tuple[int, float], list | None] = {}
 
@@ -74,23 +87,45 @@ class BatchJudge:
 
     def _snaking(self, centres: np.ndarray, facings: np.ndarray,
                  pivots: np.ndarray) -> np.ndarray:
+        ok = np.zeros(len(facings), dtype=bool)
+        for part in chunks(len(facings)):
+            ok[part] = self._snaking_chunk(centres[part, 0], centres[part, 1], facings[part],
+                                           pivots[part])
+        return ok
+
+    def _snaking_chunk(self, cx: np.ndarray, cy: np.ndarray, facings: np.ndarray,
+                       pivots: np.ndarray) -> np.ndarray:
+        """One chunk: the way's limits on every pose, then the end position and the sweep
+        on the poses still legal only (compressed once the cheap checks have run)."""
         unit, c = self.unit, self.clauses
-        heading = unit.pose.facing_deg + pivots
-        delta = signed_deg(facings - heading)
-        a, b, ok = self.ways(centres, heading, delta)
-        cost = a + b + unit.width_in * np.abs(np.sin(np.radians(delta)))
+        ways = group_ways(unit, facings, pivots)
+        x0, y0 = unit.pose.centre
+        a, b, ok = legs(ways, cx - x0, cy - y0)
+        ok &= self._way_ok(ways)[ways.inverse]
         if "snaking_distance" in c:
+            cost = a + b
+            cost += unit.width_in * np.abs(np.sin(np.radians(ways.delta)))[ways.inverse]
             ok &= cost <= c["snaking_distance"].limit_in(unit) + self.tol
+        alive = np.flatnonzero(ok)  # the rest of the checks on these poses only
+        inv, cx, cy, a, b = ways.inverse[alive], cx[alive], cy[alive], a[alive], b[alive]
+        xs, ys = end_corners(ways, inv, cx, cy)
+        axes = ways.f[0][inv], ways.f[1][inv]  # along the rectangle's sides
+        good = self._end_ok(xs, ys, axes)
+        if self.sweep.may_matter:
+            good &= self.sweep.ok(ways, inv, xs, ys, axes, a, b, good)
+        ok[:] = False
+        ok[alive[good]] = True
+        return ok
+
+    def _way_ok(self, ways: Ways) -> np.ndarray:
+        """Per way: the heading window and the Pivot's own limits."""
+        c = self.clauses
+        ok = np.ones(len(ways.delta), dtype=bool)
         if "heading_window" in c:
-            ok &= np.abs(delta) <= float(c["heading_window"].params["window_deg"]) + FLOAT_NOISE
+            ok &= np.abs(ways.delta) <= float(c["heading_window"].params["window_deg"]) + \
+                FLOAT_NOISE
         if "pivot_model_distance" in c or "pivot_spacing" in c:
-            ok &= self._pivots_ok(pivots)
-        corners = rectangle_corners(centres, facings, unit.width_in, unit.depth_in)
-        ok &= self._end_ok(corners, ok)
-        sweep = ok & self._sweep_may_matter()
-        if sweep.any():
-            ok[sweep] = self._sweep_ok(centres[sweep], facings[sweep], pivots[sweep],
-                                       delta[sweep], a[sweep], b[sweep])
+            ok &= self._pivots_ok(ways.pivot)
         return ok
 
     def ways(self, centres: np.ndarray, heading: np.ndarray,
@@ -131,85 +166,23 @@ class BatchJudge:
 
     # -- the end position (every manoeuvre) -------------------------------------------------
 
-    def _end_ok(self, corners: np.ndarray, todo: np.ndarray) -> np.ndarray:
-        ok = todo.copy()
+    def _end_ok(self, xs: np.ndarray, ys: np.ndarray,
+                axes: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        """Whether each end rectangle ((4, n) corners, unit vectors along a side) is a legal
+        end position."""
         c, unit, field = self.clauses, self.unit, self.scenario.battlefield
-        if "valid_final_position" in c:
-            reach = np.linalg.norm(corners[:, :, None, :] - self.start_corners[None, None],
-                                   axis=-1).min(axis=2).max(axis=1)
-            ok &= reach <= c["valid_final_position"].limit_in(unit) + self.tol
+        ok = np.ones(xs.shape[1], dtype=bool)
+        boxes = Boxes.of(xs, ys)
         if "table_edge_end" in c:
-            ok &= overhang(corners, field.width_in, field.depth_in) <= self.tol
+            ok &= boxes.overhang_ok(field.width_in, field.depth_in, self.tol)
+        if "valid_final_position" in c:
+            limit = c["valid_final_position"].limit_in(unit) + self.tol
+            todo = np.flatnonzero(ok)
+            ok[todo] = within_reach(xs[:, todo], ys[:, todo], self.start_corners, limit)
         if "unit_spacing" in c:
             gap = float(c["unit_spacing"].params["spacing_in"])
-            ok[ok] = self._clear(corners[ok], gap)
+            ok = clear_of(xs, ys, boxes, axes, self.pieces, gap - self.tol, ok)
         return ok
-
-    def _clear(self, polys: np.ndarray, gap: float) -> np.ndarray:
-        """Whether each polygon is more than `gap` from every obstacle piece."""
-        ok = np.ones(len(polys), dtype=bool)
-        centres = polys.mean(axis=1)
-        radius = np.linalg.norm(polys - centres[:, None], axis=-1).max(axis=1)
-        for piece in self.pieces:
-            mid = piece.vertices.mean(axis=0)
-            far = np.linalg.norm(centres - mid, axis=1) - radius - \
-                np.linalg.norm(piece.vertices - mid, axis=1).max() > gap + 1e-6
-            near = ok & ~far
-            if near.any():
-                ok[near] = convex_distance(polys[near], piece.vertices) > gap - self.tol
-        return ok
-
-    # -- the Front Facing's sweep -----------------------------------------------------------
-
-    @cached_property
-    def _sweep_reach(self) -> float:
-        unit, c = self.unit, self.clauses
-        budget = c["snaking_distance"].limit_in(unit) if "snaking_distance" in c else \
-            4 * unit.mobility_in
-        return budget + math.hypot(unit.width_in, unit.depth_in) + unit.width_in
-
-    def _sweep_may_matter(self) -> bool:
-        """False when everything is too far for any sweep to come near (the common case)."""
-        c = self.clauses
-        centre, reach = np.asarray(self.unit.pose.centre), self._sweep_reach
-        if "table_edge_front" in c:
-            field = self.scenario.battlefield
-            if (centre - reach < 0).any() or centre[0] + reach > field.width_in or \
-                    centre[1] + reach > field.depth_in:
-                return True
-        if "front_spacing" not in c:
-            return False
-        gap = float(c["front_spacing"].params["spacing_in"])
-        return any(np.linalg.norm(p.vertices - centre, axis=1).min() <= reach + gap
-                   for p in self.pieces)
-
-    def _sweep_ok(self, centres: np.ndarray, facings: np.ndarray, pivots: np.ndarray,
-                  delta: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        unit, c, field = self.unit, self.clauses, self.scenario.battlefield
-        ways = np.stack([pivots, delta], axis=1)
-        ok = np.ones(len(centres), dtype=bool)
-        fronts = self._last_leg(centres, facings, b)
-        # One packed key per row: np.unique over rows (axis=0) is a slow lexicographic sort.
-        keys = ways.astype(np.float64).view(np.complex128).reshape(-1)
-        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        uniques, inverse = ways[first], inverse.reshape(-1)
-        if "front_spacing" in c:
-            gap = float(c["front_spacing"].params["spacing_in"])
-            ok &= a <= first_leg_clear(unit, uniques, self.pieces,
-                                       gap + STRICT_IN + self.margin_in)[inverse]
-            ok[ok] = self._clear(fronts[ok], gap)
-        if "table_edge_front" in c:
-            ok &= a <= first_leg_on_table(unit, uniques, field)[inverse]
-            ok &= overhang(fronts, field.width_in, field.depth_in) <= self.tol
-        return ok
-
-    def _last_leg(self, centres: np.ndarray, facings: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """(N, 4, 2) parallelogram swept by the front in the last leg."""
-        unit = self.unit
-        corners = rectangle_corners(centres, facings, unit.width_in, unit.depth_in)
-        back = forward_vectors(facings) * b[:, None]
-        return np.stack([corners[:, 0] - back, corners[:, 1] - back, corners[:, 1],
-                         corners[:, 0]], axis=1)
 
     # -- Reform -----------------------------------------------------------------------------
 
@@ -231,7 +204,11 @@ class BatchJudge:
         ranks = np.array([unit.formation.reformed(int(f)).ranks for f, _ in values])
         depth = ranks[inverse] * unit.base.depth_in
         corners = rectangle_corners(centres, facings, width, depth)
-        return self._end_ok(corners, ok)
+        rows = np.flatnonzero(ok)
+        ahead = forward_vectors(facings[rows])
+        ok[rows] = self._end_ok(corners[rows, :, 0].T.copy(), corners[rows, :, 1].T.copy(),
+                                (ahead[:, 0], ahead[:, 1]))
+        return ok
 
     def _in_discs(self, discs: list[tuple[tuple[float, float], float]] | None,
                   pts: np.ndarray) -> np.ndarray:

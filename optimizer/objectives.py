@@ -63,7 +63,8 @@ def post_objective(enc: MoveEncoding, objective: Objective, frame_point: Point |
     model = enc.sat_model
     if objective.name == "forward":
         for region, lit in zip(regions, enc.option_vars, strict=True):
-            model.add(enc.j <= math.floor(enc.ticks(region.bounds[3]) + 1e-6)) \
+            # One tick of room: a straight option's band strays ~0.7 tick off its line.
+            model.add(enc.j <= math.floor(enc.ticks(region.bounds[3]) + 1.0)) \
                 .only_enforce_if(lit)
         model.maximize(enc.j)
         return
@@ -92,7 +93,8 @@ NORM_SCALE = 1_000
 
 def _option_lower_bounds(enc: MoveEncoding, cost: Any, point: Point,
                          regions: list[shapely.Geometry], front: bool) -> None:
-    """cost >= (distance from the point to the option's region) x cos(pi / sides)."""
+    """cost >= (distance from the point to the option's region) x cos(pi / sides), less
+    one tick (a straight option's band strays ~0.7 tick off its line)."""
     shrink = math.cos(math.pi / NORM_SIDES) * NORM_SCALE / enc.tick
     for option, region, lit in zip(enc.options, regions, enc.option_vars, strict=True):
         target = shapely.Point(point)
@@ -100,7 +102,7 @@ def _option_lower_bounds(enc: MoveEncoding, cost: Any, point: Point,
             off = [(corner_offset(option, 0)[k] + corner_offset(option, 1)[k]) / 2
                    for k in (0, 1)]
             target = shapely.Point(point[0] - off[0], point[1] - off[1])
-        bound = math.floor(shrink * region.distance(target) - 1.0)
+        bound = math.floor(shrink * region.distance(target) - NORM_SCALE)
         if bound > 0:
             enc.sat_model.add(cost >= bound).only_enforce_if(lit)
 

@@ -195,10 +195,7 @@ def kept_options(objective: Objective, bounds: np.ndarray, incumbent: Incumbent 
     """Indexes of the options that might beat the incumbent (all, without one)."""
     if incumbent is None:
         return list(range(len(bounds)))
-    # The search's norm has integer directions (7e-4 relative, optimizer.objectives): keep a
-    # margin of twice that so no option that could win in the search's terms is dropped; and
-    # a straight option's band lets the search's centre stray up to ~0.7 tick off its line.
-    slack = tick + 2e-3 * abs(incumbent.value)
+    slack = _slack(incumbent.value, tick)
     with np.errstate(invalid="ignore"):
         beats = bounds >= incumbent.value - slack if objective.maximise else \
             bounds <= incumbent.value + slack
@@ -207,22 +204,66 @@ def kept_options(objective: Objective, bounds: np.ndarray, incumbent: Incumbent 
     return list(np.nonzero(keep)[0])
 
 
+def _slack(value: float, tick: float) -> float:
+    """How much better than the incumbent an option's bound must be to drop it.  The search's
+    norm has integer directions (7e-4 relative, optimizer.objectives): twice that, so no
+    option that could win in the search's terms is dropped; and a straight option's band lets
+    the search's centre stray up to ~0.7 tick off its line."""
+    return tick + 2e-3 * abs(value)
+
+
 def refined_bounds(relaxed: CentreRegions, objective: Objective, options: list[Option],
                    keep: list, point: tuple[float, float] | None, frame_facing: float | None,
+                   incumbent: Incumbent | None, tick: float,
                    deadline: float | None = None) -> tuple[np.ndarray, dict[int, shapely.Geometry]]:
     """Bounds of the kept options from their relaxed regions of end centres (every legal end
     centre lies in one, optimizer.regions), and those regions; an option with an empty
     region has no legal move (bound +-inf).  Options not reached before `deadline` keep
-    NaN (the caller keeps them)."""
+    NaN (the caller keeps them).
+
+    With an incumbent, each region is first clipped to where the objective could beat it
+    (a disc about the target, a half-plane, a strip): the shapes stay small and cheap, and
+    the bound is unchanged for every option that might beat the incumbent."""
     bounds = np.full(len(options), np.nan)
     regions: dict[int, shapely.Geometry] = {}
     for k in keep:
         if deadline is not None and time.perf_counter() > deadline:
             break
-        region = relaxed.of(options[k])
+        clip = None if incumbent is None else \
+            _clip(objective, options[k], incumbent.value + _slack(incumbent.value, tick) *
+                  (-1 if objective.maximise else 1), point, frame_facing)
+        region = relaxed.of(options[k], clip)
         if region.is_empty:
             bounds[k] = -np.inf if objective.maximise else np.inf
             continue
         regions[k] = region
         bounds[k] = option_bounds(objective, [options[k]], [region], point, frame_facing)[0]
     return bounds, regions
+
+
+FAR_IN = 10_000.0  # "unbounded" for the clips' half-planes and strips
+
+
+def _clip(objective: Objective, option: Option, worst: float, point: tuple[float, float] | None,
+          frame_facing: float | None) -> shapely.Geometry:
+    """The frame centres where the option's objective (as option_bounds bounds it) is no
+    worse than `worst`: every centre outside it is worse (a relaxation: circumscribed)."""
+    if objective.name == "forward":
+        return shapely.box(-FAR_IN, worst, FAR_IN, FAR_IN)
+    assert point is not None
+    if objective.name == "face_point":
+        width = worst - _away_penalty(option, point)
+        if width < 0:
+            return shapely.Polygon()
+        f = np.array(unit_vector(option.frame_facing_deg))
+        r = np.array([f[1], -f[0]])
+        p = np.asarray(point, dtype=float)
+        return shapely.Polygon([p + FAR_IN * f + width * r, p - FAR_IN * f + width * r,
+                                p - FAR_IN * f - width * r, p + FAR_IN * f - width * r])
+    radius = (worst - _angle_cost(option, objective, frame_facing)) / SHRINK
+    if radius < 0:
+        return shapely.Polygon()
+    sx, sy = _target_shift(option, objective)
+    sides = 32
+    return shapely.Point(point[0] - sx, point[1] - sy).buffer(
+        radius / math.cos(math.pi / sides), quad_segs=sides // 4)

@@ -63,13 +63,18 @@ class CentreRegions:
         circle = shapely.get_coordinates(Point(0.0, 0.0).buffer(1.0, quad_segs=DISC_SEGS))
         self.circle = circle / math.cos(math.pi / n) if outer else circle
 
-    def of(self, option: Option) -> shapely.Geometry:
-        """The option's region (possibly empty)."""
+    def of(self, option: Option, clip: shapely.Geometry | None = None) -> shapely.Geometry:
+        """The option's region (possibly empty), within `clip` if given (the region's part
+        in it, computed on small shapes)."""
         if self.manoeuvre == "reform":
             base = Polygon(self.circle * self.travel)
         else:
             pts = reach_polygon(option)
             base = LineString(pts[:2]) if option.wheel_deg == 0 else Polygon(pts)
+        if clip is not None:
+            base = base.intersection(clip)
+            if base.is_empty:
+                return base
         offsets = np.array([corner_offset(option, c) for c in range(4)])
         corners = shapely.get_coordinates(base)[:, None, :] + offsets[None]  # (V, 4, 2)
         parts = [base]

@@ -223,7 +223,8 @@ def _prefilter(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Obje
     if len(keep) <= 1:
         return incumbent, keep, {}
     fine, relaxed = refined_bounds(CentreRegions(scenario, unit, manoeuvre, outer=True),
-                                   objective, options, keep, point, facing, deadline)
+                                   objective, options, keep, point, facing, incumbent,
+                                   lattice.inch, deadline)
     looked = [relaxed.get(k, EMPTY) for k in range(len(options))]
     again = find_incumbent(judge, frame, objective, options, looked, fine, lattice.inch,
                            point, facing, deadline)

@@ -1,11 +1,14 @@
 """A quick legal answer before the search, and the per-option bounds that let it shrink the
 model (TECHNIQUES.md: per-heading geometry as a pre-filter and hint for CP-SAT).
 
-Each option's region of centres (ignoring every clause but the family and the distance)
-bounds the objective from below (or, for `forward`, above).  A legal lattice point found by
-the batch mask on a coarse sub-lattice of the best options is an incumbent; options whose
-bound cannot beat it are left out of the CP-SAT model, which is sound for optimality: what
-CP-SAT proves optimal over the rest is optimal over all.
+Each option's reach (ignoring every clause but the family and the distance) bounds the
+objective from below (or, for `forward`, above).  A legal lattice point found by the batch
+mask on a coarse sub-lattice of the best options is an incumbent.  The options it leaves are
+bounded again from their relaxed regions of end centres (optimizer.regions: the end-position
+rules as regions, clipped to where the incumbent could be beaten), which drops most of them,
+and a better incumbent is looked for inside those regions.  Options whose bound cannot beat
+the incumbent are left out of the CP-SAT model, which is sound for optimality: what CP-SAT
+proves optimal over the rest is optimal over all.
 """
 
 from __future__ import annotations

@@ -62,11 +62,12 @@ class Unit:
     def files(self) -> int:
         return self.formation.files
 
-    @property
+    # Cached (the unit is immutable): option building asks for them thousands of times.
+    @cached_property
     def width_in(self) -> float:
         return self.formation.files * self.base.width_in
 
-    @property
+    @cached_property
     def depth_in(self) -> float:
         return self.formation.ranks * self.base.depth_in
 

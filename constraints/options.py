@@ -15,7 +15,6 @@ INFEASIBLE is proved on this family and lattice only.  Geometry is in the unit's
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 import numpy as np
 
@@ -42,14 +41,19 @@ def wheel_shift(unit: Unit, heading_deg: float, wheel_deg: float) -> Vec:
 
 
 def snaking_option(index: int, unit: Unit, frame: Frame, pivot_deg: float, wheel_deg: float,
-                   budget_in: float) -> Option | None:
-    """The option 'Pivot, forward a, wheel, forward b' with a + wheel cost + b <= budget."""
+                   budget_in: float, dirs: dict[float, Vec] | None = None) -> Option | None:
+    """The option 'Pivot, forward a, wheel, forward b' with a + wheel cost + b <= budget.
+    `dirs` caches frame directions by heading (a family shares them)."""
     cost = unit.width_in * abs(math.sin(math.radians(wheel_deg)))
     spare = budget_in - cost
     if spare < 0:
         return None
     h0 = unit.pose.facing_deg
-    fp, fe = _frame_dir(frame, h0 + pivot_deg), _frame_dir(frame, h0 + pivot_deg + wheel_deg)
+    dirs = {} if dirs is None else dirs
+    for heading in (h0 + pivot_deg, h0 + pivot_deg + wheel_deg):
+        if heading not in dirs:
+            dirs[heading] = _frame_dir(frame, heading)
+    fp, fe = dirs[h0 + pivot_deg], dirs[h0 + pivot_deg + wheel_deg]
     w = frame.vector(wheel_shift(unit, h0 + pivot_deg, wheel_deg)) if wheel_deg else (0.0, 0.0)
     info = {"frame_facing_deg": 90.0 + pivot_deg + wheel_deg, "wheel_shift": w,
             "wheel_cost_in": cost, "budget_in": budget_in, "first_dir": fp, "end_dir": fe}
@@ -84,34 +88,42 @@ def _angles(step: float, limit: float) -> list[float]:
 
 def march_options(unit: Unit, frame: Frame, lattice: Lattice, budget_in: float,
                   window_deg: float = 90.0) -> list[Option]:
-    found = [snaking_option(0, unit, frame, 0.0, t, budget_in)
-             for t in _angles(lattice.degree, min(90.0, window_deg))]
-    return _indexed(found)
+    wheels = _angles(lattice.degree, min(90.0, window_deg))
+    return _snaking_family(unit, frame, [0.0], wheels, budget_in)
 
 
 def advance_options(unit: Unit, frame: Frame, lattice: Lattice, budget_in: float,
                     window_deg: float = 90.0) -> list[Option]:
     pivots = _angles(lattice.degree, 180.0)[1:]  # (-180, 180]
     wheels = _angles(lattice.advance_wheel_deg, min(90.0, window_deg))
-    found = [snaking_option(0, unit, frame, p, t, budget_in) for p in pivots for t in wheels]
-    return _indexed(found)
+    return _snaking_family(unit, frame, pivots, wheels, budget_in)
+
+
+def _snaking_family(unit: Unit, frame: Frame, pivots: list[float], wheels: list[float],
+                    budget_in: float) -> list[Option]:
+    """Every (pivot, wheel) option within the budget, indexed in (pivot, wheel) order."""
+    # A wheel's cost depends on its angle only: drop the unaffordable ones before building.
+    width = unit.width_in
+    wheels = [t for t in wheels if budget_in - width * abs(math.sin(math.radians(t))) >= 0]
+    found: list[Option] = []
+    dirs: dict[float, Vec] = {}
+    for p in pivots:
+        for t in wheels:
+            option = snaking_option(len(found), unit, frame, p, t, budget_in, dirs)
+            assert option is not None  # affordable by the filter above
+            found.append(option)
+    return found
 
 
 def reform_options(unit: Unit, lattice: Lattice, files: list[int]) -> list[Option]:
-    found = []
+    found: list[Option] = []
     for f in files:
         end = unit.formation.reformed(f)
         width, depth = f * unit.base.width_in, end.ranks * unit.base.depth_in
         for turn in _angles(lattice.degree, 180.0)[1:]:
-            found.append(Option(0, unit.pose.facing_deg + turn, f, width, depth,
+            found.append(Option(len(found), unit.pose.facing_deg + turn, f, width, depth,
                                 info={"frame_facing_deg": 90.0 + turn, "turn_deg": turn}))
-    return _indexed(found)
-
-
-def _indexed(found: Sequence[Option | None]) -> list[Option]:
-    from dataclasses import replace
-
-    return [replace(o, index=k) for k, o in enumerate(o for o in found if o is not None)]
+    return found
 
 
 def end_centre(option: Option, a_in: float, b_in: float) -> Point:

@@ -23,24 +23,22 @@ from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry import LineString, Point
 
 from constraints.checker import check_move
 from constraints.domain import Scenario, Unit
-from constraints.encode_context import convex_pieces
 from constraints.encoding import Frame, Lattice, Option, corner_offset
 from constraints.geometry import angle_between_deg, normalise_deg, unit_vector
 from constraints.moves import Move, Step
-from constraints.options import legs, reach_polygon
+from constraints.options import legs
 from optimizer.batch import BatchJudge
 from optimizer.objectives import BEHIND_PENALTY, Objective
+from optimizer.regions import CentreRegions
 from optimizer.search_space import clauses_of, options_for
 from optimizer.solve import objective_value
 
 Result = tuple[Move | None, float | None, dict[str, Any]]
 MAX_CHECKS = 300          # confirmations by check_move before giving up
-QUAD_SEGS = 16            # arc segments per quarter circle in the spacing buffers
-DISC_SEGS = 32            # ... in the (inscribed) Valid Final Position and travel discs
 
 
 @dataclass
@@ -215,9 +213,9 @@ def per_heading_geometry(scenario: Scenario, unit_id: str, manoeuvre: str,
     """Per option, the best point of its region of end centres; the best options confirmed."""
     started = time.perf_counter()
     fam = _Family.build(scenario, unit_id, manoeuvre, objective)
-    regions, found = _Regions(fam), []
+    regions, found = CentreRegions(scenario, fam.unit, manoeuvre, outer=False), []
     for k in range(len(fam.options)):
-        region = regions.of(k)
+        region = regions.of(fam.options[k])
         if not region.is_empty:
             point = _best_point(fam, k, region)
             found.append((float(fam.costs(point[None], np.array([k]))[0]), k, point))
@@ -227,60 +225,6 @@ def per_heading_geometry(scenario: Scenario, unit_id: str, manoeuvre: str,
     result = fam.confirm((fam.move(k, point) for _, k, point in found), stats)
     stats["elapsed_s"] = time.perf_counter() - started
     return result
-
-
-class _Regions:
-    """Regions of end centres (frame inches); a rule's part is skipped where it cannot bind."""
-
-    def __init__(self, fam: _Family) -> None:
-        self.fam = fam
-        self.vfp = fam.limit("valid_final_position", math.inf)
-        self.travel = fam.limit("centre_travel", 2.0 * fam.unit.mobility_in)
-        spacing = [c for c in clauses_of(fam.scenario, fam.manoeuvre) if c.kind == "unit_spacing"]
-        self.gap = float(spacing[0].params["spacing_in"]) if spacing else None
-        field = fam.scenario.battlefield
-        self.table = np.array([fam.frame.point(c) for c in ((0.0, 0.0), (field.width_in, 0.0),
-                               (field.width_in, field.depth_in), (0.0, field.depth_in))])
-        self.start = np.array([fam.frame.point(c) for c in fam.unit.corners()])
-        self.pieces = [p.vertices for label, shape in fam.scenario.obstacles_for(fam.unit.id)
-                       for p in convex_pieces(label, shape, fam.frame)]
-        self.shapes = [Polygon(v) for v in self.pieces]
-        # A regular polygon with its vertices on the unit circle: inscribed, so sound.
-        self.circle = shapely.get_coordinates(Point(0.0, 0.0).buffer(1.0, quad_segs=DISC_SEGS))
-
-    def of(self, k: int) -> shapely.Geometry:
-        option = self.fam.options[k]
-        if self.fam.manoeuvre == "reform":
-            base = Polygon(self.circle * self.travel)
-        else:
-            pts = reach_polygon(option)
-            base = LineString(pts[:2]) if option.wheel_deg == 0 else Polygon(pts)
-        offsets = np.array([corner_offset(option, c) for c in range(4)])
-        corners = shapely.get_coordinates(base)[:, None, :] + offsets[None]  # (V, 4, 2)
-        parts = [base]
-        if not shapely.contains_xy(Polygon(self.table), corners.reshape(-1, 2)).all():
-            parts += list(shapely.polygons(self.table[None] - offsets[:, None]))
-        for c in range(4):
-            far = np.hypot(*(corners[:, c, None] - self.start[None]).T).max(axis=0)
-            if far.min() > self.vfp:  # no one start corner's disc holds every end: it binds
-                discs = shapely.polygons(self.circle[None] * self.vfp
-                                         + (self.start - offsets[c])[:, None])
-                parts.append(shapely.union_all(discs))
-        region = shapely.intersection_all(parts)
-        return self._spaced(region, base, offsets)
-
-    def _spaced(self, region: shapely.Geometry, base: shapely.Geometry,
-                offsets: np.ndarray) -> shapely.Geometry:
-        """The region minus the centres whose end rectangle comes within the gap of an obstacle:
-        per convex piece, (piece (+) -rectangle) grown by the gap (round buffer enlarged so
-        that its chords stay outside the true offset curve)."""
-        if self.gap is None or not self.shapes or region.is_empty:
-            return region
-        near = shapely.distance(self.shapes, base) <= np.hypot(*offsets.T).max() + self.gap + 0.1
-        grow = (self.gap + 1e-6) / math.cos(3 * math.pi / (8 * QUAD_SEGS))
-        zones = [shapely.MultiPoint((self.pieces[n][:, None] - offsets[None]).reshape(-1, 2))
-                 .convex_hull.buffer(grow, quad_segs=QUAD_SEGS) for n in np.flatnonzero(near)]
-        return region.difference(shapely.union_all(zones)) if zones else region
 
 
 def _best_point(fam: _Family, k: int, region: shapely.Geometry) -> np.ndarray:

@@ -1,11 +1,14 @@
 """A quick legal answer before the search, and the per-option bounds that let it shrink the
 model (TECHNIQUES.md: per-heading geometry as a pre-filter and hint for CP-SAT).
 
-Each option's region of centres (ignoring every clause but the family and the distance)
-bounds the objective from below (or, for `forward`, above).  A legal lattice point found by
-the batch mask on a coarse sub-lattice of the best options is an incumbent; options whose
-bound cannot beat it are left out of the CP-SAT model, which is sound for optimality: what
-CP-SAT proves optimal over the rest is optimal over all.
+Each option's reach (ignoring every clause but the family and the distance) bounds the
+objective from below (or, for `forward`, above).  A legal lattice point found by the batch
+mask on a coarse sub-lattice of the best options is an incumbent.  The options it leaves are
+bounded again from their relaxed regions of end centres (optimizer.regions: the end-position
+rules as regions, clipped to where the incumbent could be beaten), which drops most of them,
+and a better incumbent is looked for inside those regions.  Options whose bound cannot beat
+the incumbent are left out of the CP-SAT model, which is sound for optimality: what CP-SAT
+proves optimal over the rest is optimal over all.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from constraints.encoding import Frame, Option, corner_offset
 from constraints.geometry import angle_between_deg, unit_vector
 from optimizer.batch import BatchJudge
 from optimizer.objectives import BEHIND_PENALTY, DEGREE_WEIGHT_TICKS, NORM_SIDES, Objective
+from optimizer.regions import CentreRegions
 
 COARSE_TICKS = 10       # candidates every 10 lattice steps
 OPTIONS_TRIED = 40      # options judged together, best-bounded first
@@ -55,29 +59,34 @@ def option_bounds(objective: Objective, options: list[Option], regions: list,
     """Per option, a bound on the objective (inches; lower for minimising, upper for
     `forward`); NaN where no bound is known."""
     if objective.name == "forward":
-        return np.array([r.bounds[3] for r in regions])
+        return shapely.bounds(np.asarray(regions, dtype=object))[:, 3]
     if point is None:
         return np.full(len(options), np.nan)
     if objective.name == "face_point":
-        return np.array([_lateral_bound(o, r, point) for o, r in zip(options, regions,
-                                                                      strict=True)])
-    out = []
-    for option, region in zip(options, regions, strict=True):
-        sx, sy = _target_shift(option, objective)
-        gap = region.distance(shapely.Point(point[0] - sx, point[1] - sy))
-        out.append(SHRINK * gap + _angle_cost(option, objective, frame_facing))
-    return np.array(out)
+        return _lateral_bounds(options, regions, point)
+    shifts = np.array([_target_shift(o, objective) for o in options]).reshape(-1, 2)
+    targets = shapely.points(np.asarray(point) - shifts)
+    gaps = shapely.distance(np.asarray(regions, dtype=object), targets)
+    angles = np.array([_angle_cost(o, objective, frame_facing) for o in options])
+    return SHRINK * gaps + angles
 
 
-def _lateral_bound(option: Option, region: shapely.Geometry, point: tuple[float, float]) -> float:
-    """Least distance of the point from the unit's centre line over the option's region,
-    plus the penalty for facing away (as optimizer.objectives posts it)."""
-    r = _right(option)
-    coords = np.asarray(shapely.get_coordinates(region))
-    proj = coords @ r
-    target = float(np.asarray(point) @ r)
-    gap = max(0.0, target - float(proj.max()), float(proj.min()) - target)
-    return gap + _away_penalty(option, point)
+def _lateral_bounds(options: list[Option], regions: list,
+                    point: tuple[float, float]) -> np.ndarray:
+    """Per option, the least distance of the point from the unit's centre line over its
+    region, plus the penalty for facing away (as optimizer.objectives posts it)."""
+    rights = np.array([_right(o) for o in options]).reshape(-1, 2)
+    coords, owner = shapely.get_coordinates(np.asarray(regions, dtype=object),
+                                            return_index=True)
+    proj = np.sum(coords * rights[owner], axis=1)
+    hi = np.full(len(options), -np.inf)
+    lo = np.full(len(options), np.inf)
+    np.maximum.at(hi, owner, proj)
+    np.minimum.at(lo, owner, proj)
+    target = rights @ np.asarray(point, dtype=float)
+    gap = np.maximum(0.0, np.maximum(target - hi, lo - target))
+    gap[np.isinf(hi)] = np.nan  # an empty region: no bound
+    return gap + np.array([_away_penalty(o, point) for o in options])
 
 
 def _right(option: Option) -> np.ndarray:
@@ -102,8 +111,11 @@ def value_of(objective: Objective, option: Option, centres: np.ndarray,
         return lateral + _away_penalty(option, point)
     sx, sy = _target_shift(option, objective)
     d = centres + [sx, sy] - np.asarray(point)
-    angles = 2 * np.pi * np.arange(NORM_SIDES) / NORM_SIDES
-    poly = (d @ np.stack([np.cos(angles), np.sin(angles)])).max(axis=1)
+    # The regular NORM_SIDES-gon norm, max over its directions u_k of d . u_k, is attained at
+    # the direction nearest to d's: |d| cos(angle to it).  O(N), not O(N x sides).
+    step = 2 * np.pi / NORM_SIDES
+    theta = np.arctan2(d[:, 1], d[:, 0])
+    poly = np.hypot(d[:, 0], d[:, 1]) * np.cos(theta - step * np.round(theta / step))
     return poly + _angle_cost(option, objective, frame_facing)
 
 
@@ -149,16 +161,18 @@ def _best_in(judge: BatchJudge, frame: Frame, objective: Objective, options: lis
         mine = centres[legal & (owner == k)]
         values = value_of(objective, options[k], mine, point, frame_facing)
         j = int(np.argmax(values) if objective.maximise else np.argmin(values))
-        if best is None or _better(objective, float(values[j]), best.value):
+        if best is None or better(objective, float(values[j]), best.value):
             best = Incumbent(int(k), (float(mine[j][0]), float(mine[j][1])), float(values[j]))
     return best
 
 
-def _better(objective: Objective, value: float, than: float) -> bool:
+def better(objective: Objective, value: float, than: float) -> bool:
     return value > than if objective.maximise else value < than
 
 
 def _coarse_points(region: shapely.Geometry, tick: float) -> np.ndarray:
+    if region.is_empty:
+        return np.zeros((0, 2))
     minx, miny, maxx, maxy = region.bounds
     step = COARSE_TICKS * tick
     # Coarser on large regions, so one option never costs more than ~MAX_POINTS points.
@@ -179,16 +193,80 @@ def _legal(judge: BatchJudge, frame: Frame, options: list[Option], owner: np.nda
     return judge.mask(world, facings, pivots=np.array([o.pivot_deg for o in options])[owner])
 
 
-def kept_options(objective: Objective, bounds: np.ndarray, incumbent: Incumbent | None) -> list:
+def kept_options(objective: Objective, bounds: np.ndarray, incumbent: Incumbent | None,
+                 tick: float = 0.01) -> list:
     """Indexes of the options that might beat the incumbent (all, without one)."""
     if incumbent is None:
         return list(range(len(bounds)))
-    # The search's norm has integer directions (7e-4 relative, optimizer.objectives): keep a
-    # margin of twice that so no option that could win in the search's terms is dropped.
-    slack = 1e-6 + 2e-3 * abs(incumbent.value)
-    if objective.maximise:
-        keep = bounds >= incumbent.value - slack
-    else:
-        keep = np.isnan(bounds) | (bounds <= incumbent.value + slack)
+    slack = _slack(incumbent.value, tick)
+    with np.errstate(invalid="ignore"):
+        beats = bounds >= incumbent.value - slack if objective.maximise else \
+            bounds <= incumbent.value + slack
+    keep = np.isnan(bounds) | beats
     keep[incumbent.option] = True
     return list(np.nonzero(keep)[0])
+
+
+def _slack(value: float, tick: float) -> float:
+    """How much better than the incumbent an option's bound must be to drop it.  The search's
+    norm has integer directions (7e-4 relative, optimizer.objectives): twice that, so no
+    option that could win in the search's terms is dropped; and a straight option's band lets
+    the search's centre stray up to ~0.7 tick off its line."""
+    return tick + 2e-3 * abs(value)
+
+
+def refined_bounds(relaxed: CentreRegions, objective: Objective, options: list[Option],
+                   keep: list, point: tuple[float, float] | None, frame_facing: float | None,
+                   incumbent: Incumbent | None, tick: float,
+                   deadline: float | None = None) -> tuple[np.ndarray, dict[int, shapely.Geometry]]:
+    """Bounds of the kept options from their relaxed regions of end centres (every legal end
+    centre lies in one, optimizer.regions), and those regions; an option with an empty
+    region has no legal move (bound +-inf).  Options not reached before `deadline` keep
+    NaN (the caller keeps them).
+
+    With an incumbent, each region is first clipped to where the objective could beat it
+    (a disc about the target, a half-plane, a strip): the shapes stay small and cheap, and
+    the bound is unchanged for every option that might beat the incumbent."""
+    bounds = np.full(len(options), np.nan)
+    regions: dict[int, shapely.Geometry] = {}
+    for k in keep:
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        clip = None if incumbent is None else \
+            _clip(objective, options[k], incumbent.value + _slack(incumbent.value, tick) *
+                  (-1 if objective.maximise else 1), point, frame_facing)
+        region = relaxed.of(options[k], clip)
+        if region.is_empty:
+            bounds[k] = -np.inf if objective.maximise else np.inf
+            continue
+        regions[k] = region
+        bounds[k] = option_bounds(objective, [options[k]], [region], point, frame_facing)[0]
+    return bounds, regions
+
+
+FAR_IN = 10_000.0  # "unbounded" for the clips' half-planes and strips
+
+
+def _clip(objective: Objective, option: Option, worst: float, point: tuple[float, float] | None,
+          frame_facing: float | None) -> shapely.Geometry:
+    """The frame centres where the option's objective (as option_bounds bounds it) is no
+    worse than `worst`: every centre outside it is worse (a relaxation: circumscribed)."""
+    if objective.name == "forward":
+        return shapely.box(-FAR_IN, worst, FAR_IN, FAR_IN)
+    assert point is not None
+    if objective.name == "face_point":
+        width = worst - _away_penalty(option, point)
+        if width < 0:
+            return shapely.Polygon()
+        f = np.array(unit_vector(option.frame_facing_deg))
+        r = np.array([f[1], -f[0]])
+        p = np.asarray(point, dtype=float)
+        return shapely.Polygon([p + FAR_IN * f + width * r, p - FAR_IN * f + width * r,
+                                p - FAR_IN * f - width * r, p + FAR_IN * f - width * r])
+    radius = (worst - _angle_cost(option, objective, frame_facing)) / SHRINK
+    if radius < 0:
+        return shapely.Polygon()
+    sx, sy = _target_shift(option, objective)
+    sides = 32
+    return shapely.Point(point[0] - sx, point[1] - sy).buffer(
+        radius / math.cos(math.pi / sides), quad_segs=sides // 4)

@@ -62,14 +62,18 @@ def post_objective(enc: MoveEncoding, objective: Objective, frame_point: Point |
     """
     model = enc.sat_model
     if objective.name == "forward":
-        for region, lit in zip(regions, enc.option_vars, strict=True):
-            model.add(enc.j <= math.floor(enc.ticks(region.bounds[3]) + 1e-6)) \
-                .only_enforce_if(lit)
+        # Per option, j below its region's top (one tick of room: a straight option's band
+        # strays ~0.7 tick off its line), as one row linear in the option Booleans so that
+        # the LP relaxation sees it (an enforced row per option it would not).
+        tops = [math.floor(enc.ticks(region.bounds[3]) + 1.0) for region in regions]
+        model.add(enc.j <= sum(t * lit for t, lit in zip(tops, enc.option_vars, strict=True)))
         model.maximize(enc.j)
         return
     assert frame_point is not None
     if objective.name == "face_point":
-        model.minimize(_lateral_offset(enc, frame_point))
+        offset = _lateral_offset(enc, frame_point)
+        _lateral_lower_bounds(enc, offset, frame_point, regions)
+        model.minimize(offset)
         return
     target = (enc.ticks(frame_point[0]), enc.ticks(frame_point[1]))
     front = objective.name == "front_target_distance"
@@ -92,17 +96,23 @@ NORM_SCALE = 1_000
 
 def _option_lower_bounds(enc: MoveEncoding, cost: Any, point: Point,
                          regions: list[shapely.Geometry], front: bool) -> None:
-    """cost >= (distance from the point to the option's region) x cos(pi / sides)."""
+    """cost >= (distance from the point to the option's region) x cos(pi / sides), less
+    one tick (a straight option's band strays ~0.7 tick off its line).  Posted as one row
+    linear in the option Booleans (exactly one is true), so the LP relaxation sees the
+    bounds: with regions clipped to the incumbent's neighbourhood they are close to the
+    optimum, and the search no longer creeps towards it a tick at a time."""
     shrink = math.cos(math.pi / NORM_SIDES) * NORM_SCALE / enc.tick
-    for option, region, lit in zip(enc.options, regions, enc.option_vars, strict=True):
+    bounds = []
+    for option, region in zip(enc.options, regions, strict=True):
         target = shapely.Point(point)
         if front:
             off = [(corner_offset(option, 0)[k] + corner_offset(option, 1)[k]) / 2
                    for k in (0, 1)]
             target = shapely.Point(point[0] - off[0], point[1] - off[1])
-        bound = math.floor(shrink * region.distance(target) - 1.0)
-        if bound > 0:
-            enc.sat_model.add(cost >= bound).only_enforce_if(lit)
+        bounds.append(max(0, math.floor(shrink * region.distance(target) - NORM_SCALE)))
+    if any(bounds):
+        enc.sat_model.add(cost >= sum(b * lit for b, lit in zip(bounds, enc.option_vars,
+                                                                 strict=True)))
 
 
 def _distance(enc: MoveEncoding, target: tuple[float, float],
@@ -150,3 +160,23 @@ def _lateral_offset(enc: MoveEncoding, point: Point) -> Any:
         model.add(scale * offset >= target - lateral).only_enforce_if(lit)
         model.add(scale * offset >= lateral - target).only_enforce_if(lit)
     return offset
+
+
+def _lateral_lower_bounds(enc: MoveEncoding, offset: Any, point: Point,
+                          regions: list[shapely.Geometry]) -> None:
+    """offset >= (least lateral offset of the point over the option's region, in ticks, less
+    one tick of band room): one row linear in the option Booleans, seen by the LP."""
+    bounds = []
+    for option, region in zip(enc.options, regions, strict=True):
+        fx, fy = unit_vector(option.frame_facing_deg)
+        coords = shapely.get_coordinates(region)
+        if not len(coords):
+            bounds.append(0)
+            continue
+        proj = coords[:, 0] * fy - coords[:, 1] * fx
+        target = point[0] * fy - point[1] * fx
+        gap = max(0.0, target - float(proj.max()), float(proj.min()) - target)
+        bounds.append(max(0, math.floor(enc.ticks(gap) - 1.0)))
+    if any(bounds):
+        enc.sat_model.add(offset >= sum(b * lit for b, lit in zip(bounds, enc.option_vars,
+                                                                   strict=True)))

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import shapely
-from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry import Point
 
 from constraints.clauses import Clause, clause_for
 from constraints.clauses.reform_files import FileChange
@@ -54,14 +55,18 @@ def _options_for(scenario: Scenario, unit: Unit, manoeuvre: str,
     window = float(window_clause.params["window_deg"]) if window_clause else 90.0
     build = march_options if manoeuvre == "march" else advance_options
     options = build(unit, frame, lattice, budget, window)
-    return options, [_triangle(o) for o in options]
+    return options, _triangles(options)
 
 
-def _triangle(option: Option) -> shapely.Geometry:
-    pts = reach_polygon(option)
-    if option.wheel_deg == 0:
-        return LineString(pts[:2])
-    return Polygon(pts)
+def _triangles(options: list[Option]) -> list[shapely.Geometry]:
+    """Per option, its reach: a triangle, or a segment when it goes straight (one shapely
+    call for all, vectorised)."""
+    pts = np.array([reach_polygon(o) for o in options]).reshape(-1, 3, 2)
+    straight = np.array([o.wheel_deg == 0 for o in options], dtype=bool)
+    out = np.empty(len(options), dtype=object)
+    out[~straight] = shapely.polygons(pts[~straight])
+    out[straight] = shapely.linestrings(pts[straight][:, :2])
+    return list(out)
 
 
 def _reform(unit: Unit, lattice: Lattice,

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import shapely
 from ortools.sat.python import cp_model
 
 from constraints.checker import check_move, validate_move
@@ -25,11 +26,21 @@ from constraints.moves import Move, Step
 from constraints.options import legs
 from constraints.verdict import Verdict
 from optimizer.batch import BatchJudge
-from optimizer.incumbent import Incumbent, find_incumbent, kept_options, option_bounds, value_of
+from optimizer.incumbent import (
+    Incumbent,
+    better,
+    find_incumbent,
+    kept_options,
+    option_bounds,
+    refined_bounds,
+    value_of,
+)
 from optimizer.objectives import Objective, post_objective
+from optimizer.regions import CentreRegions
 from optimizer.search_space import bound_in, clauses_of, options_for
 
 DEFAULT_TIME_LIMIT_S = 10.0
+EMPTY = shapely.Polygon()
 # The starting answer is judged this much inside every limit, more than the encoding gives up
 # (inscribed polygons, half-tick rounding, band slack), so it is a solution of the model.
 INCUMBENT_MARGIN_IN = 0.03
@@ -121,14 +132,27 @@ def build_search(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Latt
             room = width if k < 2 else (BAND_BACK_TICKS if on_band else 0.0)
             enc.centre_row(hp.normal, hp.rhs + room * enc.tick, [lit])
     enc.about_lattice_point = False
+    clauses = clauses_of(scenario, manoeuvre)
+    if manoeuvre != "reform" and not any(c.kind == "snaking_distance" for c in clauses):
+        _family_budget_rows(enc)
     lits: dict[str, Any] = {}
-    for clause in clauses_of(scenario, manoeuvre):
+    for clause in clauses:
         if guard_clauses:
             enc.clause_lit = lits[clause.id] = enc.sat_model.new_bool_var(clause.id)
         clause.encode(ectx)
         enc.clause_lit = None
         ectx.check_time()
     return Search(scenario, unit_id, manoeuvre, lattice, ectx, lits)
+
+
+def _family_budget_rows(enc: MoveEncoding) -> None:
+    """a + b within the family's budget (constraints.options): the distance clause's row
+    when the profile has one; without it the centre would leave the option's region, which
+    encodings prune rows by (constraints.clauses.separation)."""
+    for option, lit in zip(enc.options, enc.option_vars, strict=True):
+        spare = option.info["budget_in"] - option.info["wheel_cost_in"]
+        a, b = option.a_map, option.b_map
+        enc.affine_row((a[0] + b[0], a[1] + b[1], a[2] + b[2]), spare, [lit])
 
 
 def _reindexed(options: list[Option]) -> list[Option]:
@@ -159,25 +183,56 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
     facing = None if objective.facing_deg is None else \
         90.0 + objective.facing_deg - unit.pose.facing_deg
     options, regions = options_for(scenario, unit, manoeuvre, lattice)
-    bounds = option_bounds(objective, options, regions, point, facing)
-    judge = BatchJudge(scenario, unit_id, manoeuvre, margin_in=INCUMBENT_MARGIN_IN)
-    # The starting answer may use half the time limit; the model gets the rest.
-    incumbent = find_incumbent(judge, frame, objective, options, regions, bounds, lattice.inch,
-                               point, facing, started + time_limit_s / 2)
-    keep = kept_options(objective, bounds, incumbent)
+    incumbent, keep, relaxed = _prefilter(scenario, unit_id, manoeuvre, objective, lattice,
+                                          options, regions, (point, facing),
+                                          started + time_limit_s / 2)
     result = _solve_kept(scenario, unit_id, manoeuvre, lattice, objective, keep, incumbent,
-                         (point, facing), time_limit_s, workers, started)
+                         (point, facing), time_limit_s, workers, started,
+                         [relaxed.get(k, regions[k]) for k in keep])
     if incumbent is not None and len(keep) < len(options) and not _proved(result, incumbent):
         # The incumbent (legal, found by the batch mask) is not a solution of the model, so
         # the pruning argument does not hold: search every option instead.
         result = _solve_kept(scenario, unit_id, manoeuvre, lattice, objective,
                              list(range(len(options))), None, (point, facing), time_limit_s,
-                             workers, started)
+                             workers, started, regions)
     if result.move is None and incumbent is not None and result.status == "TIMEOUT":
         result = _incumbent_result(scenario, unit_id, manoeuvre, frame, options[incumbent.option],
                                    incumbent, objective, lattice, started)
     result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
     return result
+
+
+def _prefilter(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objective,
+               lattice: Lattice, options: list[Option], regions: list,
+               target: tuple[Any, Any], deadline: float) -> tuple[Incumbent | None, list, dict]:
+    """A legal starting answer and the options that might beat it, by `deadline`.
+
+    Bounds from each option's reach first; then, for the options these keep, bounds from
+    their relaxed regions of end centres (optimizer.regions: every legal end centre lies in
+    one), far tighter, so most options cannot beat the incumbent (TECHNIQUES.md: per-heading
+    geometry as a pre-filter).  A better incumbent is looked for in the relaxed regions, which
+    are small enough to sample finely."""
+    unit = scenario.unit(unit_id)
+    frame = Frame(unit.pose.centre, unit.pose.facing_deg)
+    point, facing = target
+    judge = BatchJudge(scenario, unit_id, manoeuvre, margin_in=INCUMBENT_MARGIN_IN)
+    bounds = option_bounds(objective, options, regions, point, facing)
+    incumbent = find_incumbent(judge, frame, objective, options, regions, bounds, lattice.inch,
+                               point, facing, deadline)
+    keep = kept_options(objective, bounds, incumbent, lattice.inch)
+    if len(keep) <= 1:
+        return incumbent, keep, {}
+    fine, relaxed = refined_bounds(CentreRegions(scenario, unit, manoeuvre, outer=True),
+                                   objective, options, keep, point, facing, incumbent,
+                                   lattice.inch, deadline)
+    looked = [relaxed.get(k, EMPTY) for k in range(len(options))]
+    again = find_incumbent(judge, frame, objective, options, looked, fine, lattice.inch,
+                           point, facing, deadline)
+    if again is not None and (incumbent is None or
+                              better(objective, again.value, incumbent.value)):
+        incumbent = again
+    finer = set(kept_options(objective, fine, incumbent, lattice.inch))
+    return incumbent, [k for k in keep if k in finer], relaxed
 
 
 def _incumbent_result(scenario: Scenario, unit_id: str, manoeuvre: str, frame: Frame,
@@ -193,7 +248,9 @@ def _incumbent_result(scenario: Scenario, unit_id: str, manoeuvre: str, frame: F
 def _solve_kept(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Lattice,
                 objective: Objective, keep: list, incumbent: Incumbent | None,
                 target: tuple[Any, Any], time_limit_s: float, workers: int,
-                started: float) -> SearchResult:
+                started: float, objective_regions: list) -> SearchResult:
+    """CP-SAT over the options in `keep`; `objective_regions` (one per kept option, holding
+    every legal end centre of it) bound the objective per option."""
     kept = set(keep)
     try:
         search = build_search(scenario, unit_id, manoeuvre, lattice,
@@ -202,7 +259,7 @@ def _solve_kept(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Latti
         return SearchResult("TIMEOUT", objective, None, None, lattice,
                             time.perf_counter() - started)
     enc = search.ectx.enc
-    post_objective(enc, objective, target[0], target[1], search.ectx.centre_regions)
+    post_objective(enc, objective, target[0], target[1], objective_regions)
     if incumbent is not None:
         _hint(enc, keep.index(incumbent.option), incumbent.centre)
     left = max(0.05, started + time_limit_s - time.perf_counter())

@@ -24,6 +24,9 @@ from constraints.geometry import unit_vector
 from constraints.limits import FLOAT_NOISE
 
 STRICT_IN = 2 * FLOAT_NOISE  # rows keep this much beyond the limit so "more than" holds
+# An option's centre stays within this many ticks of its region of centres (a straight
+# option's band strays about 0.7 tick off its line).
+REGION_ROOM_TICKS = 2.0
 
 Affine = tuple[np.ndarray, np.ndarray]  # vertex = M @ d + t, frame inches
 
@@ -87,19 +90,34 @@ def own_rectangle_axes(ectx: EncodeContext, option: int, piece: ConvexPiece,
 
 def affine_polygon_axes(ectx: EncodeContext, option: int, vertices: Sequence[Affine],
                         own_axes: Sequence[tuple[float, float]], piece: ConvexPiece,
-                        gap: float) -> list[Any]:
+                        gap: float) -> list[Any] | None:
     """Booleans for separating a polygon whose vertices are affine in the centre, on its
-    own axes and the obstacle's (edges and corner fans)."""
+    own axes and the obstacle's (edges and corner fans); None when one axis separates at
+    every centre the option allows (nothing to post).
+
+    Only axes that can separate somewhere in the option's region of centres get a Boolean:
+    a row linear in the centre is least at a vertex of that (convex) region, so an axis with
+    a row above its bound at every vertex is false wherever the option's own rows hold, and
+    leaving it out changes nothing (most corner fans face away from the option)."""
     enc, found = ectx.enc, []
+    corners = np.asarray(shapely.get_coordinates(ectx.centre_regions[option]))
+    room = REGION_ROOM_TICKS * enc.tick  # the option's band lets the centre stray this far
     for n, signs in [(a, (1.0, -1.0)) for a in own_axes] + obstacle_axes(piece):
         lo, hi = piece.support(n)
         nv = np.asarray(n)
         for sign in signs:
             beyond = hi if sign > 0 else -lo
+            rows = [(-sign * (nv @ m), -(beyond + gap + STRICT_IN) + sign * float(nv @ t))
+                    for m, t in vertices]
+            reach = [(corners @ coef, room * float(np.abs(coef).sum())) for coef, _ in rows]
+            if any(values.min() - spare > rhs for (values, spare), (_, rhs) in
+                   zip(reach, rows, strict=True)):
+                continue  # cannot hold anywhere the option goes
+            if all(values.max() + spare <= rhs for (values, spare), (_, rhs) in
+                   zip(reach, rows, strict=True)):
+                return None  # holds everywhere: separated whatever the centre
             side = enc.sat_model.new_bool_var(f"sweep_{piece.label}_o{option}")
-            for m, t in vertices:
-                coef = -sign * (nv @ m)
-                enc.centre_row((float(coef[0]), float(coef[1])),
-                               -(beyond + gap + STRICT_IN) + sign * float(nv @ t), [side])
+            for coef, rhs in rows:
+                enc.centre_row((float(coef[0]), float(coef[1])), rhs, [side])
             found.append(side)
     return found

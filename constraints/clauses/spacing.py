@@ -151,4 +151,5 @@ class FrontSpacing(_SpacingClause):
                 vertices = last_leg_vertices(option)
                 sides = affine_polygon_axes(ectx, o, vertices, list(last_leg_axes(option)),
                                             piece, gap)
-                ectx.enc.bool_or(sides, [ectx.enc.option_vars[o]])
+                if sides is not None:
+                    ectx.enc.bool_or(sides, [ectx.enc.option_vars[o]])

@@ -27,7 +27,7 @@ from optimizer.objectives import BEHIND_PENALTY, DEGREE_WEIGHT_TICKS, NORM_SIDES
 from optimizer.regions import CentreRegions
 
 COARSE_TICKS = 10       # candidates every 10 lattice steps
-OPTIONS_TRIED = 40      # options judged together, best-bounded first
+OPTIONS_TRIED = 16      # options judged together, best-bounded first
 OPTIONS_SCANNED = 1000  # options looked at in all before giving up on an incumbent
 POINTS_PER_OPTION = 64  # of each option's coarse points, the best for the objective
 MAX_POINTS = 4000       # coarse points looked at per option

@@ -31,7 +31,7 @@ TABLE = (72.0, 48.0)
 BASES = (INCH_BASE, INCH_BASE, Base(20.0, 20.0), Base(25.0, 50.0))
 STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "TIMEOUT")
 # Lattices of the property test: a coarse heading step keeps hundreds of solves affordable;
-# the centre lattice is the default 0.01".  Answers are judged on the lattice they state.
+# the centre lattice is the default (0.005").  Answers are judged on the lattice they state.
 LATTICES = {
     "march": Lattice(degree=5.0),
     "advance": Lattice(degree=30.0, advance_wheel_deg=30.0),

@@ -130,7 +130,7 @@ def test_cli_solve_json_follows_the_format(tmp_path, capsys):
     code = main(["solve", path, "--unit", "u", "--manoeuvre", "march", "--forward", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["status"] == "OPTIMAL"
-    assert out["lattice"]["inch"] == 0.01 and out["lattice"]["degree"] == 1.0
+    assert out["lattice"]["inch"] == Lattice().inch and out["lattice"]["degree"] == 1.0
     assert out["verdict"]["legal"] is True
     assert set(out["objective"]) == {"name", "value", "bound"}
     move_file = tmp_path / "m.json"

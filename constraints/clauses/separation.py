@@ -99,25 +99,28 @@ def affine_polygon_axes(ectx: EncodeContext, option: int, vertices: Sequence[Aff
     a row linear in the centre is least at a vertex of that (convex) region, so an axis with
     a row above its bound at every vertex is false wherever the option's own rows hold, and
     leaving it out changes nothing (most corner fans face away from the option)."""
-    enc, found = ectx.enc, []
+    enc = ectx.enc
+    axes = [(a, (1.0, -1.0)) for a in own_axes] + obstacle_axes(piece)
+    # One row per (axis, side) and polygon vertex: coef . d <= rhs, all at once in numpy.
+    normals = np.array([n for n, signs in axes for _ in signs])              # (S, 2)
+    signs = np.array([sign for _, ss in axes for sign in ss])                  # (S,)
+    proj = piece.vertices @ normals.T                                          # (V, S)
+    beyond = np.where(signs > 0, proj.max(axis=0), -proj.min(axis=0))
+    m = np.array([mt[0] for mt in vertices])                                   # (P, 2, 2)
+    t = np.array([mt[1] for mt in vertices])                                   # (P, 2)
+    coef = -signs[:, None, None] * np.einsum("sk,pkl->spl", normals, m)        # (S, P, 2)
+    rhs = (-(beyond + gap + STRICT_IN))[:, None] + signs[:, None] * (normals @ t.T)  # (S, P)
     corners = np.asarray(shapely.get_coordinates(ectx.centre_regions[option]))
-    room = REGION_ROOM_TICKS * enc.tick  # the option's band lets the centre stray this far
-    for n, signs in [(a, (1.0, -1.0)) for a in own_axes] + obstacle_axes(piece):
-        lo, hi = piece.support(n)
-        nv = np.asarray(n)
-        for sign in signs:
-            beyond = hi if sign > 0 else -lo
-            rows = [(-sign * (nv @ m), -(beyond + gap + STRICT_IN) + sign * float(nv @ t))
-                    for m, t in vertices]
-            reach = [(corners @ coef, room * float(np.abs(coef).sum())) for coef, _ in rows]
-            if any(values.min() - spare > rhs for (values, spare), (_, rhs) in
-                   zip(reach, rows, strict=True)):
-                continue  # cannot hold anywhere the option goes
-            if all(values.max() + spare <= rhs for (values, spare), (_, rhs) in
-                   zip(reach, rows, strict=True)):
-                return None  # holds everywhere: separated whatever the centre
-            side = enc.sat_model.new_bool_var(f"sweep_{piece.label}_o{option}")
-            for coef, rhs in rows:
-                enc.centre_row((float(coef[0]), float(coef[1])), rhs, [side])
-            found.append(side)
+    values = np.einsum("spl,cl->spc", coef, corners)                           # (S, P, C)
+    room = REGION_ROOM_TICKS * enc.tick * np.abs(coef).sum(axis=2)             # (S, P)
+    never = (values.min(axis=2) - room > rhs).any(axis=1)   # some row fails everywhere
+    always = (values.max(axis=2) + room <= rhs).all(axis=1)  # every row holds everywhere
+    if always.any():
+        return None  # separated whatever the centre
+    found = []
+    for k in np.flatnonzero(~never):
+        side = enc.sat_model.new_bool_var(f"sweep_{piece.label}_o{option}")
+        for c, r in zip(coef[k], rhs[k], strict=True):
+            enc.centre_row((float(c[0]), float(c[1])), float(r), [side])
+        found.append(side)
     return found

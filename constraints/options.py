@@ -14,7 +14,10 @@ INFEASIBLE is proved on this family and lattice only.  Geometry is in the unit's
 
 from __future__ import annotations
 
+import gc
 import math
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -25,36 +28,53 @@ from constraints.geometry import Point, unit_vector
 Vec = tuple[float, float]
 
 
-def _frame_dir(frame: Frame, heading_deg: float) -> Vec:
-    return frame.vector(unit_vector(heading_deg))
+class Directions:
+    """Unit vectors by angle, in the world and in a frame, computed once for a family of
+    options (thousands of options share a few hundred angles)."""
+
+    def __init__(self, frame: Frame) -> None:
+        self.frame = frame
+        self._world: dict[float, Vec] = {}
+        self._framed: dict[float, Vec] = {}
+
+    def world(self, angle_deg: float) -> Vec:
+        if angle_deg not in self._world:
+            self._world[angle_deg] = unit_vector(angle_deg)
+        return self._world[angle_deg]
+
+    def framed(self, heading_deg: float) -> Vec:
+        """The world heading's unit vector in the frame."""
+        if heading_deg not in self._framed:
+            self._framed[heading_deg] = self.frame.vector(self.world(heading_deg))
+        return self._framed[heading_deg]
 
 
-def wheel_shift(unit: Unit, heading_deg: float, wheel_deg: float) -> Vec:
+def wheel_shift(unit: Unit, heading_deg: float, wheel_deg: float,
+                dirs: Directions | None = None) -> Vec:
     """World displacement of the centre in a wheel of `wheel_deg` from `heading_deg`."""
-    fx, fy = unit_vector(heading_deg)
+    world = dirs.world if dirs is not None else unit_vector
+    fx, fy = world(heading_deg)
     rx, ry = fy, -fx
     side = -1.0 if wheel_deg > 0 else 1.0
     px = fx * unit.depth_in / 2 + rx * side * unit.width_in / 2
     py = fy * unit.depth_in / 2 + ry * side * unit.width_in / 2
-    cos, sin = unit_vector(wheel_deg)
+    cos, sin = world(wheel_deg)
     return (px - (cos * px - sin * py), py - (sin * px + cos * py))
 
 
 def snaking_option(index: int, unit: Unit, frame: Frame, pivot_deg: float, wheel_deg: float,
-                   budget_in: float, dirs: dict[float, Vec] | None = None) -> Option | None:
+                   budget_in: float, dirs: Directions | None = None) -> Option | None:
     """The option 'Pivot, forward a, wheel, forward b' with a + wheel cost + b <= budget.
-    `dirs` caches frame directions by heading (a family shares them)."""
+    `dirs` shares unit vectors across a family (it must be of the same frame)."""
     cost = unit.width_in * abs(math.sin(math.radians(wheel_deg)))
     spare = budget_in - cost
     if spare < 0:
         return None
     h0 = unit.pose.facing_deg
-    dirs = {} if dirs is None else dirs
-    for heading in (h0 + pivot_deg, h0 + pivot_deg + wheel_deg):
-        if heading not in dirs:
-            dirs[heading] = _frame_dir(frame, heading)
-    fp, fe = dirs[h0 + pivot_deg], dirs[h0 + pivot_deg + wheel_deg]
-    w = frame.vector(wheel_shift(unit, h0 + pivot_deg, wheel_deg)) if wheel_deg else (0.0, 0.0)
+    dirs = Directions(frame) if dirs is None else dirs
+    fp, fe = dirs.framed(h0 + pivot_deg), dirs.framed(h0 + pivot_deg + wheel_deg)
+    w = frame.vector(wheel_shift(unit, h0 + pivot_deg, wheel_deg, dirs)) if wheel_deg else \
+        (0.0, 0.0)
     info = {"frame_facing_deg": 90.0 + pivot_deg + wheel_deg, "wheel_shift": w,
             "wheel_cost_in": cost, "budget_in": budget_in, "first_dir": fp, "end_dir": fe}
     common = dict(index=index, facing_deg=h0 + pivot_deg + wheel_deg, files=unit.files,
@@ -106,13 +126,27 @@ def _snaking_family(unit: Unit, frame: Frame, pivots: list[float], wheels: list[
     width = unit.width_in
     wheels = [t for t in wheels if budget_in - width * abs(math.sin(math.radians(t))) >= 0]
     found: list[Option] = []
-    dirs: dict[float, Vec] = {}
-    for p in pivots:
-        for t in wheels:
-            option = snaking_option(len(found), unit, frame, p, t, budget_in, dirs)
-            assert option is not None  # affordable by the filter above
-            found.append(option)
+    dirs = Directions(frame)
+    with _no_gc():
+        for p in pivots:
+            for t in wheels:
+                option = snaking_option(len(found), unit, frame, p, t, budget_in, dirs)
+                assert option is not None  # affordable by the filter above
+                found.append(option)
     return found
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """Thousands of small acyclic objects: the cyclic collector would only walk everything
+    alive (a third of the build time in a busy process) and free nothing."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def reform_options(unit: Unit, lattice: Lattice, files: list[int]) -> list[Option]:
@@ -145,3 +179,14 @@ def reach_polygon(option: Option) -> np.ndarray:
     spare = option.info["budget_in"] - option.info["wheel_cost_in"]
     return np.array([end_centre(option, 0.0, 0.0), end_centre(option, spare, 0.0),
                      end_centre(option, 0.0, spare)])
+
+
+def reach_polygons(options: Sequence[Option]) -> np.ndarray:
+    """(K, 3, 2): `reach_polygon` of every option at once (numpy, one pass)."""
+    if not options:
+        return np.zeros((0, 3, 2))
+    w = np.array([o.info.get("wheel_shift", (0.0, 0.0)) for o in options])
+    fp = np.array([o.info["first_dir"] for o in options])
+    fe = np.array([o.info["end_dir"] for o in options])
+    spare = np.array([o.info["budget_in"] - o.info["wheel_cost_in"] for o in options])[:, None]
+    return np.stack([w, w + spare * fp, w + spare * fe], axis=1)

@@ -35,6 +35,9 @@ class PathFinder:
         self.vertices = self._convex_vertices()
         self.graph = self._visibility_graph()
         self.between = self._all_pairs()
+        # Results derived from this finder's paths, kept by whoever computes them (e.g. a
+        # Reform's safe discs, wanted by both the batch mask and the CP-SAT encoding).
+        self.memo: dict[tuple, object] = {}
 
     def _convex_vertices(self) -> np.ndarray:
         """Vertices where the free space is reflex: outward corners of the grown region."""

@@ -196,10 +196,6 @@ class BatchJudge:
         keys = np.stack([files, facings], axis=1)
         values, inverse = np.unique(keys, axis=0, return_inverse=True)
         inverse = inverse.reshape(-1)
-        frame_pts = self._frame.point_array(centres)
-        for k, (f, h) in enumerate(values):
-            rows = inverse == k
-            ok[rows] &= self._in_discs(self._reform_discs(int(f), float(h)), frame_pts[rows])
         width = files * unit.base.width_in
         ranks = np.array([unit.formation.reformed(int(f)).ranks for f, _ in values])
         depth = ranks[inverse] * unit.base.depth_in
@@ -208,6 +204,13 @@ class BatchJudge:
         ahead = forward_vectors(facings[rows])
         ok[rows] = self._end_ok(corners[rows, :, 0].T.copy(), corners[rows, :, 1].T.copy(),
                                 (ahead[:, 0], ahead[:, 1]))
+        # The model paths last, and only for the formations and facings some pose still
+        # needs: their safe discs cost path searches each.
+        frame_pts = self._frame.point_array(centres)
+        for k in np.unique(inverse[ok]):
+            rows = np.flatnonzero(ok & (inverse == k))
+            f, h = values[k]
+            ok[rows] &= self._in_discs(self._reform_discs(int(f), float(h)), frame_pts[rows])
         return ok
 
     def _in_discs(self, discs: list[tuple[tuple[float, float], float]] | None,

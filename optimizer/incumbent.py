@@ -64,11 +64,15 @@ def option_bounds(objective: Objective, options: list[Option], regions: list,
         return np.full(len(options), np.nan)
     if objective.name == "face_point":
         return _lateral_bounds(options, regions, point)
-    shifts = np.array([_target_shift(o, objective) for o in options]).reshape(-1, 2)
-    targets = shapely.points(np.asarray(point) - shifts)
+    if objective.name == "front_target_distance":
+        shifts = np.array([_target_shift(o, objective) for o in options]).reshape(-1, 2)
+        targets = shapely.points(np.asarray(point) - shifts)
+    else:
+        targets = shapely.Point(point)
     gaps = shapely.distance(np.asarray(regions, dtype=object), targets)
-    angles = np.array([_angle_cost(o, objective, frame_facing) for o in options])
-    return SHRINK * gaps + angles
+    if objective.name != "target_pose":
+        return SHRINK * gaps
+    return SHRINK * gaps + np.array([_angle_cost(o, objective, frame_facing) for o in options])
 
 
 def _lateral_bounds(options: list[Option], regions: list,
@@ -187,10 +191,12 @@ def _coarse_points(region: shapely.Geometry, tick: float) -> np.ndarray:
 def _legal(judge: BatchJudge, frame: Frame, options: list[Option], owner: np.ndarray,
            pts: np.ndarray) -> np.ndarray:
     world = frame.world_array(pts)
-    facings = np.array([o.facing_deg for o in options])[owner]
+    used, inverse = np.unique(owner, return_inverse=True)  # only the options judged here
+    chosen = [options[k] for k in used]
+    facings = np.array([o.facing_deg for o in chosen])[inverse]
     if judge.manoeuvre == "reform":
-        return judge.mask(world, facings, files=np.array([o.files for o in options])[owner])
-    return judge.mask(world, facings, pivots=np.array([o.pivot_deg for o in options])[owner])
+        return judge.mask(world, facings, files=np.array([o.files for o in chosen])[inverse])
+    return judge.mask(world, facings, pivots=np.array([o.pivot_deg for o in chosen])[inverse])
 
 
 def kept_options(objective: Objective, bounds: np.ndarray, incumbent: Incumbent | None,

@@ -16,7 +16,7 @@ from constraints.clauses import Clause, clause_for
 from constraints.clauses.reform_files import FileChange
 from constraints.domain import Scenario, Unit
 from constraints.encoding import Frame, Lattice, Option
-from constraints.options import advance_options, march_options, reach_polygon, reform_options
+from constraints.options import advance_options, march_options, reach_polygons, reform_options
 
 
 def clauses_of(scenario: Scenario, manoeuvre: str) -> list[Clause]:
@@ -61,7 +61,7 @@ def _options_for(scenario: Scenario, unit: Unit, manoeuvre: str,
 def _triangles(options: list[Option]) -> list[shapely.Geometry]:
     """Per option, its reach: a triangle, or a segment when it goes straight (one shapely
     call for all, vectorised)."""
-    pts = np.array([reach_polygon(o) for o in options]).reshape(-1, 3, 2)
+    pts = reach_polygons(options)
     straight = np.array([o.wheel_deg == 0 for o in options], dtype=bool)
     out = np.empty(len(options), dtype=object)
     out[~straight] = shapely.polygons(pts[~straight])

@@ -95,7 +95,17 @@ def post_discs(ectx: EncodeContext, option: int, discs: list[tuple[Point2, float
 
 def travel_discs(finder: PathFinder, unit: Unit, files: int, facing_deg: float, limit: float,
                  needed: float, frame: Frame) -> list[tuple[Point2, float]]:
-    """Safe discs of end centres (frame inches, radius) for one formation and facing."""
+    """Safe discs of end centres (frame inches, radius) for one formation and facing,
+    remembered by the path finder (the batch mask and the encoding ask for the same ones)."""
+    key = ("travel_discs", unit.id, unit.pose, unit.formation.files, files, facing_deg,
+           round(limit, 9), round(needed, 9), frame)
+    if key not in finder.memo:
+        finder.memo[key] = _travel_discs(finder, unit, files, facing_deg, limit, needed, frame)
+    return list(finder.memo[key])  # type: ignore[call-overload]
+
+
+def _travel_discs(finder: PathFinder, unit: Unit, files: int, facing_deg: float, limit: float,
+                  needed: float, frame: Frame) -> list[tuple[Point2, float]]:
     start = unit.model_positions()
     formation = unit.formation.reformed(files)
     discs: list[tuple[Point2, float]] = []

@@ -27,6 +27,9 @@ from constraints.geometry import Point, unit_vector
 
 ROW_SCALE = 100_000  # float rows become integers this much finer than their largest term
 ROW_NOISE = 1e-6     # far below the checker's float allowance (constraints.limits)
+# Corner offsets are integers of this fraction of a tick: their rounding costs every corner
+# row 0.5 / CORNER_SUBTICKS tick per axis instead of half a tick.
+CORNER_SUBTICKS = 10
 
 
 @dataclass(frozen=True)
@@ -122,7 +125,7 @@ class MoveEncoding:
     - `option_vars[k]`: option k is the end pose family chosen (exactly one);
     - `i`, `j`: end centre in start-frame ticks (right, forwards);
     - `corner_dx[c]`, `corner_dy[c]`: frame offset of end corner c (FL, FR, RR, RL) from the
-      centre, in ticks, rounded to the nearest tick (error <= 0.5 tick per coordinate).
+      centre, in 1/CORNER_SUBTICKS ticks, rounded (error <= 0.05 tick per coordinate).
     """
 
     def __init__(self, options: Sequence[Option], lattice: Lattice, bound_in: float) -> None:
@@ -155,8 +158,8 @@ class MoveEncoding:
         dys: list[Any] = []
         for c in range(4):
             offs = [corner_offset(o, c) for o in self.options]
-            xs = [round(self.ticks(p[0])) for p in offs]
-            ys = [round(self.ticks(p[1])) for p in offs]
+            xs = [round(CORNER_SUBTICKS * self.ticks(p[0])) for p in offs]
+            ys = [round(CORNER_SUBTICKS * self.ticks(p[1])) for p in offs]
             for values, out, name in ((xs, dxs, "x"), (ys, dys, "y")):
                 var = self.sat_model.new_int_var(min(values), max(values), f"corner_{c}_d{name}")
                 self.magnitude[var.name] = max(abs(v) for v in values)
@@ -256,11 +259,12 @@ class MoveEncoding:
     def corner_row(self, corner: int, normal: Point, rhs_in: float,
                    enforce: Sequence[Any] = ()) -> None:
         """normal . (end corner) <= rhs, allowing for the offsets' rounding."""
-        slack = 0.5 * (abs(normal[0]) + abs(normal[1]))
+        slack = 0.5 * (abs(normal[0]) + abs(normal[1])) / CORNER_SUBTICKS
         dx, dy = self.corner_dx[corner], self.corner_dy[corner]
+        sub = 1.0 / CORNER_SUBTICKS
         self.row([(normal[0], self.i, self.bound), (normal[1], self.j, self.bound),
-                  (normal[0], dx, self.magnitude[dx.name]),
-                  (normal[1], dy, self.magnitude[dy.name])],
+                  (normal[0] * sub, dx, self.magnitude[dx.name]),
+                  (normal[1] * sub, dy, self.magnitude[dy.name])],
                  self.ticks(rhs_in) - slack, enforce)
 
     def affine_row(self, coef: tuple[float, float, float], rhs_in: float,

@@ -682,6 +682,57 @@ def test_row_is_sound_and_loses_little():
     assert posted > 200  # most rows were real constraints, not trivial ones
 
 
+def test_corner_row_is_sound_for_the_true_corner():
+    """A corner row is posted on the centre ticks plus the corner's rounded offset (in
+    1/CORNER_SUBTICKS ticks): every centre it accepts must put the true corner within the
+    float row, and it may give up at most the offset's rounding plus the row's."""
+    from fractions import Fraction
+
+    from constraints.encoding import CORNER_SUBTICKS, ROW_SCALE, corner_offset
+
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        facing = float(rng.uniform(0.0, 360.0))
+        width, depth = (float(x) for x in rng.uniform(0.5, 6.0, 2))
+        option = Option(0, facing, 1, width, depth, info={"frame_facing_deg": facing})
+        enc = MoveEncoding([option], Lattice(), 0.2)
+        corner = int(rng.integers(0, 4))
+        angle = rng.uniform(0.0, 2 * np.pi)
+        normal = (float(np.cos(angle)), float(np.sin(angle)))
+        offset = corner_offset(option, corner)
+        centre_at = float(rng.uniform(-0.15, 0.15))  # the row's boundary crosses the box
+        rhs = centre_at + normal[0] * offset[0] + normal[1] * offset[1]
+        before = len(enc.sat_model.proto.constraints)
+        enc.corner_row(corner, normal, rhs)
+        new = list(enc.sat_model.proto.constraints)[before:]
+        assert len(new) == 1
+        row = new[0].linear
+        values = {enc.i.index: None, enc.j.index: None,
+                  enc.corner_dx[corner].index: round(CORNER_SUBTICKS * offset[0] / enc.tick),
+                  enc.corner_dy[corner].index: round(CORNER_SUBTICKS * offset[1] / enc.tick)}
+        ticks = np.arange(-enc.bound, enc.bound + 1)
+        i, j = (a.reshape(-1) for a in np.meshgrid(ticks, ticks, indexing="ij"))
+        lhs = np.zeros(len(i), dtype=np.int64)
+        for var, coef in zip(row.vars, row.coeffs, strict=True):
+            fixed = values[var]
+            lhs += coef * (i if var == enc.i.index else j if var == enc.j.index else fixed)
+        accepted = (lhs >= row.domain[0]) & (lhs <= row.domain[1])
+        true_lhs = normal[0] * (i * enc.tick + offset[0]) + normal[1] * (j * enc.tick + offset[1])
+        for k in np.flatnonzero(accepted & (true_lhs > rhs - 1e-6)):
+            tick = Fraction(enc.tick)
+            exact = Fraction(normal[0]) * (int(i[k]) * tick + Fraction(offset[0])) + \
+                Fraction(normal[1]) * (int(j[k]) * tick + Fraction(offset[1]))
+            assert exact <= Fraction(rhs) + Fraction(1, 10**9)
+        # Loss: the offsets' rounding, taken off the row (0.5 / CORNER_SUBTICKS tick per axis)
+        # and perhaps against it as much again, plus the row's own rounding.
+        bounds = 2 * enc.bound + enc.magnitude[enc.corner_dx[corner].name] + \
+            enc.magnitude[enc.corner_dy[corner].name] + 1
+        row_loss = max(abs(normal[0]), abs(normal[1])) * bounds / ROW_SCALE
+        loss = (1.0 / CORNER_SUBTICKS * (abs(normal[0]) + abs(normal[1])) + row_loss) * enc.tick
+        assert accepted[true_lhs <= rhs - loss].all()
+        assert not accepted.all() and accepted.any()
+
+
 def test_row_with_exact_integers_keeps_its_boundary():
     # x + 2y <= 7 has exact coefficients: the posted row loses nothing.
     enc = _encoding()

@@ -185,7 +185,10 @@ def _coarse_points(region: shapely.Geometry, tick: float) -> np.ndarray:
     xs = np.arange(math.floor(minx / step), math.ceil(maxx / step) + 1) * step
     ys = np.arange(math.floor(miny / step), math.ceil(maxy / step) + 1) * step
     grid = np.stack(np.meshgrid(xs, ys, indexing="ij"), axis=-1).reshape(-1, 2)
-    return grid[shapely.contains_xy(region.buffer(1e-9), grid[:, 0], grid[:, 1])]
+    if region.geom_type in ("Polygon", "MultiPolygon"):
+        shapely.prepare(region)  # boundary points count: intersects, not contains
+        return grid[shapely.intersects_xy(region, grid[:, 0], grid[:, 1])]
+    return grid[shapely.dwithin(region, shapely.points(grid), 1e-9)]  # a segment
 
 
 def _legal(judge: BatchJudge, frame: Frame, options: list[Option], owner: np.ndarray,

@@ -166,22 +166,35 @@ class BatchJudge:
 
     # -- the end position (every manoeuvre) -------------------------------------------------
 
-    def _end_ok(self, xs: np.ndarray, ys: np.ndarray,
-                axes: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    def end_positions(self, centres: np.ndarray, facings: np.ndarray, widths: np.ndarray,
+                      depths: np.ndarray, slack_in: float = 0.0) -> np.ndarray:
+        """Whether each end rectangle (world centre, facing, width, depth) passes the
+        end-position rules (table, Valid Final Position, Unit Spacing) with every limit
+        `slack_in` more lenient than the rules (the judge's margin does not apply): moving a
+        rectangle by d changes each measure by at most d, so a rectangle failing them with
+        slack d has no legal position within d of its centre."""
+        corners = rectangle_corners(centres, facings, widths, depths)
+        ahead = forward_vectors(facings)
+        return self._end_ok(corners[:, :, 0].T.copy(), corners[:, :, 1].T.copy(),
+                            (ahead[:, 0], ahead[:, 1]), FLOAT_NOISE + slack_in)
+
+    def _end_ok(self, xs: np.ndarray, ys: np.ndarray, axes: tuple[np.ndarray, np.ndarray],
+                tol: float | None = None) -> np.ndarray:
         """Whether each end rectangle ((4, n) corners, unit vectors along a side) is a legal
-        end position."""
+        end position (`tol`: the allowance at each limit, the judge's by default)."""
+        tol = self.tol if tol is None else tol
         c, unit, field = self.clauses, self.unit, self.scenario.battlefield
         ok = np.ones(xs.shape[1], dtype=bool)
         boxes = Boxes.of(xs, ys)
         if "table_edge_end" in c:
-            ok &= boxes.overhang_ok(field.width_in, field.depth_in, self.tol)
+            ok &= boxes.overhang_ok(field.width_in, field.depth_in, tol)
         if "valid_final_position" in c:
-            limit = c["valid_final_position"].limit_in(unit) + self.tol
+            limit = c["valid_final_position"].limit_in(unit) + tol
             todo = np.flatnonzero(ok)
             ok[todo] = within_reach(xs[:, todo], ys[:, todo], self.start_corners, limit)
         if "unit_spacing" in c:
             gap = float(c["unit_spacing"].params["spacing_in"])
-            ok = clear_of(xs, ys, boxes, axes, self.pieces, gap - self.tol, ok)
+            ok = clear_of(xs, ys, boxes, axes, self.pieces, gap - tol, ok)
         return ok
 
     # -- Reform -----------------------------------------------------------------------------

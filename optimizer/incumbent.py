@@ -279,3 +279,41 @@ def _clip(objective: Objective, option: Option, worst: float, point: tuple[float
     sides = 32
     return shapely.Point(point[0] - sx, point[1] - sy).buffer(
         radius / math.cos(math.pi / sides), quad_segs=sides // 4)
+
+
+DISTANCES = ("target_distance", "front_target_distance", "target_pose")
+
+
+def screened(judge: BatchJudge, frame: Frame, objective: Objective, options: list[Option],
+             keep: list, reach: list, point: tuple[float, float] | None,
+             frame_facing: float | None, incumbent: Incumbent | None, tick: float) -> list:
+    """The kept options that may still beat the incumbent, by a vectorised test of one point
+    each (distance objectives only; others pass as they are).
+
+    To beat it, an option's centre must lie within rho of its target point c (rho from the
+    incumbent's value, as `_clip`).  Moving the centre by rho changes every end-position
+    measure by at most rho, so if c itself fails those rules with every limit rho more
+    lenient, or lies more than rho outside the option's reach, no centre of the option can
+    beat the incumbent."""
+    if incumbent is None or objective.name not in DISTANCES or not keep:
+        return keep
+    assert point is not None
+    worst = incumbent.value + _slack(incumbent.value, tick)
+    opts = [options[k] for k in keep]
+    shifts = np.array([_target_shift(o, objective) for o in opts]).reshape(-1, 2)
+    angles = np.array([_angle_cost(o, objective, frame_facing) for o in opts])
+    # Circumscribed like the clip, and a hair more for float noise.
+    rho = (worst - angles) / SHRINK / math.cos(math.pi / 32) + 1e-9
+    centres = np.asarray(point, dtype=float) - shifts
+    ok = rho >= 0
+    near = shapely.distance(np.asarray([reach[k] for k in keep], dtype=object),
+                            shapely.points(centres))
+    ok &= near <= rho
+    todo = np.flatnonzero(ok)
+    if len(todo):
+        ok[todo] = judge.end_positions(
+            frame.world_array(centres[todo]), np.array([opts[n].facing_deg for n in todo]),
+            np.array([opts[n].width_in for n in todo]),
+            np.array([opts[n].depth_in for n in todo]), float(rho[todo].max()))
+    ok[keep.index(incumbent.option)] = True
+    return [k for k, good in zip(keep, ok, strict=True) if good]

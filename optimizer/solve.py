@@ -33,6 +33,7 @@ from optimizer.incumbent import (
     kept_options,
     option_bounds,
     refined_bounds,
+    screened,
     value_of,
 )
 from optimizer.objectives import Objective, post_objective
@@ -220,6 +221,8 @@ def _prefilter(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Obje
     incumbent = find_incumbent(judge, frame, objective, options, regions, bounds, lattice.inch,
                                point, facing, deadline)
     keep = kept_options(objective, bounds, incumbent, lattice.inch)
+    keep = screened(judge, frame, objective, options, keep, regions, point, facing, incumbent,
+                    lattice.inch)
     if len(keep) <= 1:
         return incumbent, keep, {}
     fine, relaxed = refined_bounds(CentreRegions(scenario, unit, manoeuvre, outer=True),

@@ -15,7 +15,8 @@ import shapely
 from constraints.checker import check_move
 from constraints.encoding import Frame, Lattice
 from optimizer.baseline import brute_force
-from optimizer.incumbent import _clip, value_of
+from optimizer.batch import BatchJudge
+from optimizer.incumbent import Incumbent, _clip, screened, value_of
 from optimizer.objectives import Objective
 from optimizer.regions import CentreRegions
 from optimizer.search_space import options_for
@@ -90,6 +91,35 @@ def test_relaxed_region_is_wider_than_the_sound_one():
         assert a.difference(b.buffer(1e-9)).area <= 1e-12
         if option.wheel_deg != 0:
             assert b.area >= a.area
+
+
+@pytest.mark.parametrize("manoeuvre", ["march", "reform"])
+@pytest.mark.parametrize("name", ["target_distance", "front_target_distance", "target_pose"])
+def test_screening_keeps_every_option_with_a_legal_centre_as_good(manoeuvre, name):
+    """An option with a legal end centre of value v must survive the one-point screen
+    against an incumbent of value v (whatever option the incumbent is)."""
+    checked = 0
+    for seed in range(4):
+        for s, option, centre, verdict in _cases(manoeuvre, seed, per_option=2, options=15):
+            if not verdict.legal:
+                continue
+            u = s.unit("u")
+            frame = Frame(u.pose.centre, u.pose.facing_deg)
+            lattice = Lattice(degree=15.0) if manoeuvre == "reform" else Lattice()
+            opts, reach = options_for(s, u, manoeuvre, lattice)
+            point = (centre[0] + 0.3, centre[1] - 0.2)
+            facing = 90.0 + 20.0 if name == "target_pose" else None
+            objective = Objective(name, frame.world(point), None if facing is None else
+                                  u.pose.facing_deg + 20.0)
+            value = float(value_of(objective, option, np.array([centre]), point, facing)[0])
+            judge = BatchJudge(s, "u", manoeuvre, margin_in=0.03)  # the margin must not apply
+            other = (option.index + 1) % len(opts)
+            keep = sorted({option.index, other})
+            out = screened(judge, frame, objective, opts, keep, reach, point, facing,
+                           Incumbent(other, (0.0, 0.0), value), lattice.inch)
+            assert option.index in out, (seed, option.index, centre, value)
+            checked += 1
+    assert checked >= 5
 
 
 OBJECTIVES = [Objective("forward"), Objective("target_distance", (3.0, 5.0)),

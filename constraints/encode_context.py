@@ -91,6 +91,9 @@ class EncodeContext:
     enc: MoveEncoding
     centre_regions: list[shapely.Geometry]  # per option, every end centre it allows (frame)
     deadline: float | None = None             # time.perf_counter() by which to give up
+    # Per option index, a disc (frame centre, radius) holding every centre of that option the
+    # search still needs: an encoding may restrict the option to any region containing it.
+    focus: dict[int, tuple[tuple[float, float], float]] = field(default_factory=dict)
     frame: Frame = field(init=False)
 
     def __post_init__(self) -> None:

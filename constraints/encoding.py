@@ -256,6 +256,46 @@ class MoveEncoding:
         self.row([(normal[0], self.i, self.bound), (normal[1], self.j, self.bound)],
                  self.ticks(rhs_in), enforce)
 
+    def centre_rows(self, normals: np.ndarray, rhs_in: np.ndarray,
+                    enforce: Sequence[Any] = ()) -> None:
+        """`centre_row` for many rows at once ((R, 2) normals, (R,) right-hand sides): the
+        same integer rows, rounded in numpy (hundreds of thousands of rows in a crowded
+        Reform).  Rows that a band option may need twice go through `centre_row`."""
+        normals = np.asarray(normals, dtype=float).reshape(-1, 2)
+        rhs = np.asarray(rhs_in, dtype=float).reshape(-1) / self.tick
+        if self.band_lit is not None and not self.about_lattice_point:
+            for n, r in zip(normals, rhs, strict=True):
+                self.centre_row((float(n[0]), float(n[1])), float(r) * self.tick, enforce)
+            return
+        enforce = self.guarded(enforce)
+        b = float(self.bound)
+        size = np.abs(normals)
+        largest = size.max(axis=1)
+        kept = size > 1e-9 * largest[:, None]
+        # As _post, term by term and in the same order of operations.
+        rhs = rhs - (np.where(kept[:, 0], 0.0, size[:, 0] * b) +
+                     np.where(kept[:, 1], 0.0, size[:, 1] * b))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scale = ROW_SCALE / largest
+            scaled = normals * scale[:, None]
+        coefs = np.where(kept, np.round(scaled), 0.0)
+        error = np.where(kept, np.abs(coefs - scaled) * b, 0.0)
+        error = error[:, 0] + error[:, 1]
+        bound = np.floor(rhs * scale - error + ROW_NOISE)
+        reach = np.abs(coefs[:, 0]) * b + np.abs(coefs[:, 1]) * b
+        empty = ~kept.any(axis=1)
+        false = np.where(empty, rhs < 0, bound < -reach)
+        post = ~empty & ~false & (bound < reach)  # the rest hold everywhere in the bounds
+        guard = list(enforce)
+        for k in np.flatnonzero(false | post):
+            if false[k]:
+                self._false(enforce)
+                continue
+            ct = self.sat_model.add(int(coefs[k, 0]) * self.i + int(coefs[k, 1]) * self.j
+                                    <= int(bound[k]))
+            if guard:
+                ct.only_enforce_if(guard)
+
     def corner_row(self, corner: int, normal: Point, rhs_in: float,
                    enforce: Sequence[Any] = ()) -> None:
         """normal . (end corner) <= rhs, allowing for the offsets' rounding."""

@@ -297,14 +297,8 @@ def screened(judge: BatchJudge, frame: Frame, objective: Objective, options: lis
     beat the incumbent."""
     if incumbent is None or objective.name not in DISTANCES or not keep:
         return keep
-    assert point is not None
-    worst = incumbent.value + _slack(incumbent.value, tick)
     opts = [options[k] for k in keep]
-    shifts = np.array([_target_shift(o, objective) for o in opts]).reshape(-1, 2)
-    angles = np.array([_angle_cost(o, objective, frame_facing) for o in opts])
-    # Circumscribed like the clip, and a hair more for float noise.
-    rho = (worst - angles) / SHRINK / math.cos(math.pi / 32) + 1e-9
-    centres = np.asarray(point, dtype=float) - shifts
+    centres, rho = _target_discs(objective, opts, point, frame_facing, incumbent, tick)
     ok = rho >= 0
     near = shapely.distance(np.asarray([reach[k] for k in keep], dtype=object),
                             shapely.points(centres))
@@ -317,3 +311,31 @@ def screened(judge: BatchJudge, frame: Frame, objective: Objective, options: lis
             np.array([opts[n].depth_in for n in todo]), float(rho[todo].max()))
     ok[keep.index(incumbent.option)] = True
     return [k for k, good in zip(keep, ok, strict=True) if good]
+
+
+def _target_discs(objective: Objective, opts: list[Option], point: tuple[float, float] | None,
+                  frame_facing: float | None, incumbent: Incumbent,
+                  tick: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per option, the disc (frame centre, radius; negative: none) holding every centre
+    where its distance objective could beat the incumbent (circumscribing `_clip`)."""
+    assert point is not None
+    worst = incumbent.value + _slack(incumbent.value, tick)
+    shifts = np.array([_target_shift(o, objective) for o in opts]).reshape(-1, 2)
+    angles = np.array([_angle_cost(o, objective, frame_facing) for o in opts])
+    # Circumscribed like the clip, and a hair more for float noise.
+    rho = (worst - angles) / SHRINK / math.cos(math.pi / 32) + 1e-9
+    return np.asarray(point, dtype=float) - shifts, rho
+
+
+def focus_discs(objective: Objective, options: list[Option], keep: list,
+                point: tuple[float, float] | None, frame_facing: float | None,
+                incumbent: Incumbent | None, tick: float) -> dict[int, tuple[tuple[float, float],
+                                                                           float]]:
+    """Per kept option, the disc of centres the search still needs (distance objectives
+    with an incumbent; empty otherwise): see constraints.encode_context.EncodeContext.focus."""
+    if incumbent is None or objective.name not in DISTANCES or not keep:
+        return {}
+    centres, rho = _target_discs(objective, [options[k] for k in keep], point, frame_facing,
+                                 incumbent, tick)
+    return {int(k): ((float(c[0]), float(c[1])), float(r))
+            for k, c, r in zip(keep, centres, rho, strict=True) if r >= 0}

@@ -30,6 +30,7 @@ from optimizer.incumbent import (
     Incumbent,
     better,
     find_incumbent,
+    focus_discs,
     kept_options,
     option_bounds,
     refined_bounds,
@@ -103,20 +104,24 @@ class Search:
 
 def build_search(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Lattice,
                  guard_clauses: bool = False, only: Any = None,
-                 reach_in: float = 0.0, deadline: float | None = None) -> Search:
+                 reach_in: float = 0.0, deadline: float | None = None,
+                 focus: dict[int, Any] | None = None) -> Search:
     """Derived data, variables and every clause's rows; `guard_clauses` puts each clause
     behind a literal (for unsat cores); `only` restricts the option list (a predicate);
     `reach_in` widens the centre variables' range (so a far request fails on a clause, not
-    on a variable's domain)."""
+    on a variable's domain); `focus` (by option index) is EncodeContext.focus."""
     validate_move(scenario, Move(unit_id, manoeuvre))
     unit = scenario.unit(unit_id)
     options, regions = options_for(scenario, unit, manoeuvre, lattice)
+    kept = list(range(len(options)))
     if only is not None:
         kept = [k for k, o in enumerate(options) if only(o)]
         options = _reindexed([options[k] for k in kept])
         regions = [regions[k] for k in kept]
+    focus = focus or {}
     enc = MoveEncoding(options, lattice, max(bound_in(regions), reach_in))
-    ectx = EncodeContext(scenario, unit, manoeuvre, enc, regions, deadline)
+    ectx = EncodeContext(scenario, unit, manoeuvre, enc, regions, deadline,
+                         focus={new: focus[old] for new, old in enumerate(kept) if old in focus})
     bands = [bool(o.info.get("band")) for o in options]
     band = BAND_TICKS if any(bands) else 0.0
     # A lattice point of the band lies within band x |normal|_1 <= band x sqrt(2) ticks of
@@ -187,9 +192,12 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
     incumbent, keep, relaxed = _prefilter(scenario, unit_id, manoeuvre, objective, lattice,
                                           options, regions, (point, facing),
                                           started + time_limit_s / 2)
+    # Centres beyond an option's focus disc cannot beat the incumbent: encodings may leave
+    # them out (a Reform's model paths then need one safe disc, not nine).
+    focus = focus_discs(objective, options, keep, point, facing, incumbent, lattice.inch)
     result = _solve_kept(scenario, unit_id, manoeuvre, lattice, objective, keep, incumbent,
                          (point, facing), time_limit_s, workers, started,
-                         [relaxed.get(k, regions[k]) for k in keep])
+                         [relaxed.get(k, regions[k]) for k in keep], focus)
     if incumbent is not None and len(keep) < len(options) and not _proved(result, incumbent):
         # The incumbent (legal, found by the batch mask) is not a solution of the model, so
         # the pruning argument does not hold: search every option instead.
@@ -251,13 +259,16 @@ def _incumbent_result(scenario: Scenario, unit_id: str, manoeuvre: str, frame: F
 def _solve_kept(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Lattice,
                 objective: Objective, keep: list, incumbent: Incumbent | None,
                 target: tuple[Any, Any], time_limit_s: float, workers: int,
-                started: float, objective_regions: list) -> SearchResult:
+                started: float, objective_regions: list,
+                focus: dict[int, Any] | None = None) -> SearchResult:
     """CP-SAT over the options in `keep`; `objective_regions` (one per kept option, holding
-    every legal end centre of it) bound the objective per option."""
+    every legal end centre of it) bound the objective per option; `focus`: see
+    EncodeContext.focus."""
     kept = set(keep)
     try:
         search = build_search(scenario, unit_id, manoeuvre, lattice,
-                              only=lambda o: o.index in kept, deadline=started + time_limit_s)
+                              only=lambda o: o.index in kept, deadline=started + time_limit_s,
+                              focus=focus)
     except SearchTimeout:
         return SearchResult("TIMEOUT", objective, None, None, lattice,
                             time.perf_counter() - started)

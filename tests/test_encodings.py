@@ -733,6 +733,25 @@ def test_corner_row_is_sound_for_the_true_corner():
         assert not accepted.all() and accepted.any()
 
 
+def test_centre_rows_post_exactly_what_centre_row_posts():
+    """The vectorised rows are the scalar ones, bit for bit (axis normals, negligible
+    components, rows true or false everywhere, enforced or not)."""
+    rng = np.random.default_rng(11)
+    angles = np.concatenate([rng.uniform(0.0, 2 * np.pi, 300), np.arange(8) * np.pi / 4])
+    normals = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    normals[:20, 1] *= 1e-12  # a component negligible next to the other
+    normals[20:30] *= 1e-3
+    rhs = rng.uniform(-1.5, 1.5, len(normals))  # the centre box is +-1.0": some trivial rows
+    for enforced in (False, True):
+        one, many = _encoding(), _encoding()
+        lits = [[e.sat_model.new_bool_var("on")] if enforced else [] for e in (one, many)]
+        for n, r in zip(normals, rhs, strict=True):
+            one.centre_row((float(n[0]), float(n[1])), float(r), lits[0])
+        many.centre_rows(normals, rhs, lits[1])
+        assert [str(c) for c in one.sat_model.proto.constraints] == \
+            [str(c) for c in many.sat_model.proto.constraints]
+
+
 def test_row_with_exact_integers_keeps_its_boundary():
     # x + 2y <= 7 has exact coefficients: the posted row loses nothing.
     enc = _encoding()

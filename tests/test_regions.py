@@ -147,9 +147,11 @@ def test_clip_holds_every_centre_no_worse_than_the_bound(objective):
         assert not inside.all()  # the clip does cut
 
 
-@pytest.mark.parametrize("seed", range(6))
-@pytest.mark.parametrize("name", ["target_distance", "forward"])
-def test_best_move_no_worse_than_brute_force(seed, name):
+@pytest.mark.parametrize(("manoeuvre", "seed", "name"),
+                         [("march", seed, name) for seed in range(6)
+                          for name in ("target_distance", "forward")] +
+                         [("reform", seed, "target_distance") for seed in range(3)])
+def test_best_move_no_worse_than_brute_force(manoeuvre, seed, name):
     """With every pruning step on, the answer is as good as a brute force over the same family
     (0.05" grid of legs, exact confirmation), within TIP_IN.  Beyond a lattice step, that is
     the thin tip of a small wheel's triangle of end centres, where the nearest lattice point
@@ -159,14 +161,20 @@ def test_best_move_no_worse_than_brute_force(seed, name):
     s = make_scenario("crowded" if seed % 2 else "random", seed)
     u = s.unit("u")
     rng = np.random.default_rng([seed, 3])
-    point = tuple(np.asarray(u.pose.centre) + rng.uniform(-8.0, 8.0, 2))
+    # A Reform's target within its reach (towards a point far beyond it, a Reform may keep
+    # hundreds of options and end FEASIBLE at the time limit: a known weakness).
+    spread = 2.5 if manoeuvre == "reform" else 8.0
+    point = tuple(np.asarray(u.pose.centre) + rng.uniform(-spread, spread, 2))
     objective = Objective(name, None if name == "forward" else point)
-    solved = best_move(s, "u", "march", objective, time_limit_s=20.0)
+    solved = best_move(s, "u", manoeuvre, objective, time_limit_s=20.0)
     _, brute, _ = brute_force(make_scenario("crowded" if seed % 2 else "random", seed), "u",
-                              "march", objective)
+                              manoeuvre, objective)
     if brute is None:
         return  # nothing legal on the grid: the solver may still find a lattice point
-    assert solved.status == "OPTIMAL" and solved.value is not None
+    # A Reform keeping hundreds of options (the target reachable in many formations and
+    # facings) may not finish its proof in time (random seed 2): its answer must still be good.
+    proved = ("OPTIMAL",) if manoeuvre == "march" else ("OPTIMAL", "FEASIBLE")
+    assert solved.status in proved and solved.value is not None
     if objective.maximise:
         assert solved.value >= brute - TIP_IN
     else:

@@ -22,7 +22,7 @@ from constraints.clauses.model_moves import allowed_pairs, assign
 from constraints.context import MoveContext
 from constraints.domain import Pose, Unit
 from constraints.encode_context import EncodeContext
-from constraints.encoding import Frame, inscribed_polygon
+from constraints.encoding import Frame, Option, inscribed_polygon
 from constraints.limits import FLOAT_NOISE, within
 from constraints.paths import PathFinder
 from constraints.verdict import ClauseResult
@@ -68,10 +68,30 @@ class ModelPath(Clause):
             if option.index in ectx.enc.forbidden:
                 continue  # another clause already rules it out
             ectx.check_time()
+            focused = _focused_disc(ectx, finder, option, limit)
+            if focused is not None:
+                post_discs(ectx, option.index, [focused], math.inf, self.id)
+                continue
             needed = shapely.hausdorff_distance(origin, region) / math.cos(math.pi / 64)
             discs = travel_discs(finder, ectx.unit, option.files, option.facing_deg, limit,
                                  needed, ectx.frame)
             post_discs(ectx, option.index, discs, needed, self.id)
+
+
+def _focused_disc(ectx: EncodeContext, finder: PathFinder, option: Option,
+                  limit: float) -> tuple[Point2, float] | None:
+    """When the search needs the option only within a small disc (ectx.focus), the safe disc
+    about that disc's centre, if it covers all of it (as its inscribed 64-gon): restricting
+    the option to it loses nothing the search needs, and costs one path search, not nine."""
+    if option.index not in ectx.focus:
+        return None
+    centre, radius = ectx.focus[option.index]
+    unit = ectx.unit
+    end = unit.with_formation(unit.formation.reformed(option.files)).with_pose(
+        Pose(ectx.frame.world(centre), option.facing_deg))
+    safe = allowed_travel(finder, unit.model_positions(), unit, end, limit,
+                          radius / math.cos(math.pi / 64))
+    return (centre, safe) if safe * math.cos(math.pi / 64) >= radius else None
 
 
 def post_discs(ectx: EncodeContext, option: int, discs: list[tuple[Point2, float]],
@@ -86,9 +106,10 @@ def post_discs(ectx: EncodeContext, option: int, discs: list[tuple[Point2, float
     lit, choices = enc.option_vars[option], []
     for k, ((px, py), radius) in enumerate(discs):
         inside = enc.sat_model.new_bool_var(f"paths_o{option}_disc{k}")
-        for hp in inscribed_polygon(radius, 64):
-            shift = hp.normal[0] * px + hp.normal[1] * py
-            enc.centre_row(hp.normal, hp.rhs + shift, [lit, inside])
+        sides = inscribed_polygon(radius, 64)
+        normals = np.array([hp.normal for hp in sides])
+        enc.centre_rows(normals, np.array([hp.rhs for hp in sides]) + normals @ (px, py),
+                        [lit, inside])
         choices.append(inside)
     enc.bool_or(choices, [lit])
 

@@ -229,7 +229,7 @@ def print_summary(results: list[dict[str, Any]]) -> dict[str, Any]:
                        "solver_ok": sum(o is True for o in oks),
                        "solver_worse": sum(o is False for o in oks)}
         print(f"  {method:<9} median time ratio (baseline / solver) "
-              f"{out[method]['median_ratio']:.3f}; solver at least as good (0.01\") in "
+              f"{out[method]['median_ratio']:.3f}; solver at least as good ({STEP_IN}\") in "
               f"{out[method]['solver_ok']}/{len(results)}, worse in "
               f"{out[method]['solver_worse']}")
     return out

@@ -67,38 +67,59 @@ def snaking_option(index: int, unit: Unit, frame: Frame, pivot_deg: float, wheel
     """The option 'Pivot, forward a, wheel, forward b' with a + wheel cost + b <= budget.
     `dirs` shares unit vectors across a family (it must be of the same frame)."""
     cost = unit.width_in * abs(math.sin(math.radians(wheel_deg)))
-    spare = budget_in - cost
-    if spare < 0:
+    if budget_in - cost < 0:
         return None
-    h0 = unit.pose.facing_deg
     dirs = Directions(frame) if dirs is None else dirs
-    fp, fe = dirs.framed(h0 + pivot_deg), dirs.framed(h0 + pivot_deg + wheel_deg)
-    w = frame.vector(wheel_shift(unit, h0 + pivot_deg, wheel_deg, dirs)) if wheel_deg else \
-        (0.0, 0.0)
-    info = {"frame_facing_deg": 90.0 + pivot_deg + wheel_deg, "wheel_shift": w,
-            "wheel_cost_in": cost, "budget_in": budget_in, "first_dir": fp, "end_dir": fe}
-    common = dict(index=index, facing_deg=h0 + pivot_deg + wheel_deg, files=unit.files,
-                  width_in=unit.width_in, depth_in=unit.depth_in, pivot_deg=pivot_deg,
-                  wheel_deg=wheel_deg, info=info)
-    if wheel_deg == 0:
-        # Straight ahead: the end centres lie on a line.  Along a lattice axis it holds lattice
-        # points; along any other it may hold none, so the option becomes a band half a tick
-        # wide each side (`band`), and the encoding takes the gap between a lattice point and
-        # the true end (on the line) off every row (MoveEncoding.centre_slack_ticks).
-        rp = (fp[1], -fp[0])
-        info["band"] = not (fp[0] in (0.0, 1.0, -1.0) and fp[1] in (0.0, 1.0, -1.0))
-        straight = (HalfPlane(rp, 0.0), HalfPlane((-rp[0], -rp[1]), 0.0),
-                    HalfPlane((-fp[0], -fp[1]), 0.0))
-        return Option(reach=straight, a_map=(fp[0], fp[1], 0.0), **common)  # type: ignore[arg-type]
-    det = fp[0] * fe[1] - fe[0] * fp[1]
-    m0 = (fe[1] / det, -fe[0] / det)   # a = m0 . (d - w)
-    m1 = (-fp[1] / det, fp[0] / det)   # b = m1 . (d - w)
-    a_map = (m0[0], m0[1], -(m0[0] * w[0] + m0[1] * w[1]))
-    b_map = (m1[0], m1[1], -(m1[0] * w[0] + m1[1] * w[1]))
-    # The family's own rows (no backward legs); the distance row is the distance clause's.
-    reach = (HalfPlane((-a_map[0], -a_map[1]), a_map[2]),
-             HalfPlane((-b_map[0], -b_map[1]), b_map[2]))
-    return Option(reach=reach, a_map=a_map, b_map=b_map, **common)  # type: ignore[arg-type]
+    return _Family(unit, frame, budget_in, dirs).option(index, pivot_deg, wheel_deg, cost)
+
+
+class _Family:
+    """What every option of one unit's Advance or March shares (built thousands of times,
+    so the per-option work is kept to the arithmetic)."""
+
+    def __init__(self, unit: Unit, frame: Frame, budget_in: float, dirs: Directions) -> None:
+        self.unit, self.frame, self.budget_in, self.dirs = unit, frame, budget_in, dirs
+        self.h0 = unit.pose.facing_deg
+        self.size = (unit.files, unit.width_in, unit.depth_in)
+        self.frame_axes = unit_vector(frame.heading_deg)
+
+    def option(self, index: int, pivot_deg: float, wheel_deg: float, cost: float) -> Option:
+        h0, dirs = self.h0, self.dirs
+        fp, fe = dirs.framed(h0 + pivot_deg), dirs.framed(h0 + pivot_deg + wheel_deg)
+        w = self._framed(wheel_shift(self.unit, h0 + pivot_deg, wheel_deg, dirs)) \
+            if wheel_deg else (0.0, 0.0)
+        info = {"frame_facing_deg": 90.0 + pivot_deg + wheel_deg, "wheel_shift": w,
+                "wheel_cost_in": cost, "budget_in": self.budget_in, "first_dir": fp,
+                "end_dir": fe}
+        files, width, depth = self.size
+        facing = h0 + pivot_deg + wheel_deg
+        if wheel_deg == 0:
+            # Straight ahead: the end centres lie on a line.  Along a lattice axis it holds
+            # lattice points; along any other it may hold none, so the option becomes a band
+            # half a tick wide each side (`band`), and the encoding takes the gap between a
+            # lattice point and the true end (on the line) off every row
+            # (MoveEncoding.centre_slack_ticks).
+            rp = (fp[1], -fp[0])
+            info["band"] = not (fp[0] in (0.0, 1.0, -1.0) and fp[1] in (0.0, 1.0, -1.0))
+            straight = (HalfPlane(rp, 0.0), HalfPlane((-rp[0], -rp[1]), 0.0),
+                        HalfPlane((-fp[0], -fp[1]), 0.0))
+            return Option(index, facing, files, width, depth, pivot_deg, wheel_deg, straight,
+                          (fp[0], fp[1], 0.0), (0.0, 0.0, 0.0), math.inf, info)
+        det = fp[0] * fe[1] - fe[0] * fp[1]
+        m0 = (fe[1] / det, -fe[0] / det)   # a = m0 . (d - w)
+        m1 = (-fp[1] / det, fp[0] / det)   # b = m1 . (d - w)
+        a_map = (m0[0], m0[1], -(m0[0] * w[0] + m0[1] * w[1]))
+        b_map = (m1[0], m1[1], -(m1[0] * w[0] + m1[1] * w[1]))
+        # The family's own rows (no backward legs); the distance row is the distance clause's.
+        reach = (HalfPlane((-a_map[0], -a_map[1]), a_map[2]),
+                 HalfPlane((-b_map[0], -b_map[1]), b_map[2]))
+        return Option(index, facing, files, width, depth, pivot_deg, wheel_deg, reach, a_map,
+                      b_map, math.inf, info)
+
+    def _framed(self, v: Vec) -> Vec:
+        """Frame.vector, with the frame's unit vector computed once."""
+        fx, fy = self.frame_axes
+        return (v[0] * fy - v[1] * fx, v[0] * fx + v[1] * fy)
 
 
 def _angles(step: float, limit: float) -> list[float]:
@@ -126,13 +147,12 @@ def _snaking_family(unit: Unit, frame: Frame, pivots: list[float], wheels: list[
     width = unit.width_in
     wheels = [t for t in wheels if budget_in - width * abs(math.sin(math.radians(t))) >= 0]
     found: list[Option] = []
-    dirs = Directions(frame)
+    family = _Family(unit, frame, budget_in, Directions(frame))
+    costs = [width * abs(math.sin(math.radians(t))) for t in wheels]
     with _no_gc():
         for p in pivots:
-            for t in wheels:
-                option = snaking_option(len(found), unit, frame, p, t, budget_in, dirs)
-                assert option is not None  # affordable by the filter above
-                found.append(option)
+            for t, cost in zip(wheels, costs, strict=True):
+                found.append(family.option(len(found), p, t, cost))
     return found
 
 

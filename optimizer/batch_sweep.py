@@ -91,7 +91,10 @@ class FrontSweep:
             if "front_spacing" in c:
                 gap = float(c["front_spacing"].params["spacing_in"]) + STRICT_IN + \
                     self.margin_in
-                bound = first_leg_clear(unit, ways, self.pieces, gap)
+                # Legs are capped only by a distance clause: without one, measure every piece.
+                cap = c["snaking_distance"].limit_in(unit) if "snaking_distance" in c else \
+                    math.inf
+                bound = first_leg_clear(unit, ways, self.pieces, gap, cap)
             if "table_edge_front" in c:
                 bound = np.minimum(bound, first_leg_on_table(unit, ways, self.field))
             return bound

@@ -137,8 +137,11 @@ class FrontSpacing(_SpacingClause):
         gap = self.params["spacing_in"]
         if not ectx.world_obstacles:
             return
+        # The first leg never exceeds the family's budget (the distance clause's row, or the
+        # family's own: optimizer.solve._family_budget_rows).
+        budget = max((o.info["budget_in"] for o in ectx.options), default=0.0)
         limits = first_leg_clear(ectx.unit, option_ways(ectx), ectx.world_obstacles,
-                                 gap + STRICT_IN)
+                                 gap + STRICT_IN, budget)
         bound_first_leg(ectx, limits, self.id)
         grown = [r.buffer(_circumradius(o)) for r, o in zip(ectx.centre_regions, ectx.options,
                                                              strict=True)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from shapely.geometry import Point
 
 from constraints.domain import Battlefield, Unit
 from constraints.encode_context import ConvexPiece, EncodeContext
@@ -66,7 +67,7 @@ def option_ways(ectx: EncodeContext) -> np.ndarray:
 
 
 def first_leg_clear(unit: Unit, ways: np.ndarray, pieces: list[ConvexPiece],
-                    gap: float) -> np.ndarray:
+                    gap: float, max_leg_in: float = math.inf) -> np.ndarray:
     """Per (pivot, wheel) way, the longest first leg a whose slid sector stays more than `gap`
     from every convex piece (world coordinates): inf when nothing is in the way, -1 when even
     a = 0 fails.
@@ -76,11 +77,21 @@ def first_leg_clear(unit: Unit, ways: np.ndarray, pieces: list[ConvexPiece],
     S(a) is clear of a convex piece O when some edge normal of P, of O, or the normal of f
     separates them; on each axis that holds for a below a threshold, so the answer is the
     largest threshold over axes, and the smallest over pieces.
+
+    Callers whose first leg never exceeds `max_leg_in` may pass it: a piece further from the
+    unit's centre than every sector point can come with that leg (plus the gap) has a
+    threshold beyond it, and is skipped (the bound is then inf for it, not that threshold).
     """
     pts, normals, fwd = _sector_hulls(unit, ways)
     side = np.stack([fwd[:, 1], -fwd[:, 0]], axis=-1)[:, None, :]
     best = np.full(len(pts), np.inf)
+    centre = np.asarray(unit.pose.centre)
+    # (A tenth of an inch of room: a band option's centre strays a fraction of a tick.)
+    sweep = float(np.hypot(*(pts - centre).reshape(-1, 2).T).max(initial=0.0)) + \
+        max_leg_in + 0.1
     for piece in pieces:
+        if piece.shape.distance(Point(centre)) > sweep + gap:
+            continue  # out of reach of every first leg up to max_leg_in
         fixed = [n for n, _ in piece.edge_normals()] + piece.corner_fans()
         own = np.broadcast_to(np.asarray(fixed), (len(pts), len(fixed), 2))
         axes = np.concatenate([normals, own, side], axis=1)

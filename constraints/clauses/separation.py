@@ -75,15 +75,19 @@ def own_rectangle_axes(ectx: EncodeContext, option: int, piece: ConvexPiece,
                        gap: float) -> list[Any]:
     """Booleans for 'obstacle beyond the end rectangle along the rectangle's own axes'."""
     enc, opt = ectx.enc, ectx.options[option]
+    # Each row is also enforced by the option's own literal (the OR of these Booleans only
+    # binds when the option is chosen): the encoding then knows whether the option is a band
+    # and posts the row once, not once for band options and once for the rest.
+    mine = enc.option_vars[option]
     f = unit_vector(opt.frame_facing_deg)
     r = (f[1], -f[0])
     found = []
     for axis, half in ((f, opt.depth_in / 2), (r, opt.width_in / 2)):
         lo, hi = piece.support(axis)
         ahead = enc.sat_model.new_bool_var(f"clear_{piece.label}_o{option}")
-        enc.centre_row(axis, lo - half - gap - STRICT_IN, [ahead])
+        enc.centre_row(axis, lo - half - gap - STRICT_IN, [ahead, mine])
         behind = enc.sat_model.new_bool_var(f"clear_{piece.label}_o{option}")
-        enc.centre_row((-axis[0], -axis[1]), -(hi + half + gap + STRICT_IN), [behind])
+        enc.centre_row((-axis[0], -axis[1]), -(hi + half + gap + STRICT_IN), [behind, mine])
         found += [ahead, behind]
     return found
 
@@ -117,10 +121,10 @@ def affine_polygon_axes(ectx: EncodeContext, option: int, vertices: Sequence[Aff
     always = (values.max(axis=2) + room <= rhs).all(axis=1)  # every row holds everywhere
     if always.any():
         return None  # separated whatever the centre
-    found = []
+    found, mine = [], enc.option_vars[option]  # rows enforced by it too: see own_rectangle_axes
     for k in np.flatnonzero(~never):
         side = enc.sat_model.new_bool_var(f"sweep_{piece.label}_o{option}")
         for c, r in zip(coef[k], rhs[k], strict=True):
-            enc.centre_row((float(c[0]), float(c[1])), float(r), [side])
+            enc.centre_row((float(c[0]), float(c[1])), float(r), [side, mine])
         found.append(side)
     return found

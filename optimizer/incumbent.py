@@ -151,6 +151,8 @@ def _best_in(judge: BatchJudge, frame: Frame, objective: Objective, options: lis
     owners, pts = [], []
     for k in chunk:
         grid = _coarse_points(regions[k], tick)
+        if objective.name in DISTANCES and point is not None and not regions[k].is_empty:
+            grid = np.vstack([_near_target(options[k], objective, point, tick), grid])
         values = value_of(objective, options[k], grid, point, frame_facing)
         best_first = np.argsort(-values if objective.maximise else values, kind="stable")
         grid = grid[best_first[:POINTS_PER_OPTION]]
@@ -168,6 +170,20 @@ def _best_in(judge: BatchJudge, frame: Frame, objective: Objective, options: lis
         if best is None or better(objective, float(values[j]), best.value):
             best = Incumbent(int(k), (float(mine[j][0]), float(mine[j][1])), float(values[j]))
     return best
+
+
+NEAR_TICKS = 2  # lattice points this many ticks either way of a target are tried first
+
+
+def _near_target(option: Option, objective: Objective, point: tuple[float, float],
+                 tick: float) -> np.ndarray:
+    """The lattice points nearest the option's target (a distance objective's best centres
+    on the lattice, if legal; the coarse grid would pass them by)."""
+    sx, sy = _target_shift(option, objective)
+    cx, cy = round((point[0] - sx) / tick), round((point[1] - sy) / tick)
+    steps = np.arange(-NEAR_TICKS, NEAR_TICKS + 1)
+    grid = np.stack(np.meshgrid(cx + steps, cy + steps, indexing="ij"), -1).reshape(-1, 2)
+    return grid * tick
 
 
 def better(objective: Objective, value: float, than: float) -> bool:

@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import shapely
 
 from constraints.encoding import MoveEncoding, corner_offset
@@ -120,14 +121,54 @@ def _distance(enc: MoveEncoding, target: tuple[float, float],
     """Polygonal distance (NORM_SCALE per tick) from the point to `target` (ticks)."""
     model = enc.sat_model
     reach = int(NORM_SCALE * (4 * enc.bound + abs(target[0]) + abs(target[1]))) + 1
-    dist = model.new_int_var(0, reach, "distance_to_target")
+    directions = _directions(target)
+    dist = model.new_int_var(_lattice_floor(target, directions), reach, "distance_to_target")
     x = enc.i + (offsets[0] if offsets else 0)
     y = enc.j + (offsets[1] if offsets else 0)
+    for cx, cy, shift in directions:
+        model.add(dist >= cx * x + cy * y - shift)
+    return dist
+
+
+def _directions(target: tuple[float, float]) -> list[tuple[int, int, int]]:
+    """The norm's integer directions and their offsets at the target (ticks), as posted."""
+    found = []
     for k in range(NORM_SIDES):
         cos, sin = math.cos(2 * math.pi * k / NORM_SIDES), math.sin(2 * math.pi * k / NORM_SIDES)
         cx, cy = round(NORM_SCALE * cos), round(NORM_SCALE * sin)
-        model.add(dist >= cx * x + cy * y - round(cx * target[0] + cy * target[1]))
-    return dist
+        found.append((cx, cy, round(cx * target[0] + cy * target[1])))
+    return found
+
+
+def at_lattice_floor(objective: Objective, option: Any, centre: Point, frame_point: Point,
+                     tick: float) -> bool:
+    """Whether a lattice centre of `option` already has the least distance objective any
+    lattice centre of any option can have, in the model's own integer terms (so no option
+    can beat it: the search needs only this option).  Distance objectives only."""
+    if objective.name not in ("target_distance", "front_target_distance"):
+        return False
+    target = (frame_point[0] / tick, frame_point[1] / tick)
+    directions = _directions(target)
+    x, y = round(centre[0] / tick), round(centre[1] / tick)
+    if objective.name == "front_target_distance":
+        x += round(((corner_offset(option, 0)[0] + corner_offset(option, 1)[0]) / 2) / tick)
+        y += round(((corner_offset(option, 0)[1] + corner_offset(option, 1)[1]) / 2) / tick)
+    value = max(cx * x + cy * y - shift for cx, cy, shift in directions)
+    return value <= _lattice_floor(target, directions)
+
+
+def _lattice_floor(target: tuple[float, float], directions: list[tuple[int, int, int]]) -> int:
+    """The least value the polygonal distance takes at any integer point (x, y), exactly as
+    posted: the point nearest the target is among the 5 x 5 around it (any point further out
+    is 2 ticks off, the nearest at most 0.71).  x and y are the centre ticks plus integer
+    offsets, so this bounds every option; a search whose answer reaches it is proved at once
+    (the LP relaxation's bound is the continuous one, 0 when the target is reachable)."""
+    steps = np.arange(-2, 3)
+    pts = np.stack(np.meshgrid(round(target[0]) + steps, round(target[1]) + steps,
+                               indexing="ij"), -1).reshape(-1, 2).astype(np.int64)
+    table = np.array(directions, dtype=np.int64)                     # (sides, 3)
+    values = pts @ table[:, :2].T - table[:, 2]                       # (25, sides)
+    return max(0, int(values.max(axis=1).min()))
 
 
 def _front_offsets(enc: MoveEncoding) -> tuple[Any, Any]:

@@ -37,7 +37,7 @@ from optimizer.incumbent import (
     screened,
     value_of,
 )
-from optimizer.objectives import Objective, post_objective
+from optimizer.objectives import Objective, at_lattice_floor, post_objective
 from optimizer.regions import CentreRegions
 from optimizer.search_space import bound_in, clauses_of, options_for
 
@@ -232,6 +232,9 @@ def _prefilter(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Obje
     bounds = option_bounds(objective, options, regions, point, facing)
     incumbent = find_incumbent(judge, frame, objective, options, regions, bounds, lattice.inch,
                                point, facing, deadline)
+    if incumbent is not None and point is not None and at_lattice_floor(
+            objective, options[incumbent.option], incumbent.centre, point, lattice.inch):
+        return incumbent, [incumbent.option], {}  # no lattice centre of any option does better
     keep = kept_options(objective, bounds, incumbent, lattice.inch)
     keep = screened(judge, frame, objective, options, keep, regions, point, facing, incumbent,
                     lattice.inch)
@@ -246,6 +249,9 @@ def _prefilter(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Obje
     if again is not None and (incumbent is None or
                               better(objective, again.value, incumbent.value)):
         incumbent = again
+    if incumbent is not None and point is not None and at_lattice_floor(
+            objective, options[incumbent.option], incumbent.centre, point, lattice.inch):
+        return incumbent, [incumbent.option], relaxed
     finer = set(kept_options(objective, fine, incumbent, lattice.inch))
     return incumbent, [k for k in keep if k in finer], relaxed
 

@@ -24,7 +24,6 @@ from constraints.encoding import Frame, Option, corner_offset
 from constraints.geometry import angle_between_deg, unit_vector
 from optimizer.batch import BatchJudge
 from optimizer.objectives import BEHIND_PENALTY, DEGREE_WEIGHT_TICKS, NORM_SIDES, Objective
-from optimizer.regions import CentreRegions
 
 COARSE_TICKS = 10       # candidates every 10 lattice steps
 OPTIONS_TRIED = 16      # options judged together, best-bounded first
@@ -32,6 +31,7 @@ OPTIONS_SCANNED = 1000  # options looked at in all before giving up on an incumb
 POINTS_PER_OPTION = 64  # of each option's coarse points, the best for the objective
 MAX_POINTS = 4000       # coarse points looked at per option
 SHRINK = math.cos(math.pi / NORM_SIDES)
+DISTANCES = ("target_distance", "front_target_distance", "target_pose")
 
 
 @dataclass(frozen=True)
@@ -216,142 +216,3 @@ def _legal(judge: BatchJudge, frame: Frame, options: list[Option], owner: np.nda
     if judge.manoeuvre == "reform":
         return judge.mask(world, facings, files=np.array([o.files for o in chosen])[inverse])
     return judge.mask(world, facings, pivots=np.array([o.pivot_deg for o in chosen])[inverse])
-
-
-def kept_options(objective: Objective, bounds: np.ndarray, incumbent: Incumbent | None,
-                 tick: float = 0.01) -> list:
-    """Indexes of the options that might beat the incumbent (all, without one)."""
-    if incumbent is None:
-        return list(range(len(bounds)))
-    slack = _slack(incumbent.value, tick)
-    with np.errstate(invalid="ignore"):
-        beats = bounds >= incumbent.value - slack if objective.maximise else \
-            bounds <= incumbent.value + slack
-    keep = np.isnan(bounds) | beats
-    keep[incumbent.option] = True
-    return list(np.nonzero(keep)[0])
-
-
-def _slack(value: float, tick: float) -> float:
-    """How much better than the incumbent an option's bound must be to drop it.  The search's
-    norm has integer directions (7e-4 relative, optimizer.objectives): twice that, so no
-    option that could win in the search's terms is dropped; and a straight option's band lets
-    the search's centre stray up to ~0.7 tick off its line."""
-    return tick + 2e-3 * abs(value)
-
-
-def refined_bounds(relaxed: CentreRegions, objective: Objective, options: list[Option],
-                   keep: list, point: tuple[float, float] | None, frame_facing: float | None,
-                   incumbent: Incumbent | None, tick: float,
-                   deadline: float | None = None) -> tuple[np.ndarray, dict[int, shapely.Geometry]]:
-    """Bounds of the kept options from their relaxed regions of end centres (every legal end
-    centre lies in one, optimizer.regions), and those regions; an option with an empty
-    region has no legal move (bound +-inf).  Options not reached before `deadline` keep
-    NaN (the caller keeps them).
-
-    With an incumbent, each region is first clipped to where the objective could beat it
-    (a disc about the target, a half-plane, a strip): the shapes stay small and cheap, and
-    the bound is unchanged for every option that might beat the incumbent."""
-    bounds = np.full(len(options), np.nan)
-    regions: dict[int, shapely.Geometry] = {}
-    for k in keep:
-        if deadline is not None and time.perf_counter() > deadline:
-            break
-        clip = None if incumbent is None else \
-            _clip(objective, options[k], incumbent.value + _slack(incumbent.value, tick) *
-                  (-1 if objective.maximise else 1), point, frame_facing)
-        region = relaxed.of(options[k], clip)
-        if region.is_empty:
-            bounds[k] = -np.inf if objective.maximise else np.inf
-            continue
-        regions[k] = region
-        bounds[k] = option_bounds(objective, [options[k]], [region], point, frame_facing)[0]
-    return bounds, regions
-
-
-FAR_IN = 10_000.0  # "unbounded" for the clips' half-planes and strips
-
-
-def _clip(objective: Objective, option: Option, worst: float, point: tuple[float, float] | None,
-          frame_facing: float | None) -> shapely.Geometry:
-    """The frame centres where the option's objective (as option_bounds bounds it) is no
-    worse than `worst`: every centre outside it is worse (a relaxation: circumscribed)."""
-    if objective.name == "forward":
-        return shapely.box(-FAR_IN, worst, FAR_IN, FAR_IN)
-    assert point is not None
-    if objective.name == "face_point":
-        width = worst - _away_penalty(option, point)
-        if width < 0:
-            return shapely.Polygon()
-        f = np.array(unit_vector(option.frame_facing_deg))
-        r = np.array([f[1], -f[0]])
-        p = np.asarray(point, dtype=float)
-        return shapely.Polygon([p + FAR_IN * f + width * r, p - FAR_IN * f + width * r,
-                                p - FAR_IN * f - width * r, p + FAR_IN * f - width * r])
-    radius = (worst - _angle_cost(option, objective, frame_facing)) / SHRINK
-    if radius < 0:
-        return shapely.Polygon()
-    sx, sy = _target_shift(option, objective)
-    sides = 32
-    return shapely.Point(point[0] - sx, point[1] - sy).buffer(
-        radius / math.cos(math.pi / sides), quad_segs=sides // 4)
-
-
-DISTANCES = ("target_distance", "front_target_distance", "target_pose")
-
-
-def screened(judge: BatchJudge, frame: Frame, objective: Objective, options: list[Option],
-             keep: list, reach: list, point: tuple[float, float] | None,
-             frame_facing: float | None, incumbent: Incumbent | None, tick: float) -> list:
-    """The kept options that may still beat the incumbent, by a vectorised test of one point
-    each (distance objectives only; others pass as they are).
-
-    To beat it, an option's centre must lie within rho of its target point c (rho from the
-    incumbent's value, as `_clip`).  Moving the centre by rho changes every end-position
-    measure by at most rho, so if c itself fails those rules with every limit rho more
-    lenient, or lies more than rho outside the option's reach, no centre of the option can
-    beat the incumbent."""
-    if incumbent is None or objective.name not in DISTANCES or not keep:
-        return keep
-    opts = [options[k] for k in keep]
-    centres, rho = _target_discs(objective, opts, point, frame_facing, incumbent, tick)
-    ok = rho >= 0
-    near = shapely.distance(np.asarray([reach[k] for k in keep], dtype=object),
-                            shapely.points(centres))
-    ok &= near <= rho
-    todo = np.flatnonzero(ok)
-    if len(todo):
-        ok[todo] = judge.end_positions(
-            frame.world_array(centres[todo]), np.array([opts[n].facing_deg for n in todo]),
-            np.array([opts[n].width_in for n in todo]),
-            np.array([opts[n].depth_in for n in todo]), float(rho[todo].max()))
-    ok[keep.index(incumbent.option)] = True
-    return [k for k, good in zip(keep, ok, strict=True) if good]
-
-
-def _target_discs(objective: Objective, opts: list[Option], point: tuple[float, float] | None,
-                  frame_facing: float | None, incumbent: Incumbent,
-                  tick: float) -> tuple[np.ndarray, np.ndarray]:
-    """Per option, the disc (frame centre, radius; negative: none) holding every centre
-    where its distance objective could beat the incumbent (circumscribing `_clip`)."""
-    assert point is not None
-    worst = incumbent.value + _slack(incumbent.value, tick)
-    shifts = np.array([_target_shift(o, objective) for o in opts]).reshape(-1, 2)
-    angles = np.array([_angle_cost(o, objective, frame_facing) for o in opts])
-    # Circumscribed like the clip, and a hair more for float noise.
-    rho = (worst - angles) / SHRINK / math.cos(math.pi / 32) + 1e-9
-    return np.asarray(point, dtype=float) - shifts, rho
-
-
-def focus_discs(objective: Objective, options: list[Option], keep: list,
-                point: tuple[float, float] | None, frame_facing: float | None,
-                incumbent: Incumbent | None, tick: float) -> dict[int, tuple[tuple[float, float],
-                                                                           float]]:
-    """Per kept option, the disc of centres the search still needs (distance objectives
-    with an incumbent; empty otherwise): see constraints.encode_context.EncodeContext.focus."""
-    if incumbent is None or objective.name not in DISTANCES or not keep:
-        return {}
-    centres, rho = _target_discs(objective, [options[k] for k in keep], point, frame_facing,
-                                 incumbent, tick)
-    return {int(k): ((float(c[0]), float(c[1])), float(r))
-            for k, c, r in zip(keep, centres, rho, strict=True) if r >= 0}

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import shapely
 from ortools.sat.python import cp_model
 
 from constraints.checker import check_move, validate_move
@@ -25,27 +24,12 @@ from constraints.geometry import angle_between_deg, normalise_deg
 from constraints.moves import Move, Step
 from constraints.options import legs
 from constraints.verdict import Verdict
-from optimizer.batch import BatchJudge
-from optimizer.incumbent import (
-    Incumbent,
-    better,
-    find_incumbent,
-    focus_discs,
-    kept_options,
-    option_bounds,
-    refined_bounds,
-    screened,
-    value_of,
-)
-from optimizer.objectives import Objective, at_lattice_floor, post_objective
-from optimizer.regions import CentreRegions
+from optimizer.incumbent import Incumbent, value_of
+from optimizer.objectives import Objective, post_objective
+from optimizer.prefilter import focus_discs, prefilter
 from optimizer.search_space import bound_in, clauses_of, options_for
 
 DEFAULT_TIME_LIMIT_S = 10.0
-EMPTY = shapely.Polygon()
-# The starting answer is judged this much inside every limit, more than the encoding gives up
-# (inscribed polygons, half-tick rounding, band slack), so it is a solution of the model.
-INCUMBENT_MARGIN_IN = 0.03
 # Half-width (ticks, per unit of |normal|_1) of the band that stands for an off-axis straight
 # line (it then holds the rounded point of every point of the line).
 BAND_TICKS = 0.5
@@ -193,7 +177,7 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
     facing = None if objective.facing_deg is None else \
         90.0 + objective.facing_deg - unit.pose.facing_deg
     options, regions = options_for(scenario, unit, manoeuvre, lattice)
-    incumbent, keep, relaxed = _prefilter(scenario, unit_id, manoeuvre, objective, lattice,
+    incumbent, keep, relaxed = prefilter(scenario, unit_id, manoeuvre, objective, lattice,
                                           options, regions, (point, facing),
                                           started + time_limit_s / 2)
     # Centres beyond an option's focus disc cannot beat the incumbent: encodings may leave
@@ -213,47 +197,6 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
                                    incumbent, objective, lattice, started)
     result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
     return result
-
-
-def _prefilter(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objective,
-               lattice: Lattice, options: list[Option], regions: list,
-               target: tuple[Any, Any], deadline: float) -> tuple[Incumbent | None, list, dict]:
-    """A legal starting answer and the options that might beat it, by `deadline`.
-
-    Bounds from each option's reach first; then, for the options these keep, bounds from
-    their relaxed regions of end centres (optimizer.regions: every legal end centre lies in
-    one), far tighter, so most options cannot beat the incumbent (TECHNIQUES.md: per-heading
-    geometry as a pre-filter).  A better incumbent is looked for in the relaxed regions, which
-    are small enough to sample finely."""
-    unit = scenario.unit(unit_id)
-    frame = Frame(unit.pose.centre, unit.pose.facing_deg)
-    point, facing = target
-    judge = BatchJudge(scenario, unit_id, manoeuvre, margin_in=INCUMBENT_MARGIN_IN)
-    bounds = option_bounds(objective, options, regions, point, facing)
-    incumbent = find_incumbent(judge, frame, objective, options, regions, bounds, lattice.inch,
-                               point, facing, deadline)
-    if incumbent is not None and point is not None and at_lattice_floor(
-            objective, options[incumbent.option], incumbent.centre, point, lattice.inch):
-        return incumbent, [incumbent.option], {}  # no lattice centre of any option does better
-    keep = kept_options(objective, bounds, incumbent, lattice.inch)
-    keep = screened(judge, frame, objective, options, keep, regions, point, facing, incumbent,
-                    lattice.inch)
-    if len(keep) <= 1:
-        return incumbent, keep, {}
-    fine, relaxed = refined_bounds(CentreRegions(scenario, unit, manoeuvre, outer=True),
-                                   objective, options, keep, point, facing, incumbent,
-                                   lattice.inch, deadline)
-    looked = [relaxed.get(k, EMPTY) for k in range(len(options))]
-    again = find_incumbent(judge, frame, objective, options, looked, fine, lattice.inch,
-                           point, facing, deadline)
-    if again is not None and (incumbent is None or
-                              better(objective, again.value, incumbent.value)):
-        incumbent = again
-    if incumbent is not None and point is not None and at_lattice_floor(
-            objective, options[incumbent.option], incumbent.centre, point, lattice.inch):
-        return incumbent, [incumbent.option], relaxed
-    finer = set(kept_options(objective, fine, incumbent, lattice.inch))
-    return incumbent, [k for k in keep if k in finer], relaxed
 
 
 def _incumbent_result(scenario: Scenario, unit_id: str, manoeuvre: str, frame: Frame,

@@ -16,8 +16,9 @@ from constraints.checker import check_move
 from constraints.encoding import Frame, Lattice
 from optimizer.baseline import brute_force
 from optimizer.batch import BatchJudge
-from optimizer.incumbent import Incumbent, _clip, screened, value_of
+from optimizer.incumbent import Incumbent, value_of
 from optimizer.objectives import Objective
+from optimizer.prefilter import _clip, screened
 from optimizer.regions import CentreRegions
 from optimizer.search_space import options_for
 from optimizer.solve import best_move, option_move

@@ -326,6 +326,12 @@ def corner_offset(option: Option, corner: int) -> Point:
     return (local[0] * rx + local[1] * fx, local[0] * ry + local[1] * fy)
 
 
+def front_offset(option: Option) -> Point:
+    """Frame offset of the centre of the end Front Facing from the end centre."""
+    fl, fr = corner_offset(option, 0), corner_offset(option, 1)
+    return ((fl[0] + fr[0]) / 2, (fl[1] + fr[1]) / 2)
+
+
 def inscribed_polygon(radius: float, sides: int = 32) -> list[HalfPlane]:
     """Half-planes of a regular polygon inscribed in the disc of `radius` about the origin.
 

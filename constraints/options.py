@@ -62,20 +62,10 @@ def wheel_shift(unit: Unit, heading_deg: float, wheel_deg: float,
     return (px - (cos * px - sin * py), py - (sin * px + cos * py))
 
 
-def snaking_option(index: int, unit: Unit, frame: Frame, pivot_deg: float, wheel_deg: float,
-                   budget_in: float, dirs: Directions | None = None) -> Option | None:
-    """The option 'Pivot, forward a, wheel, forward b' with a + wheel cost + b <= budget.
-    `dirs` shares unit vectors across a family (it must be of the same frame)."""
-    cost = unit.width_in * abs(math.sin(math.radians(wheel_deg)))
-    if budget_in - cost < 0:
-        return None
-    dirs = Directions(frame) if dirs is None else dirs
-    return _Family(unit, frame, budget_in, dirs).option(index, pivot_deg, wheel_deg, cost)
-
-
 class _Family:
-    """What every option of one unit's Advance or March shares (built thousands of times,
-    so the per-option work is kept to the arithmetic)."""
+    """What every option of one unit's Advance or March shares; `option` builds the option
+    'Pivot, forward a, wheel, forward b' with a + wheel cost + b <= budget (thousands of
+    times, so the per-option work is kept to the arithmetic)."""
 
     def __init__(self, unit: Unit, frame: Frame, budget_in: float, dirs: Directions) -> None:
         self.unit, self.frame, self.budget_in, self.dirs = unit, frame, budget_in, dirs
@@ -143,15 +133,14 @@ def advance_options(unit: Unit, frame: Frame, lattice: Lattice, budget_in: float
 def _snaking_family(unit: Unit, frame: Frame, pivots: list[float], wheels: list[float],
                     budget_in: float) -> list[Option]:
     """Every (pivot, wheel) option within the budget, indexed in (pivot, wheel) order."""
-    # A wheel's cost depends on its angle only: drop the unaffordable ones before building.
-    width = unit.width_in
-    wheels = [t for t in wheels if budget_in - width * abs(math.sin(math.radians(t))) >= 0]
+    # A wheel's cost (W sin t) depends on its angle only: drop the unaffordable wheels first.
+    costed = [(t, unit.width_in * abs(math.sin(math.radians(t)))) for t in wheels]
+    affordable = [(t, cost) for t, cost in costed if budget_in - cost >= 0]
     found: list[Option] = []
     family = _Family(unit, frame, budget_in, Directions(frame))
-    costs = [width * abs(math.sin(math.radians(t))) for t in wheels]
     with _no_gc():
         for p in pivots:
-            for t, cost in zip(wheels, costs, strict=True):
+            for t, cost in affordable:
                 found.append(family.option(len(found), p, t, cost))
     return found
 

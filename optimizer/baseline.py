@@ -27,7 +27,7 @@ from shapely.geometry import LineString, Point
 
 from constraints.checker import check_move
 from constraints.domain import Scenario, Unit
-from constraints.encoding import Frame, Lattice, Option, corner_offset
+from constraints.encoding import Frame, Lattice, Option, front_offset
 from constraints.geometry import angle_between_deg, normalise_deg, unit_vector
 from constraints.moves import Move, Step
 from constraints.options import legs
@@ -56,8 +56,7 @@ class _Family:
         opts, point = self.options, self.objective.point
         self.target = np.array(self.frame.point(point) if point is not None else (0.0, 0.0))
         # per option: Front Facing centre offset, end right vector, the facing's cost part
-        self.front = np.array([np.add(corner_offset(o, 0), corner_offset(o, 1)) / 2
-                               for o in opts]).reshape(-1, 2)
+        self.front = np.array([front_offset(o) for o in opts]).reshape(-1, 2)
         self.right = np.array([unit_vector(o.frame_facing_deg - 90.0) for o in opts])
         self.ways = [np.array([o.info.get(key, (0.0, 0.0)) for o in opts]).reshape(-1, 2)
                      for key in ("wheel_shift", "first_dir", "end_dir")]  # (K, 2) each

@@ -20,10 +20,16 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from constraints.encoding import Frame, Option, corner_offset
+from constraints.encoding import Frame, Option, front_offset
 from constraints.geometry import angle_between_deg, unit_vector
 from optimizer.batch import BatchJudge
-from optimizer.objectives import BEHIND_PENALTY, DEGREE_WEIGHT_TICKS, NORM_SIDES, Objective
+from optimizer.objectives import (
+    BEHIND_PENALTY,
+    DEGREE_WEIGHT_TICKS,
+    NORM_SIDES,
+    Objective,
+    lateral_gaps,
+)
 
 COARSE_TICKS = 10       # candidates every 10 lattice steps
 OPTIONS_TRIED = 16      # options judged together, best-bounded first
@@ -44,8 +50,7 @@ class Incumbent:
 def _target_shift(option: Option, objective: Objective) -> tuple[float, float]:
     if objective.name != "front_target_distance":
         return (0.0, 0.0)
-    fl, fr = corner_offset(option, 0), corner_offset(option, 1)
-    return ((fl[0] + fr[0]) / 2, (fl[1] + fr[1]) / 2)
+    return front_offset(option)
 
 
 def _angle_cost(option: Option, objective: Objective, frame_facing: float | None) -> float:
@@ -79,18 +84,8 @@ def _lateral_bounds(options: list[Option], regions: list,
                     point: tuple[float, float]) -> np.ndarray:
     """Per option, the least distance of the point from the unit's centre line over its
     region, plus the penalty for facing away (as optimizer.objectives posts it)."""
-    rights = np.array([_right(o) for o in options]).reshape(-1, 2)
-    coords, owner = shapely.get_coordinates(np.asarray(regions, dtype=object),
-                                            return_index=True)
-    proj = np.sum(coords * rights[owner], axis=1)
-    hi = np.full(len(options), -np.inf)
-    lo = np.full(len(options), np.inf)
-    np.maximum.at(hi, owner, proj)
-    np.minimum.at(lo, owner, proj)
-    target = rights @ np.asarray(point, dtype=float)
-    gap = np.maximum(0.0, np.maximum(target - hi, lo - target))
-    gap[np.isinf(hi)] = np.nan  # an empty region: no bound
-    return gap + np.array([_away_penalty(o, point) for o in options])
+    return lateral_gaps(options, regions, point) + \
+        np.array([_away_penalty(o, point) for o in options])
 
 
 def _right(option: Option) -> np.ndarray:

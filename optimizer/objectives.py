@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import shapely
 
-from constraints.encoding import MoveEncoding, corner_offset
+from constraints.encoding import MoveEncoding, front_offset
 from constraints.errors import InvalidInputError
 from constraints.geometry import Point, angle_between_deg, unit_vector
 
@@ -107,8 +107,7 @@ def _option_lower_bounds(enc: MoveEncoding, cost: Any, point: Point,
     for option, region in zip(enc.options, regions, strict=True):
         target = shapely.Point(point)
         if front:
-            off = [(corner_offset(option, 0)[k] + corner_offset(option, 1)[k]) / 2
-                   for k in (0, 1)]
+            off = front_offset(option)
             target = shapely.Point(point[0] - off[0], point[1] - off[1])
         bounds.append(max(0, math.floor(shrink * region.distance(target) - NORM_SCALE)))
     if any(bounds):
@@ -150,9 +149,9 @@ def at_lattice_floor(objective: Objective, option: Any, centre: Point, frame_poi
     target = (frame_point[0] / tick, frame_point[1] / tick)
     directions = _directions(target)
     x, y = round(centre[0] / tick), round(centre[1] / tick)
-    if objective.name == "front_target_distance":
-        x += round(((corner_offset(option, 0)[0] + corner_offset(option, 1)[0]) / 2) / tick)
-        y += round(((corner_offset(option, 0)[1] + corner_offset(option, 1)[1]) / 2) / tick)
+    if objective.name == "front_target_distance":  # the model's rounded offsets, as posted
+        off = front_offset(option)
+        x, y = x + round(off[0] / tick), y + round(off[1] / tick)
     value = max(cx * x + cy * y - shift for cx, cy, shift in directions)
     return value <= _lattice_floor(target, directions)
 
@@ -175,8 +174,7 @@ def _front_offsets(enc: MoveEncoding) -> tuple[Any, Any]:
     """Offset (ticks) of the Front Facing's centre from the unit's centre, per option."""
     model, out = enc.sat_model, []
     for axis in (0, 1):
-        values = [round(enc.ticks((corner_offset(o, 0)[axis] + corner_offset(o, 1)[axis]) / 2))
-                  for o in enc.options]
+        values = [round(enc.ticks(front_offset(o)[axis])) for o in enc.options]
         var = model.new_int_var(min(values), max(values), f"front_offset_{axis}")
         model.add(var == sum(v * lit for v, lit in zip(values, enc.option_vars, strict=True)))
         out.append(var)
@@ -207,17 +205,27 @@ def _lateral_lower_bounds(enc: MoveEncoding, offset: Any, point: Point,
                           regions: list[shapely.Geometry]) -> None:
     """offset >= (least lateral offset of the point over the option's region, in ticks, less
     one tick of band room): one row linear in the option Booleans, seen by the LP."""
-    bounds = []
-    for option, region in zip(enc.options, regions, strict=True):
-        fx, fy = unit_vector(option.frame_facing_deg)
-        coords = shapely.get_coordinates(region)
-        if not len(coords):
-            bounds.append(0)
-            continue
-        proj = coords[:, 0] * fy - coords[:, 1] * fx
-        target = point[0] * fy - point[1] * fx
-        gap = max(0.0, target - float(proj.max()), float(proj.min()) - target)
-        bounds.append(max(0, math.floor(enc.ticks(gap) - 1.0)))
+    gaps = np.nan_to_num(lateral_gaps(enc.options, regions, point), nan=0.0)
+    bounds = [max(0, math.floor(enc.ticks(float(gap)) - 1.0)) for gap in gaps]
     if any(bounds):
         enc.sat_model.add(offset >= sum(b * lit for b, lit in zip(bounds, enc.option_vars,
                                                                    strict=True)))
+
+
+def lateral_gaps(options: list[Any], regions: list[shapely.Geometry],
+                 point: Point) -> np.ndarray:
+    """Per option, the least distance (inches) of `point` from the end centre line over the
+    option's region of centres, all at once (NaN for an empty region)."""
+    ahead = np.array([unit_vector(o.frame_facing_deg) for o in options]).reshape(-1, 2)
+    rights = np.stack([ahead[:, 1], -ahead[:, 0]], axis=1)  # (fy, -fx): to each option's right
+    coords, owner = shapely.get_coordinates(np.asarray(regions, dtype=object),
+                                            return_index=True)
+    proj = np.sum(coords * rights[owner], axis=1)
+    hi = np.full(len(options), -np.inf)
+    lo = np.full(len(options), np.inf)
+    np.maximum.at(hi, owner, proj)
+    np.minimum.at(lo, owner, proj)
+    target = rights @ np.asarray(point, dtype=float)
+    gap = np.maximum(0.0, np.maximum(target - hi, lo - target))
+    gap[np.isinf(hi)] = np.nan
+    return gap

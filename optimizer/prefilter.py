@@ -45,13 +45,9 @@ INCUMBENT_MARGIN_IN = 0.03
 def prefilter(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objective,
                lattice: Lattice, options: list[Option], regions: list,
                target: tuple[Any, Any], deadline: float) -> tuple[Incumbent | None, list, dict]:
-    """A legal starting answer and the options that might beat it, by `deadline`.
-
-    Bounds from each option's reach first; then, for the options these keep, bounds from
-    their relaxed regions of end centres (optimizer.regions: every legal end centre lies in
-    one), far tighter, so most options cannot beat the incumbent (TECHNIQUES.md: per-heading
-    geometry as a pre-filter).  A better incumbent is looked for in the relaxed regions, which
-    are small enough to sample finely."""
+    """A legal starting answer, the options that might beat it, and the kept options'
+    relaxed regions, by `deadline` (the steps: this module's docstring; TECHNIQUES.md:
+    per-heading geometry as a pre-filter)."""
     unit = scenario.unit(unit_id)
     frame = Frame(unit.pose.centre, unit.pose.facing_deg)
     point, facing = target
@@ -59,9 +55,8 @@ def prefilter(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
     bounds = option_bounds(objective, options, regions, point, facing)
     incumbent = find_incumbent(judge, frame, objective, options, regions, bounds, lattice.inch,
                                point, facing, deadline)
-    if incumbent is not None and point is not None and at_lattice_floor(
-            objective, options[incumbent.option], incumbent.centre, point, lattice.inch):
-        return incumbent, [incumbent.option], {}  # no lattice centre of any option does better
+    if incumbent is not None and _unbeatable(objective, options, incumbent, point, lattice.inch):
+        return incumbent, [incumbent.option], {}
     keep = kept_options(objective, bounds, incumbent, lattice.inch)
     keep = screened(judge, frame, objective, options, keep, regions, point, facing, incumbent,
                     lattice.inch)
@@ -76,15 +71,22 @@ def prefilter(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
     if again is not None and (incumbent is None or
                               better(objective, again.value, incumbent.value)):
         incumbent = again
-    if incumbent is not None and point is not None and at_lattice_floor(
-            objective, options[incumbent.option], incumbent.centre, point, lattice.inch):
+    if incumbent is not None and _unbeatable(objective, options, incumbent, point, lattice.inch):
         return incumbent, [incumbent.option], relaxed
     finer = set(kept_options(objective, fine, incumbent, lattice.inch))
     return incumbent, [k for k in keep if k in finer], relaxed
 
 
+def _unbeatable(objective: Objective, options: list[Option], incumbent: Incumbent,
+                point: tuple[float, float] | None, tick: float) -> bool:
+    """Whether the incumbent is at the lattice floor: no lattice centre of any option does
+    better, so the search needs only its option."""
+    return point is not None and at_lattice_floor(
+        objective, options[incumbent.option], incumbent.centre, point, tick)
+
+
 def kept_options(objective: Objective, bounds: np.ndarray, incumbent: Incumbent | None,
-                 tick: float = 0.01) -> list:
+                 tick: float) -> list:
     """Indexes of the options that might beat the incumbent (all, without one)."""
     if incumbent is None:
         return list(range(len(bounds)))
@@ -95,6 +97,12 @@ def kept_options(objective: Objective, bounds: np.ndarray, incumbent: Incumbent 
     keep = np.isnan(bounds) | beats
     keep[incumbent.option] = True
     return list(np.nonzero(keep)[0])
+
+
+def _worst(objective: Objective, incumbent: Incumbent, tick: float) -> float:
+    """The worst value an option may still reach and be kept (the incumbent's, less slack)."""
+    slack = _slack(incumbent.value, tick)
+    return incumbent.value - slack if objective.maximise else incumbent.value + slack
 
 
 def _slack(value: float, tick: float) -> float:
@@ -123,8 +131,7 @@ def refined_bounds(relaxed: CentreRegions, objective: Objective, options: list[O
         if deadline is not None and time.perf_counter() > deadline:
             break
         clip = None if incumbent is None else \
-            _clip(objective, options[k], incumbent.value + _slack(incumbent.value, tick) *
-                  (-1 if objective.maximise else 1), point, frame_facing)
+            _clip(objective, options[k], _worst(objective, incumbent, tick), point, frame_facing)
         region = relaxed.of(options[k], clip)
         if region.is_empty:
             bounds[k] = -np.inf if objective.maximise else np.inf
@@ -197,7 +204,7 @@ def _target_discs(objective: Objective, opts: list[Option], point: tuple[float, 
     """Per option, the disc (frame centre, radius; negative: none) holding every centre
     where its distance objective could beat the incumbent (circumscribing `_clip`)."""
     assert point is not None
-    worst = incumbent.value + _slack(incumbent.value, tick)
+    worst = _worst(objective, incumbent, tick)
     shifts = np.array([_target_shift(o, objective) for o in opts]).reshape(-1, 2)
     angles = np.array([_angle_cost(o, objective, frame_facing) for o in opts])
     # Circumscribed like the clip, and a hair more for float noise.

@@ -27,13 +27,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from constraints.checker import check_move
-from constraints.clauses import clause_for
-from constraints.context import MoveContext
-from constraints.domain import Scenario
-from constraints.move_io import move_from_json
-from constraints.moves import Move
-from constraints.scenario_io import load_scenario
+from constraints.core.scenario import Scenario
+from constraints.core.scenario_io import load_scenario
+from constraints.t9a.checker import check_move
+from constraints.t9a.clauses import clause_for
+from constraints.t9a.context import MoveContext
+from constraints.t9a.move_io import move_from_json
+from constraints.t9a.moves import Move
 
 SCENARIO = Path(__file__).resolve().parent / "scenarios" / "battle.json"
 CLAUSE_CASE = "reform-wall"

@@ -22,8 +22,8 @@ from typing import Any
 
 from bench_solve import CASES, SCENARIOS, STEP_IN
 
-from constraints.scenario_io import load_scenario
-from optimizer.baseline import brute_force
+from benchmarks.baselines import brute_force
+from constraints.core.scenario_io import load_scenario
 
 
 def matched(solver: float, brute: float | None, maximise: bool) -> bool:

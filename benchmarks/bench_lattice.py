@@ -26,9 +26,9 @@ from typing import Any
 
 from bench_solve import CASES, SCENARIOS
 
-from constraints.encoding import Lattice
-from constraints.scenario_io import load_scenario
-from optimizer.solve import best_move
+from constraints.core.scenario_io import load_scenario
+from constraints.sat.lattice import Lattice
+from optimizer.search.solve import best_move
 
 LATTICES = ((0.02, 2.0), (0.01, 1.0), (0.005, 1.0), (0.01, 0.5), (0.005, 0.5))
 

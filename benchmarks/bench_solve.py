@@ -34,19 +34,20 @@ from typing import Any
 
 import numpy as np
 
-import optimizer.prefilter as prefilter
-import optimizer.solve as solve
-from constraints.checker import check_move
-from constraints.domain import Scenario
-from constraints.encoding import Frame, Lattice
-from constraints.geometry import unit_vector
-from constraints.moves import Move, Step
-from constraints.options import legs
-from constraints.scenario_io import load_scenario
-from optimizer.baseline import brute_force, per_heading_geometry
+import optimizer.search.prefilter as prefilter
+import optimizer.search.solve as solve
+from benchmarks.baselines import brute_force, per_heading_geometry
+from constraints.core.scenario import Scenario
+from constraints.core.scenario_io import load_scenario
+from constraints.geometry.frame import Frame
+from constraints.geometry.plane import unit_vector
+from constraints.sat.lattice import Lattice
+from constraints.t9a.checker import check_move
+from constraints.t9a.moves import Move, Step
 from optimizer.batch import BatchJudge
-from optimizer.objectives import Objective
-from optimizer.search_space import options_for
+from optimizer.families.options import legs
+from optimizer.families.search_space import options_for
+from optimizer.search.objectives import Objective
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 TIME_LIMIT_S = 30.0

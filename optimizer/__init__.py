@@ -4,18 +4,18 @@ The public Python API.  Queries never raise for an illegal move: they return ver
 searches return a result with a status (OPTIMAL, FEASIBLE, INFEASIBLE, TIMEOUT).
 """
 
-from constraints.checker import check_move
-from constraints.domain import Scenario
-from constraints.encoding import Lattice
+from constraints.core.scenario import Scenario
+from constraints.core.scenario_io import load_scenario, save_scenario
+from constraints.core.verdict import Verdict, Violation
 from constraints.errors import EncodingMismatchError, InvalidInputError
-from constraints.moves import Move, forward, wheel
-from constraints.scenario_io import load_scenario, save_scenario
-from constraints.verdict import Verdict, Violation
+from constraints.sat.lattice import Lattice
+from constraints.t9a.checker import check_move
+from constraints.t9a.moves import Move, forward, wheel
 from optimizer.batch import BatchJudge, legal_mask
-from optimizer.objectives import Objective
 from optimizer.queries import is_legal, legal_moves, legal_region, nearest_legal
-from optimizer.reach import reach, why_not
-from optimizer.solve import SearchResult, best_move
+from optimizer.search.explain import reach, why_not
+from optimizer.search.objectives import Objective
+from optimizer.search.solve import SearchResult, best_move
 
 __all__ = [
     "BatchJudge",

@@ -15,16 +15,18 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from constraints.checker import check_move
-from constraints.domain import Scenario
-from constraints.encoding import Frame, Lattice, Option
-from constraints.geometry import Point, angle_between_deg, normalise_deg
-from constraints.moves import Move
-from constraints.verdict import Violation
+from constraints.core.scenario import Scenario
+from constraints.core.verdict import Violation
+from constraints.geometry.frame import Frame
+from constraints.geometry.plane import Point, angle_between_deg, normalise_deg
+from constraints.sat.lattice import Lattice
+from constraints.sat.option import Option
+from constraints.t9a.checker import check_move
+from constraints.t9a.moves import Move
 from optimizer.batch import BatchJudge
-from optimizer.objectives import Objective
-from optimizer.search_space import options_for
-from optimizer.solve import SearchResult, best_move, option_move
+from optimizer.families.search_space import options_for
+from optimizer.search.objectives import Objective
+from optimizer.search.solve import SearchResult, best_move, option_move
 
 VIEW_LATTICE = Lattice(inch=0.1, degree=1.0, advance_wheel_deg=15.0)
 

@@ -19,12 +19,13 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from constraints.checker import check_move
-from constraints.domain import Base, Scenario, Terrain, Unit
-from constraints.encoding import Lattice
-from constraints.moves import Move, forward, wheel
-from optimizer.objectives import Objective
-from optimizer.solve import best_move
+from constraints.core.scenario import Scenario, Terrain
+from constraints.rank_and_file.unit import Base, Unit
+from constraints.sat.lattice import Lattice
+from constraints.t9a.checker import check_move
+from constraints.t9a.moves import Move, forward, wheel
+from optimizer.search.objectives import Objective
+from optimizer.search.solve import best_move
 from tests.support import INCH_BASE, scenario, unit
 
 TABLE = (72.0, 48.0)

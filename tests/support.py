@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from constraints.domain import Base, Battlefield, Pose, Scenario, Terrain, Unit
-from constraints.formation import Formation
+from constraints.core.scenario import Battlefield, Pose, Scenario, Terrain
+from constraints.rank_and_file.formation import Formation
+from constraints.rank_and_file.unit import Base, Unit
 
 INCH_BASE = Base(25.4, 25.4)
 

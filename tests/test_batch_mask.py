@@ -8,16 +8,19 @@ import numpy as np
 import pytest
 from shapely import Polygon
 
-import optimizer.batch_poses as batch_poses
-from constraints.checker import check_move
-from constraints.clauses.separation import STRICT_IN
-from constraints.clauses.sweep_bounds import first_leg_clear, first_leg_on_table
-from constraints.moves import Move, Step
-from constraints.reach import forward_vectors, signed_deg, wheel_shifts
-from constraints.scenario_io import load_scenario
+import constraints.geometry.batch as batch_poses
+import constraints.rank_and_file.ways as ways_np
+from constraints.core.scenario_io import load_scenario
+from constraints.geometry.convex import convex_distance, overhang
+from constraints.geometry.plane import forward_vectors, signed_deg
+from constraints.geometry.plane import rectangle_corners_array as rectangle_corners
+from constraints.geometry.wheel import wheel_shifts
+from constraints.sat.separation import STRICT_IN
+from constraints.sat.sweep_bounds import first_leg_clear, first_leg_on_table
+from constraints.t9a.checker import check_move
+from constraints.t9a.moves import Move, Step
 from optimizer.batch import BatchJudge
-from optimizer.batch_sweep import WayBounds
-from optimizer.geometry_np import convex_distance, overhang, rectangle_corners
+from optimizer.batch.sweep import WayBounds
 from tests.support import scenario, unit, wall
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "benchmarks" / "scenarios"
@@ -82,7 +85,8 @@ def reachable_poses(judge: BatchJudge, n: int, seed: int, pivot_choices=(0.0,)):
     budget = 2 * unit.mobility_in - unit.width_in * np.abs(np.sin(np.radians(wheels)))
     a = rng.uniform(0.0, 1.0, n) * np.maximum(budget, 0.0) * 1.05
     b = np.where(wheels == 0, 0.0, rng.uniform(0.0, 1.0, n) * np.maximum(budget - a, 0.0))
-    shift = np.where((wheels != 0)[:, None], wheel_shifts(unit, heading, wheels), 0.0)
+    shift = np.where((wheels != 0)[:, None], wheel_shifts(
+        unit.width_in, unit.depth_in, heading, wheels), 0.0)
     centres = (np.asarray(unit.pose.centre) + a[:, None] * forward_vectors(heading) + shift
                + b[:, None] * forward_vectors(heading + wheels))
     return np.round(centres, 2), heading + wheels, pivots
@@ -180,8 +184,8 @@ def test_kernels_equal_their_plain_forms():
     n = 4000
     centres = rng.uniform(0.0, 60.0, (n, 2))
     facings, pivots = np.round(rng.uniform(0, 360, n)), np.zeros(n)
-    ways = batch_poses.group_ways(judge.unit, facings, pivots)
-    xs, ys = batch_poses.end_corners(ways, ways.inverse, centres[:, 0], centres[:, 1])
+    ways = ways_np.group_ways(judge.unit, facings, pivots)
+    xs, ys = ways_np.end_corners(ways, ways.inverse, centres[:, 0], centres[:, 1])
     corners = rectangle_corners(centres, facings, judge.unit.width_in, judge.unit.depth_in)
     np.testing.assert_array_equal(np.stack([xs.T, ys.T], axis=-1), corners)
     far = np.linalg.norm(corners[:, :, None] - judge.start_corners[None, None], axis=-1)

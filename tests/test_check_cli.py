@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from constraints.scenario_io import save_scenario
+from constraints.core.scenario_io import save_scenario
 from optimizer.cli import main
 from tests.support import Base, scenario, unit, wall
 

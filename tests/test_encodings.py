@@ -32,13 +32,15 @@ import shapely
 from ortools.sat.python import cp_model
 from shapely.geometry import Point, Polygon
 
-from constraints.checker import check_move
-from constraints.encoding import Lattice, MoveEncoding, Option, inscribed_polygon
-from constraints.limits import FLOAT_NOISE
-from constraints.moves import Move
-from constraints.profiles import PROFILES
-from optimizer.objectives import Objective
-from optimizer.solve import best_move, build_search, solver_for
+from constraints.core.limits import FLOAT_NOISE
+from constraints.sat.encoding import MoveEncoding
+from constraints.sat.lattice import Lattice, inscribed_polygon
+from constraints.sat.option import Option
+from constraints.t9a.checker import check_move
+from constraints.t9a.moves import Move
+from constraints.t9a.profiles import PROFILES
+from optimizer.search.objectives import Objective
+from optimizer.search.solve import best_move, build_search, solver_for
 from tests.support import scenario, unit, wall
 
 TICK = 0.01
@@ -688,7 +690,8 @@ def test_corner_row_is_sound_for_the_true_corner():
     float row, and it may give up at most the offset's rounding plus the row's."""
     from fractions import Fraction
 
-    from constraints.encoding import CORNER_SUBTICKS, ROW_SCALE, corner_offset
+    from constraints.sat.encoding import CORNER_SUBTICKS, ROW_SCALE
+    from constraints.sat.option import corner_offset
 
     rng = np.random.default_rng(7)
     for _ in range(60):

@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 
-from constraints.move_io import load_move, move_from_json
-from constraints.scenario_io import (
+from constraints.core.scenario_io import (
     load_scenario,
     save_scenario,
     scenario_from_json,
     scenario_to_json,
 )
+from constraints.t9a.move_io import load_move, move_from_json
 from optimizer.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -7,9 +7,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from constraints.assignment import bottleneck_assignment
-from constraints.checker import check_move
-from constraints.moves import Move, forward
+from constraints.geometry.assignment import bottleneck_assignment
+from constraints.t9a.checker import check_move
+from constraints.t9a.moves import Move, forward
 from tests.support import scenario, unit
 
 

@@ -8,10 +8,11 @@ import shapely
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from constraints.checker import check_move
-from constraints.domain import Base, Pose, Scenario, Terrain, Unit
-from constraints.geometry import rotate_about
-from constraints.moves import Move, forward, wheel
+from constraints.core.scenario import Pose, Scenario, Terrain
+from constraints.geometry.plane import rotate_about
+from constraints.rank_and_file.unit import Base, Unit
+from constraints.t9a.checker import check_move
+from constraints.t9a.moves import Move, forward, wheel
 from tests.support import scenario, unit
 
 CENTRE = (100.0, 100.0)

@@ -6,10 +6,10 @@ import json
 import numpy as np
 import pytest
 
-from constraints.checker import check_move
-from constraints.moves import Move, Step, forward
-from constraints.reach import signed_deg
-from constraints.scenario_io import save_scenario
+from constraints.core.scenario_io import save_scenario
+from constraints.geometry.plane import signed_deg
+from constraints.t9a.checker import check_move
+from constraints.t9a.moves import Move, Step, forward
 from optimizer import (
     BatchJudge,
     Lattice,

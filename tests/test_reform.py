@@ -6,10 +6,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from constraints.checker import check_move
-from constraints.formation import Formation
-from constraints.moves import Move
-from constraints.paths import PathFinder
+from constraints.geometry.paths import PathFinder
+from constraints.rank_and_file.formation import Formation
+from constraints.t9a.checker import check_move
+from constraints.t9a.moves import Move
 from tests.support import Base, scenario, unit, wall
 
 BLOCK = unit("u", models=20, files=5, centre=(36.0, 20.0), mobility=4.0)

@@ -12,16 +12,17 @@ import numpy as np
 import pytest
 import shapely
 
-from constraints.checker import check_move
-from constraints.encoding import Frame, Lattice
-from optimizer.baseline import brute_force
+from benchmarks.baselines import brute_force
+from constraints.geometry.frame import Frame
+from constraints.sat.lattice import Lattice
+from constraints.t9a.checker import check_move
 from optimizer.batch import BatchJudge
-from optimizer.incumbent import Incumbent, value_of
-from optimizer.objectives import Objective
-from optimizer.prefilter import _clip, screened
-from optimizer.regions import CentreRegions
-from optimizer.search_space import options_for
-from optimizer.solve import best_move, option_move
+from optimizer.families.search_space import options_for
+from optimizer.search.incumbent import Incumbent, value_of
+from optimizer.search.objectives import Objective
+from optimizer.search.prefilter import _clip, screened
+from optimizer.search.regions import CentreRegions
+from optimizer.search.solve import best_move, option_move
 from tests.solver_support import make_scenario
 
 END_RULES = {"t9a.valid_final_position", "t9a.unit_spacing", "t9a.table_edge.end"}
@@ -183,7 +184,7 @@ def test_lattice_floor_is_the_least_value_over_the_lattice():
     """The floor posted as the distance's lower bound equals the least value of the posted
     rows over a wide window of integer points, for random targets (so it is a true bound);
     and a centre nearest the target is at it, one a tick further is not."""
-    from optimizer.objectives import _directions, _lattice_floor, at_lattice_floor
+    from optimizer.search.objectives import _directions, _lattice_floor, at_lattice_floor
 
     rng = np.random.default_rng(5)
     steps = np.arange(-12, 13)

@@ -6,8 +6,8 @@ import math
 import pytest
 import shapely
 
-from constraints.checker import check_move
-from constraints.moves import Move, forward, wheel
+from constraints.t9a.checker import check_move
+from constraints.t9a.moves import Move, forward, wheel
 from tests.support import scenario, unit, wall
 
 # 5 files of 1" bases: frontage W = 5".
@@ -147,7 +147,7 @@ def test_reorder_keeps_the_files():
 
 
 def test_swept_wheel_area_contains_the_true_sector():
-    from constraints.geometry import wheel_sweep
+    from constraints.geometry.wheel import wheel_sweep
 
     sweep = wheel_sweep((0.0, 0.0), (5.0, 0.0), 90.0)
     for k in range(91):

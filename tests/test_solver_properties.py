@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 import pytest
 
-from constraints.checker import check_move
+from constraints.t9a.checker import check_move
 from tests.solver_support import (
     LATTICES,
     STATUSES,

@@ -2,8 +2,8 @@
 
 import pytest
 
-from constraints.checker import check_move
-from constraints.moves import Move, forward
+from constraints.t9a.checker import check_move
+from constraints.t9a.moves import Move, forward
 from tests.support import scenario, unit, wall
 
 

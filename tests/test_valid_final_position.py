@@ -4,9 +4,9 @@ import math
 
 import pytest
 
-from constraints.checker import check_move
-from constraints.clauses.valid_final_position import farthest_corner
-from constraints.moves import Move, forward, wheel
+from constraints.t9a.checker import check_move
+from constraints.t9a.clauses.movement.valid_final_position import farthest_corner
+from constraints.t9a.moves import Move, forward, wheel
 from tests.support import Base, scenario, unit
 
 SQ = ((0.0, 1.0), (1.0, 1.0), (1.0, 0.0), (0.0, 0.0))

@@ -1,0 +1,1 @@
+"""The rulebook: domain values, geometry, rule clauses, rules profiles, scenario I/O."""

@@ -1,0 +1,1 @@
+"""Game-agnostic values, verdicts, the clause protocol and the system registry."""

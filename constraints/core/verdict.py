@@ -1,0 +1,76 @@
+"""Verdicts: whether a move is legal, every broken clause with its measurement and limit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from constraints.geometry.plane import Point
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule clause: measured value against its limit, and where it was measured.
+
+    `witness` is the measurement behind the verdict as a polyline (e.g. the corner and the
+    nearest start corner), so it can be drawn.
+    """
+
+    clause: str
+    measured: float
+    limit: float
+    dimension: str
+    message: str
+    witness: tuple[Point, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"clause": self.clause, "measured": round(self.measured, 6),
+                "limit": round(self.limit, 6), "dimension": self.dimension,
+                "message": self.message}
+
+
+@dataclass(frozen=True)
+class ClauseResult:
+    """What one clause found: named measurements and any violations."""
+
+    measurements: dict[str, float] = field(default_factory=dict)
+    violations: tuple[Violation, ...] = ()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The exact checker's judgement of one move."""
+
+    unit: str
+    manoeuvre: str
+    end_centre: Point
+    end_facing_deg: float
+    end_files: int
+    end_corners: tuple[Point, ...]
+    violations: tuple[Violation, ...]
+    measurements: dict[str, float]
+    steps: tuple[dict[str, float], ...] | None = None  # how an end-pose move was reached
+
+    @property
+    def legal(self) -> bool:
+        return not self.violations
+
+    def clauses(self) -> tuple[str, ...]:
+        return tuple(v.clause for v in self.violations)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "legal": self.legal, "unit": self.unit, "manoeuvre": self.manoeuvre,
+            "end": {"centre": _rounded(self.end_centre), "facing": round(self.end_facing_deg, 6),
+                    "files": self.end_files,
+                    "corners": [_rounded(c) for c in self.end_corners]},
+            "violations": [v.to_json() for v in self.violations],
+            "measurements": {k: round(v, 6) for k, v in self.measurements.items()},
+        }
+        if self.steps is not None:
+            out["steps"] = list(self.steps)
+        return out
+
+
+def _rounded(point: Point) -> list[float]:
+    return [round(point[0], 6), round(point[1], 6)]

@@ -1,0 +1,1 @@
+"""Plane geometry in inches, scalar and vectorised side by side."""

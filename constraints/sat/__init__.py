@@ -1,0 +1,1 @@
+"""CP-SAT row machinery: the lattice, end-pose options, sound rows, separating axes."""

@@ -1,0 +1,91 @@
+"""What every clause encoding needs about one search: the unit, its start frame, the options,
+and the obstacles and table edges in that frame (obstacles as convex pieces)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import shapely
+
+from constraints.core.scenario import Scenario
+from constraints.geometry.convex import ConvexPiece, convex_pieces
+from constraints.geometry.frame import Frame
+from constraints.rank_and_file.unit import Unit
+from constraints.sat.encoding import MoveEncoding
+from constraints.sat.lattice import HalfPlane
+from constraints.sat.option import Option
+
+
+class SearchTimeout(Exception):  # noqa: N818  (a status, not an error: becomes TIMEOUT)
+    """The time limit of a search ran out before the model was built."""
+
+
+
+
+
+
+@dataclass
+class EncodeContext:
+    """One unit's search: scenario, manoeuvre, start frame, options, the encoding."""
+
+    scenario: Scenario
+    unit: Unit
+    manoeuvre: str
+    enc: MoveEncoding
+    centre_regions: list[shapely.Geometry]  # per option, every end centre it allows (frame)
+    deadline: float | None = None             # time.perf_counter() by which to give up
+    # Per option index, a disc (frame centre, radius) holding every centre of that option the
+    # search still needs: an encoding may restrict the option to any region containing it.
+    focus: dict[int, tuple[tuple[float, float], float]] = field(default_factory=dict)
+    frame: Frame = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.frame = Frame(self.unit.pose.centre, self.unit.pose.facing_deg)
+
+    @property
+    def options(self) -> list[Option]:
+        return self.enc.options
+
+    def check_time(self) -> None:
+        """Give up building (SearchTimeout) once the search's time limit has passed."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise SearchTimeout("the time limit ran out while building the model")
+
+    @cached_property
+    def obstacles(self) -> list[ConvexPiece]:
+        pieces: list[ConvexPiece] = []
+        for label, shape in self.scenario.obstacles_for(self.unit.id):
+            pieces += convex_pieces(label, shape, self.frame)
+        return pieces
+
+    @cached_property
+    def world_obstacles(self) -> list[ConvexPiece]:
+        """Obstacles as convex pieces in world coordinates (for sweep bounds)."""
+        world = Frame((0.0, 0.0), 90.0)  # the identity frame
+        pieces: list[ConvexPiece] = []
+        for label, shape in self.scenario.obstacles_for(self.unit.id):
+            pieces += convex_pieces(label, shape, world)
+        return pieces
+
+    @cached_property
+    def obstacle_union(self) -> shapely.Geometry:
+        """Obstacles in world coordinates (for exact sweep checks)."""
+        return shapely.union_all([s for _, s in self.scenario.obstacles_for(self.unit.id)])
+
+    @cached_property
+    def table(self) -> list[HalfPlane]:
+        """The battlefield as half-planes in frame inches."""
+        field_ = self.scenario.battlefield
+        corners = [(0.0, 0.0), (field_.width_in, 0.0), (field_.width_in, field_.depth_in),
+                   (0.0, field_.depth_in)]
+        piece = ConvexPiece("table", np.array([self.frame.point(c) for c in corners]))
+        piece = ConvexPiece("table", np.asarray(shapely.orient_polygons(piece.shape)
+                                                .exterior.coords[:-1]))
+        return [HalfPlane(n, e) for n, e in piece.edge_normals()]
+
+    @cached_property
+    def start_corners(self) -> list[tuple[float, float]]:
+        return [self.frame.point(c) for c in self.unit.corners()]

@@ -1,0 +1,1 @@
+"""The Ninth Age: its moves, kinematics, profiles and rule clauses."""

@@ -1,0 +1,56 @@
+"""The exact checker: judge one move against every clause its profile applies.
+
+This is the specification.  It never raises for an illegal move (that is a verdict with
+violations); it raises `InvalidInputError` only for a move that does not fit the scenario.
+"""
+
+from __future__ import annotations
+
+from constraints.core.scenario import Scenario
+from constraints.core.verdict import Verdict, Violation
+from constraints.errors import InvalidInputError
+from constraints.t9a.clauses import clause_for
+from constraints.t9a.context import MoveContext
+from constraints.t9a.moves import Move
+
+
+def check_move(scenario: Scenario, move: Move) -> Verdict:
+    """Judge `move` in `scenario`: every clause of its manoeuvre, measured."""
+    validate_move(scenario, move)
+    if move.is_end_pose:
+        from constraints.t9a.end_pose import check_end_pose
+
+        return check_end_pose(scenario, move)
+    return judge(MoveContext(scenario, move))
+
+
+def judge(ctx: MoveContext) -> Verdict:
+    """Run every clause of the move's manoeuvre on a prepared context."""
+    measurements: dict[str, float] = {}
+    violations: list[Violation] = []
+    for spec in ctx.profile.clauses_for(ctx.move.manoeuvre):
+        found = clause_for(spec, ctx.profile).check(ctx)
+        measurements.update(found.measurements)
+        violations.extend(found.violations)
+    end = ctx.end_unit
+    return Verdict(ctx.unit.id, ctx.move.manoeuvre, end.pose.centre, end.pose.facing_deg,
+                   end.files, end.corners(), tuple(violations), measurements)
+
+
+def validate_move(scenario: Scenario, move: Move) -> None:
+    """Raise `InvalidInputError` for a move that cannot apply to this scenario at all."""
+    if not scenario.has_unit(move.unit):
+        known = ", ".join(u.id for u in scenario.units)
+        raise InvalidInputError(f"unknown unit {move.unit!r} (units: {known})", path="$.unit")
+    if move.manoeuvre not in scenario.profile.manoeuvres:
+        known = ", ".join(scenario.profile.manoeuvres)
+        raise InvalidInputError(f"manoeuvre {move.manoeuvre!r} is not in rules "
+                                f"{scenario.profile.name!r} (known: {known})", path="$.manoeuvre")
+    if move.manoeuvre == "reform" and move.files is not None and move.files < 1:
+        raise InvalidInputError(f"files must be at least 1, got {move.files}", path="$.files")
+    if move.assignment is not None:
+        models = scenario.unit(move.unit).model_ids()
+        for model, _slot in move.assignment:
+            if model not in models:
+                raise InvalidInputError(f"unknown model {model!r} in unit {move.unit!r}",
+                                        path=f"$.assignment.{model}")

@@ -1,0 +1,1 @@
+"""The Move Manoeuvres' clauses (Advance, March, Reform), one module each."""

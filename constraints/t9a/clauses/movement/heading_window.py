@@ -1,0 +1,34 @@
+"""Heading window of Snaking Forward Moves (seed 000; RULES.md 2.5.2-3, A5).
+
+"The direction the unit is facing must stay within 90 degrees (in either direction) from the
+direction the unit was facing after the Pivot" (Advance) / "before the March Move" (March).
+Inclusive; each wheel turns one way only, so checking after every wheel is enough.
+"""
+
+from __future__ import annotations
+
+from constraints.core.clause import Clause
+from constraints.core.limits import within
+from constraints.core.verdict import ClauseResult
+from constraints.sat.context import EncodeContext
+from constraints.t9a.context import MoveContext
+
+
+class HeadingWindow(Clause):
+    kind = "heading_window"
+
+    def check(self, ctx: MoveContext) -> ClauseResult:
+        turns = ctx.trajectory.headings_after_wheels()
+        worst = max((abs(t) for t in turns), default=0.0)
+        limit = float(self.params["window_deg"])
+        message = (f"heading turns {worst:.3f} deg from the reference heading during the "
+                   f"Snaking Forward Moves, limit {limit:.3f} deg")
+        return self.result("heading_change", worst, limit, within(worst, limit), message,
+                           dimension="deg")
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """Options have one wheel, so the window rules out options with a larger wheel."""
+        limit = float(self.params["window_deg"])
+        for option in ectx.options:
+            if not within(abs(option.wheel_deg), limit):
+                ectx.enc.forbid(option.index, self.id)

@@ -1,0 +1,67 @@
+"""Pivot model distance (RULES.md 2.4.1-3, A6).
+
+"No model may move more than 2xMob, measured as the straight line between its base centre
+before and after."  Models may be reordered keeping the number of files, so the measure is
+the bottleneck of the best assignment of models to the pivoted slots: a rigid rotation can
+fail where a reordering passes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from constraints.core.clause import Clause
+from constraints.core.limits import within
+from constraints.core.scenario import Pose
+from constraints.core.verdict import ClauseResult
+from constraints.geometry.assignment import bottleneck_assignment
+from constraints.rank_and_file.unit import Unit
+from constraints.sat.context import EncodeContext
+from constraints.t9a.clauses.movement.model_moves import allowed_pairs, assign, straight_costs
+from constraints.t9a.context import MoveContext
+
+
+class PivotModelDistance(Clause):
+    kind = "pivot_model_distance"
+
+    def check(self, ctx: MoveContext) -> ClauseResult:
+        end = ctx.pivoted_unit
+        cost = straight_costs(ctx.unit, end)
+        found = assign(ctx, end, cost)
+        limit = self.params["mob_factor"] * ctx.mobility_in
+        start_pts, end_pts = ctx.unit.model_positions(), end.model_positions()
+        worst = found.worst_model
+        model = ctx.unit.model_ids()[worst]
+        witness = (tuple(start_pts[worst]), tuple(end_pts[found.slots[worst]]))
+        message = (f"in the Pivot model {model} moves {found.bottleneck:.3f}\" under the best "
+                   f"reordering, limit {limit:.3f}\"")
+        return self.result("pivot_model_move", found.bottleneck, limit,
+                           within(found.bottleneck, limit), message, witness)
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """The Pivot's model moves are fixed per angle: rule out the angles that fail."""
+        limit = self.limit_in(ectx.unit)
+        verdicts: dict[float, bool] = {}
+        for option in ectx.options:
+            angle = option.pivot_deg
+            if angle not in verdicts:
+                verdicts[angle] = pivot_passes(ectx.unit, angle, limit)
+            if not verdicts[angle]:
+                ectx.enc.forbid(option.index, self.id)
+
+
+def pivot_passes(unit: Unit, angle_deg: float, limit: float) -> bool:
+    """Whether every model moves at most `limit` in a Pivot by `angle_deg`, best reordering.
+
+    Without reordering each model moves 2 r sin(angle / 2) for its distance r from the
+    centre; when that already passes, no assignment is needed.
+    """
+    start = unit.model_positions()
+    reach = float(np.max(np.hypot(*(start - unit.pose.centre).T)))
+    if within(2 * reach * abs(math.sin(math.radians(angle_deg) / 2)), limit):
+        return True
+    end = unit.with_pose(Pose(unit.pose.centre, unit.pose.facing_deg + angle_deg))
+    cost = straight_costs(unit, end)
+    return within(bottleneck_assignment(cost, allowed_pairs(unit, end)).bottleneck, limit)

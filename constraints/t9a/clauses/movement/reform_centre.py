@@ -1,0 +1,38 @@
+"""Reform centre travel (seed 000; RULES.md 2.5.4.1, 2.5.8, A7).
+
+"The centre of the unit can not travel further than half the unit's Mobility": the straight
+distance between the Unit Boundary's centres before and after.  Light Troops use 2 x Mob.
+"""
+
+from __future__ import annotations
+
+import math
+
+from constraints.core.clause import Clause
+from constraints.core.limits import within
+from constraints.core.verdict import ClauseResult
+from constraints.rank_and_file.unit import Unit
+from constraints.sat.context import EncodeContext
+from constraints.sat.lattice import inscribed_polygon
+from constraints.t9a.context import MoveContext
+
+
+class CentreTravel(Clause):
+    kind = "centre_travel"
+
+    def check(self, ctx: MoveContext) -> ClauseResult:
+        start, end = ctx.unit.pose.centre, ctx.end_unit.pose.centre
+        travel = math.dist(start, end)
+        limit = self.limit_in(ctx.unit)
+        message = f"the unit's centre travels {travel:.3f}\", limit {limit:.3f}\""
+        return self.result("centre_travel", travel, limit, within(travel, limit), message,
+                           (start, end))
+
+    def limit_in(self, unit: Unit) -> float:
+        factor = self.params["light_troops_mob_factor" if unit.light_troops else "mob_factor"]
+        return float(factor) * unit.mobility_in
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """The centre in a 128-gon inscribed in the travel disc (gives up 0.03% of it)."""
+        for hp in inscribed_polygon(self.limit_in(ectx.unit), 128):
+            ectx.enc.centre_row(hp.normal, hp.rhs)

@@ -1,0 +1,40 @@
+"""Snaking Forward distance of an Advance (<= Mob) or a March (<= 2 x Mob).
+
+Seed 000: "any number of Snaking Forward Moves, with a distance no more than equal to its
+Mobility" (Advance), "a total distance no more than equal to twice its Mobility" (March).
+RULES.md 2.4.8: forward steps cost their length; a wheel costs how far the outer front
+corner advances along the unit's forward direction, frontage x sin(angle).
+"""
+
+from __future__ import annotations
+
+from constraints.core.clause import Clause
+from constraints.core.limits import within
+from constraints.core.verdict import ClauseResult
+from constraints.sat.context import EncodeContext
+from constraints.t9a.context import MoveContext
+
+
+class SnakingDistance(Clause):
+    kind = "snaking_distance"
+
+    def check(self, ctx: MoveContext) -> ClauseResult:
+        trajectory = ctx.trajectory
+        used = trajectory.distance_in
+        limit = self.params["mob_factor"] * ctx.mobility_in
+        wheels = sum(leg.cost_in for leg in trajectory.legs if leg.step.kind == "wheel")
+        message = (f"Snaking Forward Moves total {used:.3f}\" (wheels {wheels:.3f}\"), "
+                   f"limit {limit:.3f}\"")
+        witness = (trajectory.start.centre, trajectory.end.centre)
+        return self.result("distance", used, limit, within(used, limit), message, witness)
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """a + wheel cost + b <= limit, with a and b affine in the end centre per option."""
+        enc, limit = ectx.enc, self.limit_in(ectx.unit)
+        for option, lit in zip(ectx.options, enc.option_vars, strict=True):
+            spare = limit - option.info["wheel_cost_in"]
+            if spare < 0:
+                enc.forbid(option.index, self.id)
+                continue
+            a, b = option.a_map, option.b_map
+            enc.affine_row((a[0] + b[0], a[1] + b[1], a[2] + b[2]), spare, [lit])

@@ -1,0 +1,85 @@
+"""Table Edge (RULES.md 2.3.5): the Front Facing stays on the battlefield throughout a Move
+Manoeuvre, and the whole unit finishes on it.  Measured as the overhang past the edge.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+
+from constraints.core.clause import Clause
+from constraints.core.limits import within
+from constraints.core.scenario import Battlefield
+from constraints.core.verdict import ClauseResult
+from constraints.sat.context import EncodeContext
+from constraints.sat.sweep_bounds import (
+    bound_first_leg,
+    first_leg_on_table,
+    last_leg_vertices,
+    option_ways,
+)
+from constraints.t9a.context import MoveContext
+
+
+def overhang(shape: shapely.Geometry, field: Battlefield) -> float:
+    """How far `shape` reaches past the battlefield's edges (0 when on the table)."""
+    if shape.is_empty:
+        return 0.0
+    minx, miny, maxx, maxy = shape.bounds
+    return max(0.0, -minx, -miny, maxx - field.width_in, maxy - field.depth_in)
+
+
+class _TableEdge(Clause):
+    what = ""
+    measurement = ""
+
+    def shape(self, ctx: MoveContext) -> shapely.Geometry:
+        raise NotImplementedError
+
+    def check(self, ctx: MoveContext) -> ClauseResult:
+        over = overhang(self.shape(ctx), ctx.scenario.battlefield)
+        message = f"{self.what} reaches {over:.3f}\" past the table edge, limit 0\""
+        return self.result(self.measurement, over, 0.0, within(over, 0.0), message)
+
+
+class TableEdgeEnd(_TableEdge):
+    kind = "table_edge_end"
+    what = "the end position"
+    measurement = "overhang"
+
+    def shape(self, ctx: MoveContext) -> shapely.Geometry:
+        return ctx.end_unit.boundary()
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """Every end corner inside every table edge (shared rows)."""
+        for hp in ectx.table:
+            for corner in range(4):
+                ectx.enc.corner_row(corner, hp.normal, hp.rhs)
+
+
+class TableEdgeFront(_TableEdge):
+    kind = "table_edge_front"
+    what = "the Front Facing's path"
+    measurement = "front_overhang"
+
+    def shape(self, ctx: MoveContext) -> shapely.Geometry:
+        return ctx.trajectory.front_sweep
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """First leg and wheel: a bound from exact geometry; last leg: its parallelogram's
+        vertices inside every table edge."""
+        field = ectx.scenario.battlefield
+        bound_first_leg(ectx, first_leg_on_table(ectx.unit, option_ways(ectx), field), self.id)
+        table = Polygon([ectx.frame.point(p) for p in field.area().exterior.coords[:-1]])
+        for option, region, lit in zip(ectx.options, ectx.centre_regions, ectx.enc.option_vars,
+                                       strict=True):
+            reach = 0.5 * (option.width_in + option.depth_in) + 1e-6
+            if option.wheel_deg == 0 or table.contains(region.buffer(reach)):
+                continue
+            for m, t in last_leg_vertices(option):
+                for hp in ectx.table:
+                    n = np.asarray(hp.normal)
+                    coef = n @ m
+                    ectx.enc.centre_row((float(coef[0]), float(coef[1])),
+                                        hp.rhs - float(n @ t), [lit])

@@ -1,0 +1,91 @@
+"""Valid Final Position (seed 000; RULES.md 2.5.1).
+
+"Each corner of the unit's end position must be within twice its Mobility value (2xMob
+inches) of at least one corner's starting position."  So the measure is
+max over end corners of min over start corners of the distance, and it must be <= 2 x Mob.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import shapely
+
+from constraints.core.clause import Clause
+from constraints.core.limits import within
+from constraints.core.verdict import ClauseResult
+from constraints.geometry.plane import Point
+from constraints.sat.context import EncodeContext
+from constraints.sat.lattice import inscribed_polygon
+from constraints.sat.option import corner_offset
+from constraints.t9a.context import MoveContext
+
+VFP_SIDES = 128
+CORNER_NAMES = ("front-left", "front-right", "rear-right", "rear-left")
+
+
+def farthest_corner(start: tuple[Point, ...], end: tuple[Point, ...]) -> tuple[int, int, float]:
+    """(end corner, its nearest start corner, their distance) for the worst end corner."""
+    best = (0, 0, -1.0)
+    for e, corner in enumerate(end):
+        s = min(range(len(start)), key=lambda k: math.dist(corner, start[k]))
+        reach = math.dist(corner, start[s])
+        if reach > best[2]:
+            best = (e, s, reach)
+    return best
+
+
+class ValidFinalPosition(Clause):
+    kind = "valid_final_position"
+
+    def check(self, ctx: MoveContext) -> ClauseResult:
+        start, end = ctx.unit.corners(), ctx.end_unit.corners()
+        e, s, reach = farthest_corner(start, end)
+        limit = self.params["mob_factor"] * ctx.mobility_in
+        message = (f"{CORNER_NAMES[e]} corner ends {reach:.3f}\" from the nearest start corner "
+                   f"({CORNER_NAMES[s]}), limit {limit:.3f}\"")
+        return self.result("valid_final_position", reach, limit, within(reach, limit), message,
+                           (end[e], start[s]))
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """Each end corner in a 128-gon inscribed in the 2 x Mob disc of some start corner:
+        one Boolean per (end corner, start corner), rows enforced by it, an OR per end corner.
+        Gives up 2 x Mob x (1 - cos(pi/128)), 0.0024" at 8", plus half a tick of rounding.
+        Sides that no end corner of any option can reach are left out (they cannot bind)."""
+        enc = ectx.enc
+        rows = inscribed_polygon(self.limit_in(ectx.unit), VFP_SIDES)
+        normals = np.array([hp.normal for hp in rows])
+        for c in range(4):
+            reach = corner_support(ectx, c, normals)
+            near = []
+            for s, (sx, sy) in enumerate(ectx.start_corners):
+                binding = [hp for hp, h in zip(rows, reach, strict=True)
+                           if h - hp.normal[0] * sx - hp.normal[1] * sy > hp.rhs - enc.tick]
+                if not binding:
+                    break  # this corner is always near start corner s: nothing to post
+                lit = enc.sat_model.new_bool_var(f"corner_{c}_near_start_{s}")
+                for hp in binding:
+                    shift = hp.normal[0] * sx + hp.normal[1] * sy
+                    enc.corner_row(c, hp.normal, hp.rhs + shift, [lit])
+                near.append(lit)
+            else:
+                enc.bool_or(near)
+
+
+def corner_support(ectx: EncodeContext, corner: int, normals: np.ndarray) -> np.ndarray:
+    """For each direction, the furthest end corner `corner` can reach along it (frame
+    inches): the region's support plus the option's corner offset, maximised over options.
+    Options sharing a region (a Reform's) share its support."""
+    best = np.full(len(normals), -np.inf)
+    support: dict[int, np.ndarray] = {}
+    offsets: dict[int, list[tuple[float, float]]] = {}
+    for option, region in zip(ectx.options, ectx.centre_regions, strict=True):
+        key = id(region)
+        if key not in support:
+            support[key] = (np.asarray(shapely.get_coordinates(region)) @ normals.T).max(axis=0)
+            offsets[key] = []
+        offsets[key].append(corner_offset(option, corner))
+    for key, h in support.items():
+        best = np.maximum(best, h + (np.asarray(offsets[key]) @ normals.T).max(axis=0))
+    return best

@@ -1,0 +1,54 @@
+"""Viable formation after a Reform (seed 000; RULES.md 2.1.3, 2.1.6).
+
+"The unit cannot voluntarily have more Ranks than Files unless the unit is wide enough to
+have a Proper Rank", and the front rank sets the width, so it is full: files <= models.
+A Proper Rank is 5 models wide at Height 0-2, 3 at Height 3-4, 1 at Height 5.
+Decision: keeping the files the unit already has is not a *voluntary* change, so a unit
+that starts deeper than wide (after casualties, say) may Reform keeping its files.
+"""
+
+from __future__ import annotations
+
+from constraints.core.clause import Clause
+from constraints.core.verdict import ClauseResult, Violation
+from constraints.rank_and_file.formation import Formation
+from constraints.sat.context import EncodeContext
+from constraints.t9a.context import MoveContext
+
+
+def formation_problem(formation: Formation, proper_rank_width: int,
+                      start_files: int | None = None) -> tuple[str, float, float]:
+    """(what is wrong, measured, limit), or ("", 0, 0) for a viable formation."""
+    if formation.files > formation.model_count:
+        return ("files exceed the models that fill the front rank", formation.files,
+                formation.model_count)
+    voluntary = formation.files != start_files
+    if voluntary and formation.ranks > formation.files and formation.files < proper_rank_width:
+        return (f"more ranks than files while narrower than a Proper Rank "
+                f"({proper_rank_width} wide)", formation.ranks, formation.files)
+    return ("", 0.0, 0.0)
+
+
+class ViableFormation(Clause):
+    kind = "viable_formation"
+
+    def check(self, ctx: MoveContext) -> ClauseResult:
+        formation = ctx.end_unit.formation
+        widths = self.params["proper_rank_width"]
+        width = widths[min(ctx.unit.height, len(widths) - 1)]
+        problem, measured, limit = formation_problem(formation, width, ctx.unit.files)
+        measurements = {"ranks": float(formation.ranks)}
+        if not problem:
+            return ClauseResult(measurements)
+        message = (f"{formation.files} files x {formation.ranks} ranks is not a viable "
+                   f"formation: {problem}")
+        return ClauseResult(measurements, (Violation(self.id, measured, limit, "models",
+                                                     message),))
+
+    def encode(self, ectx: EncodeContext) -> None:
+        widths = self.params["proper_rank_width"]
+        width = widths[min(ectx.unit.height, len(widths) - 1)]
+        for option in ectx.options:
+            formation = ectx.unit.formation.reformed(option.files)
+            if formation_problem(formation, width, ectx.unit.files)[0]:
+                ectx.enc.forbid(option.index, self.id)

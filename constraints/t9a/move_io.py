@@ -1,0 +1,73 @@
+"""Move files (FORMAT.md "Move"): read and write T9A Move Manoeuvres."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from constraints.core.jsonread import Node, read_json
+from constraints.core.scenario_io import MAX_MODELS
+from constraints.errors import InvalidInputError
+from constraints.t9a.moves import MANOEUVRES, Move, Step
+
+_OPTIONAL = ("steps", "pivot", "files", "centre", "facing", "assignment")
+MAX_STEPS = 100
+MAX_FORWARD_IN = 1000.0
+
+
+def load_move(path: str | Path) -> Move:
+    try:
+        return move_from_json(read_json(path))
+    except InvalidInputError as exc:
+        raise exc.in_file(str(path)) from None
+
+
+
+
+def move_from_json(data: Any) -> Move:
+    f = Node(data).fields(("unit", "manoeuvre"), _OPTIONAL)
+    manoeuvre = f["manoeuvre"].string()
+    if manoeuvre not in MANOEUVRES:
+        raise f["manoeuvre"].fail(f"unknown manoeuvre {manoeuvre!r} "
+                                  f"(known: {', '.join(MANOEUVRES)})")
+    if "pivot" in f and manoeuvre != "advance":
+        raise f["pivot"].fail("only an Advance Move starts with a Pivot")
+    if manoeuvre == "reform" and "steps" in f:
+        raise f["steps"].fail("a Reform Move has no steps: give centre, facing and files")
+    if manoeuvre != "reform" and "steps" in f and ("centre" in f or "facing" in f):
+        raise f["steps"].fail("give either steps or an end pose (centre, facing), not both")
+    if manoeuvre != "reform" and ("centre" in f) != ("facing" in f):
+        raise f["centre" if "centre" in f else "facing"].fail(
+            "an end pose needs both centre and facing")
+    return Move(
+        unit=f["unit"].string(), manoeuvre=manoeuvre,
+        steps=_steps(f["steps"]) if "steps" in f else (),
+        pivot_deg=f["pivot"].number(minimum=-360.0, maximum=360.0) if "pivot" in f else 0.0,
+        files=f["files"].integer(minimum=1, maximum=MAX_MODELS) if "files" in f else None,
+        centre=f["centre"].point() if "centre" in f else None,
+        facing_deg=f["facing"].number() if "facing" in f else None,
+        assignment=_assignment(f["assignment"]) if "assignment" in f else None)
+
+
+def _steps(node: Node) -> tuple[Step, ...]:
+    items = node.items()
+    if len(items) > MAX_STEPS:
+        raise node.fail(f"expected at most {MAX_STEPS} steps, got {len(items)}")
+    return tuple(_step(n) for n in items)
+
+
+def _step(node: Node) -> Step:
+    f = node.fields((), ("forward", "wheel"))
+    if len(f) != 1:
+        raise node.fail("a step is exactly one of {\"forward\": inches} or "
+                        "{\"wheel\": degrees}")
+    (kind, value), = f.items()
+    if kind == "forward":
+        return Step("forward", value.number(minimum=0.0, maximum=MAX_FORWARD_IN))
+    return Step("wheel", value.number(minimum=-90.0, maximum=90.0))
+
+
+def _assignment(node: Node) -> tuple[tuple[str, tuple[int, int]], ...]:
+    if not isinstance(node.value, dict):
+        raise node.fail("expected an object of model id -> [rank, file]")
+    return tuple((key, Node(v, f"{node.path}.{key}").slot()) for key, v in node.value.items())

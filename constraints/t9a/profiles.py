@@ -1,0 +1,89 @@
+"""Rules profiles as data: which clauses apply to which manoeuvre, and their parameters.
+
+A profile names its parameters once (`params`); a clause spec binds the clause module's own
+parameter names to profile parameter names, so `rule_options` in a scenario can override a
+profile's numbers without touching any clause.  Adding a profile means adding data here.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from constraints.core.profile import ClauseSpec, ParamValue, RulesProfile
+from constraints.errors import InvalidInputError
+
+
+def _spec(clause_id: str, kind: str, **bind: str) -> ClauseSpec:
+    return ClauseSpec(clause_id, kind, MappingProxyType(bind))
+
+
+# Clauses every Move Manoeuvre ends with (RULES.md 2.3, 2.5.1).
+_END = (
+    _spec("t9a.valid_final_position", "valid_final_position", mob_factor="final_position_mob"),
+    _spec("t9a.unit_spacing", "unit_spacing", spacing_in="end_spacing_in"),
+    _spec("t9a.table_edge.end", "table_edge_end"),
+)
+
+# Clauses of Snaking Forward Moves, shared by Advance and March (RULES.md 2.3.4-5, 2.4.9).
+_SNAKING = (
+    _spec("t9a.snaking.front_spacing", "front_spacing", spacing_in="mid_move_spacing_in"),
+    _spec("t9a.table_edge.front", "table_edge_front"),
+    _spec("t9a.reorder.files", "reorder_files"),
+)
+
+_T9A_MANOEUVRES: dict[str, tuple[ClauseSpec, ...]] = {
+    "advance": (
+        _spec("t9a.pivot.model_distance", "pivot_model_distance", mob_factor="model_move_mob"),
+        _spec("t9a.pivot.unit_spacing", "pivot_spacing", spacing_in="mid_move_spacing_in"),
+        _spec("t9a.advance.distance", "snaking_distance", mob_factor="advance_mob"),
+        _spec("t9a.advance.heading_window", "heading_window", window_deg="heading_window_deg"),
+    ) + _SNAKING + _END,
+    "march": (
+        _spec("t9a.march.distance", "snaking_distance", mob_factor="march_mob"),
+        _spec("t9a.march.heading_window", "heading_window", window_deg="heading_window_deg"),
+    ) + _SNAKING + _END,
+    "reform": (
+        _spec("t9a.reform.centre_travel", "centre_travel", mob_factor="reform_centre_mob",
+              light_troops_mob_factor="light_troops_reform_centre_mob"),
+        _spec("t9a.reform.file_change", "file_change", limit="max_file_change",
+              musician_limit="max_file_change_musician"),
+        _spec("t9a.reform.viable_formation", "viable_formation",
+              proper_rank_width="proper_rank_width"),
+        _spec("t9a.reform.model_path", "model_path", mob_factor="model_move_mob",
+              spacing_in="mid_move_spacing_in"),
+    ) + _END,
+}
+
+_T9A_PARAMS: dict[str, ParamValue] = {
+    "advance_mob": 1.0,            # Snaking distance of an Advance, x Mob
+    "march_mob": 2.0,              # Snaking distance of a March, x Mob
+    "final_position_mob": 2.0,     # Valid Final Position corner reach, x Mob
+    "model_move_mob": 2.0,         # one model's Pivot / Reform move, x Mob
+    "reform_centre_mob": 0.5,      # Reform centre travel, x Mob
+    "light_troops_reform_centre_mob": 2.0,
+    "heading_window_deg": 90.0,    # heading kept within this of the reference, inclusive
+    "end_spacing_in": 1.0,         # Unit Spacing at the end of a move (strictly more than)
+    "mid_move_spacing_in": 0.5,    # Unit Spacing during a move (strictly more than)
+    "max_file_change": 3,          # Reform |files after - files before|
+    "max_file_change_musician": 3,
+    "proper_rank_width": (5, 5, 5, 3, 3, 1),  # models in a Proper Rank by Height 0-5
+}
+
+PROFILES: dict[str, RulesProfile] = {
+    "t9a": RulesProfile(
+        "t9a", "The Ninth Age as the seeds state it (seed 000: file change up to 3)",
+        MappingProxyType(_T9A_MANOEUVRES), MappingProxyType(_T9A_PARAMS)),
+    "t9a-2025": RulesProfile(
+        "t9a-2025", "The Ninth Age rulebook of June 2025 (file change 2, or 4 with a Musician)",
+        MappingProxyType(_T9A_MANOEUVRES),
+        MappingProxyType({**_T9A_PARAMS, "max_file_change": 2, "max_file_change_musician": 4})),
+}
+
+
+def profile_named(name: str) -> RulesProfile:
+    try:
+        return PROFILES[name]
+    except KeyError:
+        known = ", ".join(sorted(PROFILES))
+        raise InvalidInputError(f"unknown rules profile {name!r} (known: {known})",
+                                path="$.rules") from None

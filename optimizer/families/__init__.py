@@ -1,0 +1,1 @@
+"""Each system's move families: the options a search enumerates."""

@@ -1,0 +1,97 @@
+"""Derived data of a search: the options of a manoeuvre and where each lets the centre go.
+
+Budgets and windows come from the profile's clauses (the data), so a profile that changes a
+limit changes the search without touching this module.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import shapely
+from shapely.geometry import Point
+
+from constraints.core.scenario import Scenario
+from constraints.geometry.frame import Frame
+from constraints.rank_and_file.unit import Unit
+from constraints.sat.lattice import Lattice
+from constraints.sat.option import Option
+from constraints.t9a.clauses import Clause, clause_for
+from constraints.t9a.clauses.movement.reform_files import FileChange
+from optimizer.families.options import (
+    advance_options,
+    march_options,
+    reach_polygons,
+    reform_options,
+)
+
+
+def clauses_of(scenario: Scenario, manoeuvre: str) -> list[Clause]:
+    profile = scenario.profile
+    return [clause_for(spec, profile) for spec in profile.clauses_for(manoeuvre)]
+
+
+def _first(clauses: list[Clause], kind: str) -> Clause | None:
+    return next((c for c in clauses if c.kind == kind), None)
+
+
+def options_for(scenario: Scenario, unit: Unit, manoeuvre: str,
+                lattice: Lattice) -> tuple[list[Option], list[shapely.Geometry]]:
+    """The manoeuvre's options and, per option, every end centre it allows (frame inches).
+
+    Built once per (scenario, unit, manoeuvre, lattice): scenarios are immutable, so AI
+    opponents querying the same position again pay nothing."""
+    key = ("options", unit.id, manoeuvre, lattice)
+    if key not in scenario.memo:
+        scenario.memo[key] = _options_for(scenario, unit, manoeuvre, lattice)
+    options, regions = scenario.memo[key]
+    return list(options), list(regions)
+
+
+def _options_for(scenario: Scenario, unit: Unit, manoeuvre: str,
+                 lattice: Lattice) -> tuple[list[Option], list[shapely.Geometry]]:
+    clauses = clauses_of(scenario, manoeuvre)
+    frame = Frame(unit.pose.centre, unit.pose.facing_deg)
+    if manoeuvre == "reform":
+        return _reform(unit, lattice, clauses)
+    distance = _first(clauses, "snaking_distance")
+    # Without a distance clause the family still needs a bound: the Valid Final Position
+    # reach (2 x Mob) twice over is more than any legal move can use.
+    budget = distance.limit_in(unit) if distance else 4.0 * unit.mobility_in
+    window_clause = _first(clauses, "heading_window")
+    window = float(window_clause.params["window_deg"]) if window_clause else 90.0
+    build = march_options if manoeuvre == "march" else advance_options
+    options = build(unit, frame, lattice, budget, window)
+    return options, _triangles(options)
+
+
+def _triangles(options: list[Option]) -> list[shapely.Geometry]:
+    """Per option, its reach: a triangle, or a segment when it goes straight (one shapely
+    call for all, vectorised)."""
+    pts = reach_polygons(options)
+    straight = np.array([o.wheel_deg == 0 for o in options], dtype=bool)
+    out = np.empty(len(options), dtype=object)
+    out[~straight] = shapely.polygons(pts[~straight])
+    out[straight] = shapely.linestrings(pts[straight][:, :2])
+    return list(out)
+
+
+def _reform(unit: Unit, lattice: Lattice,
+            clauses: list[Clause]) -> tuple[list[Option], list[shapely.Geometry]]:
+    travel = _first(clauses, "centre_travel")
+    radius = travel.limit_in(unit) if travel else 2.0 * unit.mobility_in
+    change = _first(clauses, "file_change")
+    reach = change.limit_for(unit) if isinstance(change, FileChange) else unit.formation.model_count
+    files = [f for f in range(1, unit.formation.model_count + 1) if abs(f - unit.files) <= reach]
+    options = reform_options(unit, lattice, files)
+    # Circumscribed, so it contains every centre the travel clause's inscribed polygon allows.
+    disc = Point(0.0, 0.0).buffer(radius / math.cos(math.pi / 64), 64)
+    return options, [disc] * len(options)
+
+
+def bound_in(regions: list[shapely.Geometry]) -> float:
+    """Largest distance of any allowed centre from the start centre."""
+    origin = Point(0.0, 0.0)
+    return max((shapely.hausdorff_distance(origin, r) for r in regions), default=0.0) + \
+        math.ulp(1.0)

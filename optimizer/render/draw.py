@@ -1,0 +1,275 @@
+"""Pictures of scenarios, moves and verdicts (DESIGN.md "Pictures").
+
+`draw` paints onto any matplotlib Axes: the battlefield, terrain, every unit and its Front
+Facing, the moving unit before (dashed) and after (filled), the area its front swept, its
+corners, and each violation's witness in red.  `render_to_file` writes a PNG or SVG.  No
+pyplot state is touched: figures are plain `matplotlib.figure.Figure` objects.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import shapely
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.patches import PathPatch, Rectangle
+from matplotlib.path import Path as MplPath
+from shapely.geometry import LineString, Polygon
+from shapely.geometry.polygon import orient
+
+from constraints.core.scenario import Scenario, Terrain
+from constraints.core.verdict import Verdict, Violation
+from constraints.errors import InvalidInputError
+from constraints.geometry.plane import Point
+from constraints.t9a.checker import check_move
+from constraints.t9a.context import MoveContext
+from constraints.t9a.moves import Move, Step
+
+Overlay = tuple[shapely.Geometry, dict[str, Any]]
+
+MOVER = "tab:blue"
+OTHER = "#8c8c8c"
+FIELD = "#f1f5ea"
+BAD = "#d62728"
+GOOD = "#2ca02c"
+TERRAIN_STYLE: dict[str, dict[str, Any]] = {
+    "impassable": {"facecolor": "#5a5a5a", "edgecolor": "#2b2b2b", "hatch": "///"},
+    "dangerous": {"facecolor": "#d8bf96", "edgecolor": "#8b6a3e", "hatch": ".."},
+}
+SUFFIXES = (".png", ".svg")
+
+
+def draw(ax: Axes, scenario: Scenario, move: Move | None = None,
+         verdict: Verdict | None = None, overlays: Sequence[Overlay] = (), *,
+         annotate: bool = True) -> None:
+    """Draw `scenario` (and `move` with its `verdict`, judged here when not given) onto `ax`.
+
+    `overlays` are (shapely geometry, style kwargs) pairs drawn under the units: areas are
+    filled (alpha 0.3 unless styled), lines drawn as lines, points as dots.  With
+    `annotate=False` violations are drawn without their text labels and without a legend.
+    """
+    _draw_field(ax, scenario)
+    _draw_terrain(ax, scenario.terrain)
+    for geometry, style in overlays:
+        draw_geometry(ax, geometry, **style)
+    if move is not None and verdict is None:
+        verdict = check_move(scenario, move)
+    moving = move.unit if move is not None else None
+    for unit in scenario.units:
+        if unit.id != moving:
+            _draw_boundary(ax, unit.corners(), edgecolor=OTHER, facecolor="#d9d9d9",
+                           front="#505050")
+            ax.text(*unit.pose.centre, unit.id, ha="center", va="center", fontsize=8,
+                    color="#404040", clip_on=True)
+    if move is not None and verdict is not None:
+        _draw_move(ax, scenario, move, verdict, annotate)
+        _draw_violations(ax, verdict, annotate)
+        _set_title(ax, verdict)
+    if annotate and (move is not None or overlays):
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, framealpha=0.85)
+
+
+def draw_geometry(ax: Axes, geometry: shapely.Geometry, **style: Any) -> None:
+    """Draw any shapely geometry: areas as patches, lines as lines, points as dots."""
+    if geometry.is_empty:
+        return
+    if isinstance(geometry, Polygon):
+        ax.add_patch(polygon_patch(geometry, **{"alpha": 0.3, **style}))
+    elif isinstance(geometry, LineString | shapely.LinearRing):
+        xs, ys = geometry.xy
+        ax.plot(xs, ys, **style)
+    elif isinstance(geometry, shapely.Point):
+        ax.plot([geometry.x], [geometry.y], **{"marker": "o", "linestyle": "none", **style})
+    else:  # Multi* and collections: draw each part, labelling only the first
+        for i, part in enumerate(shapely.get_parts(geometry)):
+            draw_geometry(ax, part, **(style if i == 0 else _unlabelled(style)))
+
+
+def polygon_patch(polygon: Polygon, **style: Any) -> PathPatch:
+    """A patch for a polygon with holes (exterior counter-clockwise, holes clockwise)."""
+    shaped = orient(polygon, sign=1.0)
+    rings = [shaped.exterior, *shaped.interiors]
+    path = MplPath.make_compound_path(*(MplPath(list(r.coords), closed=True) for r in rings))
+    return PathPatch(path, **style)
+
+
+def render_to_file(scenario: Scenario, path: str | Path, move: Move | None = None,
+                   verdict: Verdict | None = None, overlays: Sequence[Overlay] = ()) -> None:
+    """Write a picture to `path` (.png or .svg).  A move without a verdict is judged first.
+
+    With a move there are two panels: the whole battlefield and a close-up of the move.
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix not in SUFFIXES:
+        raise InvalidInputError("output must end in .png or .svg", path="-o")
+    figure = make_figure(scenario, move, verdict, overlays)
+    figure.savefig(path, format=suffix[1:], dpi=150, bbox_inches="tight")
+
+
+def make_figure(scenario: Scenario, move: Move | None = None, verdict: Verdict | None = None,
+                overlays: Sequence[Overlay] = ()) -> Figure:
+    """A figure: the battlefield, and beside it a close-up of the move when there is one."""
+    if move is not None and verdict is None:
+        verdict = check_move(scenario, move)
+    if move is None or verdict is None:
+        figure = Figure(figsize=(10, 7), layout="constrained")
+        draw(figure.add_subplot(), scenario, overlays=overlays)
+        return figure
+    figure = Figure(figsize=(15, 7), layout="constrained")
+    whole, close = figure.subplots(1, 2, width_ratios=(1.2, 1))
+    draw(whole, scenario, move, verdict, overlays, annotate=False)
+    whole.set_title(f"battlefield {scenario.battlefield.width_in:g}\" x "
+                    f"{scenario.battlefield.depth_in:g}\"", fontsize=10, color="black",
+                    fontweight="normal")
+    whole.indicate_inset_zoom(close, edgecolor="black")
+    draw(close, scenario, move, verdict, overlays)
+    zoom_to_move(close, scenario, move, verdict)
+    return figure
+
+
+def zoom_to_move(ax: Axes, scenario: Scenario, move: Move, verdict: Verdict,
+                 margin_in: float = 2.0, near_in: float = 3.0) -> None:
+    """Limit `ax` to the move (start, end, witnesses) and anything within `near_in` of it."""
+    points: list[Point] = [*scenario.unit(move.unit).corners(), *verdict.end_corners]
+    points += [p for v in verdict.violations for p in v.witness]
+    hull = shapely.MultiPoint(points).convex_hull
+    nearby = [u.boundary() for u in scenario.others(move.unit)]
+    nearby += [t.shape for t in scenario.terrain]
+    shapes = [hull, *(shape for shape in nearby if shape.distance(hull) <= near_in)]
+    x0, y0, x1, y1 = shapely.union_all(shapes).bounds
+    half = max(x1 - x0, 0.75 * (y1 - y0)) / 2.0 + margin_in  # not too narrow for labels
+    ax.set_xlim((x0 + x1) / 2.0 - half, (x0 + x1) / 2.0 + half)
+    ax.set_ylim(y0 - margin_in, y1 + margin_in)
+
+
+def _draw_field(ax: Axes, scenario: Scenario) -> None:
+    width, depth = scenario.battlefield.width_in, scenario.battlefield.depth_in
+    ax.add_patch(Rectangle((0.0, 0.0), width, depth, facecolor=FIELD, edgecolor="black",
+                           linewidth=1.2, zorder=0))
+    ax.set_xlim(-1.0, width + 1.0)
+    ax.set_ylim(-1.0, depth + 1.0)
+    ax.set_aspect("equal", adjustable="box")
+    ax.set_xlabel("x (inches)", fontsize=8)
+    ax.set_ylabel("y (inches)", fontsize=8)
+    ax.tick_params(labelsize=7)
+
+
+def _draw_terrain(ax: Axes, terrain: Iterable[Terrain]) -> None:
+    seen: set[str] = set()
+    for feature in terrain:
+        style = TERRAIN_STYLE.get(feature.kind, TERRAIN_STYLE["dangerous"])
+        label = None if feature.kind in seen else f"{feature.kind} terrain"
+        seen.add(feature.kind)
+        ax.add_patch(polygon_patch(feature.shape, linewidth=1.0, zorder=1, label=label, **style))
+        x, y = feature.shape.representative_point().coords[0]
+        colour, back = ("white", "none") if feature.impassable else ("#4d3a1f", "#f3e9d8")
+        ax.text(x, y, feature.id, ha="center", va="center", fontsize=7, color=colour, zorder=6,
+                clip_on=True, bbox={"boxstyle": "round,pad=0.15", "facecolor": back,
+                                    "edgecolor": "none", "alpha": 0.8})
+
+
+def _draw_boundary(ax: Axes, corners: Sequence[Point], *, edgecolor: str, front: str,
+                   facecolor: str = "none", linestyle: str = "-", alpha: float = 1.0,
+                   label: str | None = None) -> None:
+    """A Unit Boundary and a thick line along its Front Facing (corners FL, FR, RR, RL)."""
+    ax.add_patch(polygon_patch(Polygon(corners), facecolor=facecolor, edgecolor=edgecolor,
+                               linestyle=linestyle, linewidth=1.2, alpha=alpha, zorder=3,
+                               label=label))
+    (lx, ly), (rx, ry) = corners[0], corners[1]
+    ax.plot([lx, rx], [ly, ry], color=front, linewidth=3.0, solid_capstyle="butt", zorder=4)
+
+
+def _draw_move(ax: Axes, scenario: Scenario, move: Move, verdict: Verdict,
+               arrows: bool) -> None:
+    unit = scenario.unit(move.unit)
+    sweep = _front_sweep(scenario, move, verdict)
+    if sweep is not None and not sweep.is_empty:
+        draw_geometry(ax, sweep, facecolor=MOVER, edgecolor="none", alpha=0.15, zorder=2,
+                      label="front sweep")
+    start, end = unit.corners(), verdict.end_corners
+    _draw_boundary(ax, start, edgecolor=MOVER, front=MOVER, linestyle="--",
+                   label=f"{unit.id} start")
+    _draw_boundary(ax, end, edgecolor=MOVER, front="#0b3d66", facecolor=MOVER, alpha=0.4,
+                   label=f"{unit.id} end ({verdict.end_files} files)")
+    if arrows:
+        _draw_facing_arrow(ax, start)
+        _draw_facing_arrow(ax, end)
+    ax.text(*unit.pose.centre, unit.id, ha="center", va="center", fontsize=8, color=MOVER,
+            zorder=6, clip_on=True)
+    ax.plot(*zip(*start, strict=True), "o", markerfacecolor="white", markeredgecolor=MOVER,
+            markersize=4, linestyle="none", zorder=5, label="start corners")
+    ax.plot(*zip(*end, strict=True), "o", color="#0b3d66", markersize=4, linestyle="none",
+            zorder=5, label="end corners")
+
+
+def _draw_facing_arrow(ax: Axes, corners: Sequence[Point]) -> None:
+    """A short arrow from the middle of the Front Facing, the way the unit looks."""
+    (lx, ly), (rx, ry) = corners[0], corners[1]
+    mx, my = (lx + rx) / 2.0, (ly + ry) / 2.0
+    cx, cy = sum(c[0] for c in corners) / 4.0, sum(c[1] for c in corners) / 4.0
+    scale = 0.6 / max(((mx - cx) ** 2 + (my - cy) ** 2) ** 0.5, 1e-9)
+    ax.annotate("", xy=(mx + (mx - cx) * scale, my + (my - cy) * scale), xytext=(mx, my),
+                arrowprops={"arrowstyle": "-|>", "color": MOVER, "lw": 1.2}, zorder=5)
+
+
+def _front_sweep(scenario: Scenario, move: Move, verdict: Verdict) -> shapely.Geometry | None:
+    """What the Front Facing swept (Advance and March with steps); None for a Reform."""
+    executed = _executed(move, verdict)
+    if executed.manoeuvre == "reform" or not executed.steps:
+        return None
+    return MoveContext(scenario, executed).trajectory.front_sweep
+
+
+def _executed(move: Move, verdict: Verdict) -> Move:
+    """An end-pose move as the steps the checker found for it; any other move as given."""
+    if not move.is_end_pose or not verdict.steps:
+        return move
+    steps, pivot = [], 0.0
+    for step in verdict.steps:
+        for kind, value in step.items():
+            if kind == "pivot":
+                pivot = float(value)
+            elif kind in ("forward", "wheel"):
+                steps.append(Step(kind, float(value)))
+    return Move(move.unit, move.manoeuvre, tuple(steps), pivot_deg=pivot, files=move.files)
+
+
+def _draw_violations(ax: Axes, verdict: Verdict, annotate: bool) -> None:
+    """Each violation's witness in red, labelled with its clause and measurement."""
+    for i, violation in enumerate(verdict.violations):
+        witness = violation.witness
+        if witness:
+            xs, ys = zip(*witness, strict=True)
+            ax.plot(xs, ys, color=BAD, linewidth=2.0, marker="o", markersize=4, zorder=7,
+                    label="violation witness" if i == 0 else None)
+        if annotate:
+            anchor = witness[-1] if witness else verdict.end_centre
+            _label_violation(ax, violation, anchor, i)
+
+
+def _label_violation(ax: Axes, violation: Violation, anchor: Point, index: int) -> None:
+    text = (f"{violation.clause}\nmeasured {violation.measured:.3f}, "
+            f"limit {violation.limit:.3f} {violation.dimension}")
+    ax.annotate(text, xy=anchor, xytext=(14, -18 - 30 * index), textcoords="offset points",
+                color=BAD, fontsize=7, zorder=8, va="top",
+                bbox={"boxstyle": "round,pad=0.25", "facecolor": "white", "alpha": 0.85,
+                      "edgecolor": BAD},
+                arrowprops={"arrowstyle": "-", "color": BAD, "lw": 0.8})
+
+
+def _set_title(ax: Axes, verdict: Verdict) -> None:
+    head = f"{verdict.unit} {verdict.manoeuvre}: "
+    if verdict.legal:
+        ax.set_title(head + "LEGAL", color=GOOD, fontsize=11, fontweight="bold")
+    else:
+        text = textwrap.fill(head + "ILLEGAL: " + ", ".join(verdict.clauses()), width=70,
+                             break_on_hyphens=False)
+        ax.set_title(text, color=BAD, fontsize=10, fontweight="bold")
+
+
+def _unlabelled(style: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in style.items() if k != "label"}

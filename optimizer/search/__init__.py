@@ -1,0 +1,1 @@
+"""The best-move search: model, objectives, pruning, solve, explanations."""

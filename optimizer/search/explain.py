@@ -1,0 +1,87 @@
+"""Reachability: can this unit end at this pose with this manoeuvre?  Answered by CP-SAT with
+the steps that get there, or INFEASIBLE with the clauses that block it (an unsat core over
+one assumption literal per clause: "why not")."""
+
+from __future__ import annotations
+
+import math
+import time
+
+from ortools.sat.python import cp_model
+
+from constraints.core.scenario import Scenario
+from constraints.geometry.plane import Point, angle_between_deg
+from constraints.sat.lattice import Lattice
+from constraints.t9a.moves import Move
+from optimizer.search.objectives import Objective
+from optimizer.search.solve import (
+    DEFAULT_TIME_LIMIT_S,
+    SearchResult,
+    build_search,
+    decode,
+    recheck,
+    solver_for,
+)
+
+UNREACHABLE = "reachable"  # suffix of the pseudo-clause for the move family itself
+
+
+def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facing_deg: float,
+          *, tolerance_in: float | None = None, lattice: Lattice | None = None,
+          time_limit_s: float = DEFAULT_TIME_LIMIT_S) -> SearchResult:
+    """A legal move ending within `tolerance_in` (default half a lattice step, per axis) of
+    `centre`, facing `facing_deg` (within half a lattice degree); else INFEASIBLE with the
+    blocking clauses in `blocking`."""
+    started = time.perf_counter()
+    lattice = lattice or Lattice()
+    tolerance = lattice.inch / 2 if tolerance_in is None else tolerance_in
+    start = scenario.unit(unit_id).pose.centre
+    search = build_search(scenario, unit_id, manoeuvre, lattice, guard_clauses=True,
+                          only=lambda o: angle_between_deg(o.facing_deg, facing_deg)
+                          <= lattice.degree / 2 + 1e-9,
+                          reach_in=math.dist(start, centre) + 2 * tolerance + 1.0)
+    enc, frame = search.ectx.enc, search.ectx.frame
+    family = f"{scenario.profile.name}.{manoeuvre}.{UNREACHABLE}"
+    objective = Objective("target_pose", centre, facing_deg)
+    if not enc.options:
+        return SearchResult("INFEASIBLE", objective, None, None, lattice,
+                            time.perf_counter() - started, blocking=(family,))
+    fx, fy = frame.point(centre)
+    near = enc.sat_model.new_bool_var(family)
+    for var, target in ((enc.i, fx), (enc.j, fy)):
+        lo, hi = math.ceil(enc.ticks(target - tolerance) - 1e-9), \
+            math.floor(enc.ticks(target + tolerance) + 1e-9)
+        enc.sat_model.add(var >= lo).only_enforce_if(near)
+        enc.sat_model.add(var <= hi).only_enforce_if(near)
+    literals = {**search.clause_lits, family: near}
+    enc.sat_model.add_assumptions(list(literals.values()))
+    solver = solver_for(time_limit_s)
+    status = solver.solve(enc.sat_model)
+    elapsed = time.perf_counter() - started
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        move = decode(search, solver)
+        return SearchResult("OPTIMAL", objective, 0.0, 0.0, lattice, elapsed, move,
+                            recheck(scenario, move))
+    if status != cp_model.INFEASIBLE:
+        return SearchResult("TIMEOUT", objective, None, None, lattice, elapsed)
+    # The request itself is always part of the core; name it only when nothing else is,
+    # i.e. when no way of the family reaches the pose whatever the other clauses say.
+    core = set(solver.sufficient_assumptions_for_infeasibility())
+    blocking = tuple(name for name, lit in search.clause_lits.items() if lit.index in core)
+    return SearchResult("INFEASIBLE", objective, None, None, lattice, elapsed,
+                        blocking=blocking or (family,))
+
+
+def why_not(scenario: Scenario, move: Move, *, lattice: Lattice | None = None,
+            time_limit_s: float = DEFAULT_TIME_LIMIT_S) -> tuple[str, ...]:
+    """The clauses that make the end pose of `move` unreachable (empty when it is reachable).
+
+    The move's own end pose is used (from its steps, or as given); unlike the checker's
+    violations, which judge one way, this asks whether *any* way in the family gets there.
+    """
+    from constraints.t9a.checker import check_move
+
+    end = check_move(scenario, move)
+    found = reach(scenario, move.unit, move.manoeuvre, end.end_centre, end.end_facing_deg,
+                  lattice=lattice, time_limit_s=time_limit_s)
+    return found.blocking

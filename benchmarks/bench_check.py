@@ -30,7 +30,6 @@ from typing import Any
 from constraints.core.scenario import Scenario
 from constraints.core.scenario_io import load_scenario
 from constraints.t9a.checker import check_move
-from constraints.t9a.clauses import clause_for
 from constraints.t9a.context import MoveContext
 from constraints.t9a.move_io import move_from_json
 from constraints.t9a.moves import Move
@@ -97,7 +96,7 @@ def bench_clauses(scenario: Scenario, move: Move, seconds: float,
     """Each clause of `move` on its own, a fresh context per call; plus the shared values."""
     rows = []
     for spec in scenario.profile.clauses_for(move.manoeuvre):
-        clause = clause_for(spec, scenario.profile)
+        clause = spec.bound_to(scenario.profile)
         stats = repeated(lambda c=clause: c.check(MoveContext(scenario, move)), seconds, runs)
         rows.append({"clause": spec.id, **stats})
     shared = repeated(lambda: shared_values(MoveContext(scenario, move)), seconds, runs)

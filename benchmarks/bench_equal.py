@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from baselines import brute_force
 from bench_solve import CASES, SCENARIOS, STEP_IN
 
-from benchmarks.baselines import brute_force
 from constraints.core.scenario_io import load_scenario
 
 

@@ -33,10 +33,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from baselines import brute_force, per_heading_geometry
 
 import optimizer.search.prefilter as prefilter
 import optimizer.search.solve as solve
-from benchmarks.baselines import brute_force, per_heading_geometry
 from constraints.core.scenario import Scenario
 from constraints.core.scenario_io import load_scenario
 from constraints.geometry.frame import Frame

@@ -229,11 +229,12 @@ def run_scenario(kind: str, seed: int, manoeuvres: tuple[str, ...], repeat: tupl
 
 # --- The brute-force baseline ----------------------------------------------------------------
 
-def _param(s: Scenario, manoeuvre: str, kind: str, name: str, default: float) -> float:
-    """A clause parameter of the scenario's profile, or `default` where the clause is off."""
+def _param(s: Scenario, manoeuvre: str, tail: str, name: str, default: float) -> float:
+    """A parameter of the profile's clause whose id ends in `tail`, or `default` where the
+    clause is off."""
     profile = s.profile
     for spec in profile.clauses_for(manoeuvre):
-        if spec.kind == kind and name in spec.bind:
+        if spec.id.endswith(tail) and name in spec.bind:
             return float(profile.param(spec.bind[name]))
     return default
 
@@ -262,12 +263,12 @@ class EndFilter:
         self.unit = s.unit(unit_id)
         self.field = s.battlefield
         self.obstacles = shapely.union_all([shape for _, shape in s.obstacles_for(unit_id)])
-        kinds = {spec.kind for spec in s.profile.clauses_for(manoeuvre)}
-        self.end_on_table = "table_edge_end" in kinds
-        self.front_on_table = "table_edge_front" in kinds
-        self.end_gap = _param(s, manoeuvre, "unit_spacing", "spacing_in", -1.0)
-        self.front_gap = _param(s, manoeuvre, "front_spacing", "spacing_in", -1.0)
-        self.reach = _param(s, manoeuvre, "valid_final_position", "mob_factor", math.inf) * \
+        ids = {spec.id for spec in s.profile.clauses_for(manoeuvre)}
+        self.end_on_table = "t9a.table_edge.end" in ids
+        self.front_on_table = "t9a.table_edge.front" in ids
+        self.end_gap = _param(s, manoeuvre, ".unit_spacing", "spacing_in", -1.0)
+        self.front_gap = _param(s, manoeuvre, ".front_spacing", "spacing_in", -1.0)
+        self.reach = _param(s, manoeuvre, ".valid_final_position", "mob_factor", math.inf) * \
             self.unit.mobility_in
         self.start = np.asarray(self.unit.corners())
 
@@ -364,19 +365,18 @@ class Batch:
 def _snaking_batches(s: Scenario, unit_id: str, manoeuvre: str,
                      lattice: Lattice) -> Iterator[Batch]:
     u = s.unit(unit_id)
-    window = min(90.0, _param(s, manoeuvre, "heading_window", "window_deg", 90.0))
-    budget = _param(s, manoeuvre, "snaking_distance", "mob_factor", 4.0) * u.mobility_in
+    window = min(90.0, _param(s, manoeuvre, ".heading_window", "window_deg", 90.0))
+    budget = _param(s, manoeuvre, ".distance", "mob_factor", 4.0) * u.mobility_in
     if manoeuvre == "march":
         pivots, wheels = [0.0], _angles(lattice.degree, window)
     else:
         pivots = [float(p) for p in _angles(lattice.degree, 180.0) if p > -180.0]
         wheels = _angles(lattice.advance_wheel_deg, window)
     keep = EndFilter(s, unit_id, manoeuvre)
-    kinds = {spec.id: spec.kind for spec in s.profile.clauses_for(manoeuvre)}
     for p in pivots:
         if manoeuvre == "advance":  # the Pivot clauses depend on the Pivot alone
             verdict = check_move(s, Move(unit_id, manoeuvre, pivot_deg=p))
-            if any(kinds[v.clause] in ("pivot_model_distance", "pivot_spacing")
+            if any(v.clause in ("t9a.pivot.model_distance", "t9a.pivot.unit_spacing")
                    for v in verdict.violations):
                 yield Batch(np.zeros(0, bool), lambda k: Move(unit_id, manoeuvre))
                 continue
@@ -394,7 +394,7 @@ def _snaking_batches(s: Scenario, unit_id: str, manoeuvre: str,
 def _reform_batches(s: Scenario, unit_id: str, lattice: Lattice, facing_step: float = 15.0,
                     centre_step: float = 0.25) -> Iterator[Batch]:
     u = s.unit(unit_id)
-    factor = _param(s, "reform", "centre_travel",
+    factor = _param(s, "reform", ".centre_travel",
                     "light_troops_mob_factor" if u.light_troops else "mob_factor", 2.0)
     radius = factor * u.mobility_in
     turns = np.array([a for a in _angles(max(facing_step, lattice.degree), 180.0) if a > -180])
@@ -404,12 +404,12 @@ def _reform_batches(s: Scenario, unit_id: str, lattice: Lattice, facing_step: fl
     centres = np.repeat(grid + np.asarray(u.pose.centre), len(turns), axis=0)
     headings = np.tile(u.pose.facing_deg + turns, len(grid))
     keep = EndFilter(s, unit_id, "reform")
-    kinds = {spec.id: spec.kind for spec in s.profile.clauses_for("reform")}
     for files in range(1, u.formation.model_count + 1):
         # File change and viable formation depend on the files alone.
         probe = check_move(s, Move(unit_id, "reform", files=files, centre=u.pose.centre,
                                    facing_deg=u.pose.facing_deg))
-        if any(kinds[v.clause] in ("file_change", "viable_formation") for v in probe.violations):
+        if any(v.clause in ("t9a.reform.file_change", "t9a.reform.viable_formation")
+               for v in probe.violations):
             yield Batch(np.zeros(0, bool), lambda k: Move(unit_id, "reform"))
             continue
         end = u.with_formation(u.formation.reformed(files))

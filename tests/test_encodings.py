@@ -33,12 +33,12 @@ from ortools.sat.python import cp_model
 from shapely.geometry import Point, Polygon
 
 from constraints.core.limits import FLOAT_NOISE
+from constraints.core.profile import PROFILES
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import Lattice, inscribed_polygon
 from constraints.sat.option import Option
 from constraints.t9a.checker import check_move
 from constraints.t9a.moves import Move
-from constraints.t9a.profiles import PROFILES
 from optimizer.search.objectives import Objective
 from optimizer.search.solve import best_move, build_search, solver_for
 from tests.support import scenario, unit, wall

@@ -1,47 +1,93 @@
-"""What every rule clause is: a stable id, its parameters from a profile, an exact check.
+"""The clause protocol: one rule clause, every form of itself, on one class.
 
-Like CPMpy's constraints, a clause module holds the exact checker (the specification) and,
-where the optimiser needs it, the CP-SAT encoding of the same clause beside it.
+Like CPMpy's global constraints (`value()` and `decompose()` side by side), a clause owns
+- `check`: the exact judgement of one move, the specification;
+- `encode`: sound CP-SAT rows (every pose the rows accept passes `check`);
+- `masker`: a sound vectorised judge of many end poses (True implies `check` passes);
+- `region`: the end centres it leaves an option, relaxed (holds every legal one) or sound
+  (holds only legal ones), where the search prunes by regions;
+- `bound`: what the clause tells a move family about its own limits (a budget, a window),
+  so the family never has to look a clause up.
+Shared code composes clauses through these methods and never branches on which clause it
+holds.  A profile binds a clause class to an id and parameters (`ClauseSpec`); the registry
+of clauses is the union of the registered profiles', keyed by id
+(`constraints.core.profile.registered_clauses`).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import IntEnum
 from typing import Any, ClassVar
 
 from constraints.core.profile import ClauseSpec, RulesProfile
 from constraints.core.verdict import ClauseResult, Violation
 from constraints.geometry.plane import Point
-from constraints.rank_and_file.unit import Unit
-from constraints.sat.context import EncodeContext
-from constraints.t9a.context import MoveContext
 
-CLAUSE_KINDS: dict[str, type[Clause]] = {}
+
+class Stage(IntEnum):
+    """When a batch mask runs a clause: cheap per-way tests first, paths last."""
+
+    WAY = 0     # depends on the way alone (heading window, Pivot, formation)
+    LEGS = 1    # on the way's legs or the centre (distance, centre travel)
+    END = 2     # on the end rectangle (table, Valid Final Position, spacing)
+    SWEEP = 3   # on the area swept on the way
+    PATHS = 4   # on the models' own paths
+
+
+@dataclass(frozen=True)
+class Masker:
+    """A clause's vectorised form for one batch judge: `judge(poses, ok)` returns which poses
+    in `ok` pass (False outside `ok`); `poses` is the judge's pose batch."""
+
+    clause_id: str
+    stage: Stage
+    judge: Callable[[Any, Any], Any]
+
+
+@dataclass(frozen=True)
+class RegionPart:
+    """What a clause leaves of an option's end centres: inside `keep` (when given) and outside
+    `cut` (when given)."""
+
+    keep: Any = None
+    cut: Any = None
 
 
 class Clause(ABC):
     """A rule clause bound to a profile's parameters."""
 
-    kind: ClassVar[str]
+    kind: ClassVar[str] = ""  # TRANSITIONAL: removed once every composer uses the protocol
 
     def __init__(self, spec: ClauseSpec, profile: RulesProfile) -> None:
         self.id = spec.id
         self.params: dict[str, Any] = {name: profile.param(key) for name, key in spec.bind.items()}
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "kind" in cls.__dict__:
-            CLAUSE_KINDS[cls.kind] = cls
-
     @abstractmethod
-    def check(self, ctx: MoveContext) -> ClauseResult:
-        """Measure the move against this clause."""
+    def check(self, ctx: Any) -> ClauseResult:
+        """Measure the move against this clause, exactly."""
 
-    def encode(self, ectx: EncodeContext) -> None:
+    def encode(self, ectx: Any) -> None:
         """Post this clause's CP-SAT rows (sound: every accepted pose passes `check`)."""
-        raise NotImplementedError(f"{self.id} has no CP-SAT encoding yet")
+        raise NotImplementedError(f"{self.id} has no CP-SAT encoding")
 
-    def limit_in(self, unit: Unit) -> float:
+    def masker(self, setting: Any) -> Masker | None:
+        """The vectorised sound form of this clause for a batch judge's `setting`, or None
+        when it refuses no pose there (nothing in reach, say)."""
+        raise NotImplementedError(f"{self.id} has no batch mask")
+
+    def region(self, query: Any) -> RegionPart | None:
+        """The end centres this clause leaves one option (`query` says which, and whether
+        relaxed or sound); None when it does not judge end centres by a region."""
+        return None
+
+    def bound(self, unit: Any, limits: Any) -> Any:
+        """The move family's limits for `unit`, tightened by this clause (default: as given)."""
+        return limits
+
+    def limit_in(self, unit: Any) -> float:
         """The clause's distance limit for `unit`, where it has one (mob_factor x Mob)."""
         return float(self.params["mob_factor"]) * unit.mobility_in
 
@@ -51,7 +97,3 @@ class Clause(ABC):
         violations = () if legal else (
             Violation(self.id, measured, limit, dimension, message, witness),)
         return ClauseResult({name: measured}, violations)
-
-
-def clause_for(spec: ClauseSpec, profile: RulesProfile) -> Clause:
-    return CLAUSE_KINDS[spec.kind](spec, profile)

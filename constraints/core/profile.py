@@ -1,8 +1,10 @@
 """Rules profiles as data: which clauses apply to which manoeuvre, and their parameters.
 
-A profile names its parameters once (`params`); a clause spec binds the clause's own
-parameter names to profile parameter names, so a scenario's `rule_options` override a
-profile's numbers without touching any clause.
+A profile names its parameters once (`params`); a clause spec names a clause class and binds
+its own parameter names to profile parameter names, so a scenario's `rule_options` override a
+profile's numbers without touching any clause.  Systems register their profiles here
+(`register_profile`); `find_profile` is how everything else gets one (python-chess's
+`find_variant`).
 """
 
 from __future__ import annotations
@@ -10,34 +12,49 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from constraints.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from constraints.core.clause import Clause
 
 ParamValue = float | int | bool | tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class ClauseSpec:
-    """One rule clause as a profile applies it: stable id, clause kind, parameter bindings."""
+    """One rule clause as a profile applies it: stable id, clause class, parameter bindings
+    (the clause's own parameter name -> the profile's parameter name)."""
 
     id: str
-    kind: str
+    clause: type[Clause]
     bind: Mapping[str, str] = field(default_factory=dict)
+
+    def bound_to(self, profile: RulesProfile) -> Clause:
+        """The clause with this profile's parameters."""
+        return self.clause(self, profile)
 
 
 @dataclass(frozen=True)
 class RulesProfile:
+    """A named set of rules: per manoeuvre its clauses, and the parameters they read."""
+
     name: str
     description: str
     manoeuvres: Mapping[str, tuple[ClauseSpec, ...]]
     params: Mapping[str, ParamValue]
+    system: str = ""
 
     def param(self, name: str) -> Any:
         return self.params[name]
 
     def clauses_for(self, manoeuvre: str) -> tuple[ClauseSpec, ...]:
         return self.manoeuvres[manoeuvre]
+
+    def clauses(self, manoeuvre: str) -> list[Clause]:
+        """The manoeuvre's clauses, bound to this profile's parameters."""
+        return [spec.bound_to(self) for spec in self.manoeuvres[manoeuvre]]
 
     def with_options(self, options: Mapping[str, Any]) -> RulesProfile:
         """This profile with some named parameters overridden (a scenario's `rule_options`)."""
@@ -72,3 +89,31 @@ def _checked_option(profile: RulesProfile, key: str, value: Any) -> ParamValue:
     if isinstance(default, int) and not isinstance(value, int):
         raise InvalidInputError(f"expected a whole number, got {value!r}", path=where)
     return value
+
+
+PROFILES: dict[str, RulesProfile] = {}
+
+
+def register_profile(profile: RulesProfile) -> None:
+    """Make a profile known by its name (a system does this when it is imported)."""
+    PROFILES[profile.name] = profile
+
+
+def find_profile(name: str) -> RulesProfile:
+    """The registered profile called `name`; `InvalidInputError` naming the known ones."""
+    try:
+        return PROFILES[name]
+    except KeyError:
+        known = ", ".join(sorted(PROFILES))
+        raise InvalidInputError(f"unknown rules profile {name!r} (known: {known})",
+                                path="$.rules") from None
+
+
+def registered_clauses() -> dict[str, ClauseSpec]:
+    """Every clause of every registered profile, by clause id (one spec per id)."""
+    found: dict[str, ClauseSpec] = {}
+    for profile in PROFILES.values():
+        for specs in profile.manoeuvres.values():
+            for spec in specs:
+                found.setdefault(spec.id, spec)
+    return found

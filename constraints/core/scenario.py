@@ -1,24 +1,23 @@
-"""Frozen domain values: bases, poses, units, terrain, the battlefield and the scenario.
+"""Game-agnostic frozen values: poses, terrain, the battlefield and the scenario.
 
-Lengths are inches; base sizes are mm as printed and converted once, here.  Changes return
-new values (`with_pose`, `with_formation`); nothing is mutated in place.
+Lengths are inches.  Changes return new values (`with_unit`); nothing is mutated in place,
+and nothing derived is cached on them (see `constraints.core.cache`).  The units are the
+system's own values (`constraints.rank_and_file.unit.Unit` for T9A); the scenario asks of
+them only an `id` and a `boundary()`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any, Generic, TypeVar
 
 from shapely.geometry import Polygon, box
 
-from constraints.core.profile import RulesProfile
-from constraints.geometry.paths import PathFinder, finder_for
+from constraints.core.profile import RulesProfile, find_profile
 from constraints.geometry.plane import Point
-from constraints.t9a.profiles import profile_named
 
-if TYPE_CHECKING:
-    from constraints.rank_and_file.unit import Unit
+U = TypeVar("U")
 
 
 @dataclass(frozen=True)
@@ -27,11 +26,6 @@ class Pose:
 
     centre: Point
     facing_deg: float
-
-
-
-
-TERRAIN_KINDS = ("impassable", "dangerous")
 
 
 @dataclass(frozen=True)
@@ -62,51 +56,44 @@ class Battlefield:
 
 
 @dataclass(frozen=True)
-class Scenario:
+class Scenario(Generic[U]):
     """A battlefield, its terrain and its units, under one rules profile."""
 
     battlefield: Battlefield
-    units: tuple[Unit, ...]
+    units: tuple[U, ...]
     terrain: tuple[Terrain, ...] = ()
     rules: str = "t9a"
     rule_options: tuple[tuple[str, Any], ...] = ()
     active_player: str | None = None
-    _index: dict[str, Unit] = field(default_factory=dict, init=False, repr=False, compare=False)
-    # Derived data shared by queries on this (immutable) scenario, e.g. path finders.
-    memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _index: dict[str, U] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self._index.update({u.id: u for u in self.units})
+        self._index.update({u.id: u for u in self.units})  # type: ignore[attr-defined]
 
     @cached_property
     def profile(self) -> RulesProfile:
-        return profile_named(self.rules).with_options(dict(self.rule_options))
+        return find_profile(self.rules).with_options(dict(self.rule_options))
 
-    def unit(self, unit_id: str) -> Unit:
+    def unit(self, unit_id: str) -> U:
         return self._index[unit_id]
 
     def has_unit(self, unit_id: str) -> bool:
         return unit_id in self._index
 
-    def others(self, unit_id: str) -> tuple[Unit, ...]:
-        return tuple(u for u in self.units if u.id != unit_id)
+    def others(self, unit_id: str) -> tuple[U, ...]:
+        return tuple(u for u in self.units if u.id != unit_id)  # type: ignore[attr-defined]
 
     def impassable(self) -> tuple[Terrain, ...]:
         return tuple(t for t in self.terrain if t.impassable)
 
-    def path_finder(self, unit_id: str, clearance_in: float) -> PathFinder:
-        """Paths around everything `unit_id`'s models must avoid, built once per scenario."""
-        shapes = [shape for _, shape in self.obstacles_for(unit_id)]
-        return finder_for(self.memo, ("paths", unit_id, clearance_in), shapes, clearance_in)
-
     def obstacles_for(self, unit_id: str) -> list[tuple[str, Polygon]]:
         """(label, shape) of everything Unit Spacing keeps `unit_id` away from."""
-        found = [(f"unit {u.id}", u.boundary()) for u in self.others(unit_id)]
+        found = [(f"unit {u.id}", u.boundary())  # type: ignore[attr-defined]
+                 for u in self.others(unit_id)]
         found += [(f"impassable terrain {t.id}", t.shape) for t in self.impassable()]
         return found
 
-    def with_unit(self, unit: Unit) -> Scenario:
-        units = tuple(unit if u.id == unit.id else u for u in self.units)
+    def with_unit(self, unit: U) -> Scenario[U]:
+        units = tuple(unit if u.id == unit.id else u  # type: ignore[attr-defined]
+                      for u in self.units)
         return replace(self, units=units)
-
-

@@ -1,7 +1,9 @@
-"""Scenario files (`manoeuvre/1`, FORMAT.md): load, validate, save.
+"""Scenario files (`manoeuvre/1`, docs/formats.md): load, validate, save.
 
-`save` then `load` gives the same scenario.  Every problem raises one `InvalidInputError`
-naming the file, the JSON path and what is wrong.
+This module reads the envelope (format, rules, options, battlefield, terrain) and hands each
+unit to its system's reader (`constraints.core.system`).  `save` then `load` gives the same
+scenario.  Every problem raises one `InvalidInputError` naming the file, the JSON path and
+what is wrong.
 """
 
 from __future__ import annotations
@@ -13,16 +15,12 @@ from typing import Any
 import shapely
 
 from constraints.core.jsonread import Node, read_json
-from constraints.core.scenario import TERRAIN_KINDS, Battlefield, Pose, Scenario, Terrain
+from constraints.core.profile import find_profile
+from constraints.core.scenario import Battlefield, Scenario, Terrain
+from constraints.core.system import System, find_system
 from constraints.errors import InvalidInputError
-from constraints.rank_and_file.formation import Character, Formation
-from constraints.rank_and_file.unit import Base, Unit
-from constraints.t9a.profiles import profile_named
 
 FORMAT = "manoeuvre/1"
-MAX_MODELS = 1000  # rank-and-file models (and files) in one unit
-_UNIT_REQUIRED = ("id", "player", "base", "models", "files", "centre", "facing", "mobility")
-_UNIT_OPTIONAL = ("height", "musician", "light_troops", "characters", "empty")
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -44,28 +42,31 @@ def scenario_from_json(data: Any) -> Scenario:
     if top["format"].value != FORMAT:
         raise top["format"].fail(f"expected {FORMAT!r}, got {top['format'].value!r}")
     rules = top["rules"].string() if "rules" in top else "t9a"
-    profile = profile_named(rules)
+    profile = find_profile(rules)
+    system = find_system(rules)
     options = top["rule_options"].fields((), tuple(profile.params)) if "rule_options" in top \
         else {}
     profile.with_options({k: v.value for k, v in options.items()})
     field_node = top["battlefield"].fields(("width", "depth"))
     battlefield = Battlefield(field_node["width"].number(positive=True),
                               field_node["depth"].number(positive=True))
-    terrain = tuple(_terrain(n) for n in top["terrain"].items()) if "terrain" in top else ()
-    units = tuple(_unit(n) for n in top["units"].items(min_len=1))
+    terrain = tuple(_terrain(n, system) for n in top["terrain"].items()) if "terrain" in top \
+        else ()
+    units = tuple(system.read_unit(n) for n in top["units"].items(min_len=1))
     scenario = Scenario(battlefield, units, terrain, rules,
                         tuple((k, v.value) for k, v in options.items()),
                         top["active_player"].string() if "active_player" in top else None)
-    _check_ids(scenario)
+    _check_ids(scenario, system)
     _check_placement(scenario)
     return scenario
 
 
-def _terrain(node: Node) -> Terrain:
+def _terrain(node: Node, system: System) -> Terrain:
     f = node.fields(("id", "kind", "polygon"), ("test",))
     kind = f["kind"].string()
-    if kind not in TERRAIN_KINDS:
-        raise f["kind"].fail(f"unknown terrain kind {kind!r} (known: {', '.join(TERRAIN_KINDS)})")
+    if kind not in system.terrain_kinds:
+        raise f["kind"].fail(f"unknown terrain kind {kind!r} "
+                             f"(known: {', '.join(system.terrain_kinds)})")
     points = tuple(p.point() for p in f["polygon"].items(min_len=3))
     shape = shapely.Polygon(points)
     if shapely.MultiPoint(points).convex_hull.area <= 0:
@@ -76,53 +77,12 @@ def _terrain(node: Node) -> Terrain:
     return Terrain(f["id"].string(), kind, points, test)
 
 
-def _unit(node: Node) -> Unit:
-    f = node.fields(_UNIT_REQUIRED, _UNIT_OPTIONAL)
-    width, depth = f["base"].items(length=2)
-    base = Base(width.number(positive=True), depth.number(positive=True))
-    formation = _formation(f)
-    return Unit(f["id"].string(), f["player"].string(), base, formation,
-                Pose(f["centre"].point(), f["facing"].number()),
-                f["mobility"].number(positive=True),
-                f["height"].integer(minimum=0, maximum=5) if "height" in f else 1,
-                f["musician"].boolean() if "musician" in f else False,
-                f["light_troops"].boolean() if "light_troops" in f else False)
-
-
-def _formation(f: dict[str, Node]) -> Formation:
-    models = f["models"].integer(minimum=0, maximum=MAX_MODELS)
-    files = f["files"].integer(minimum=1, maximum=MAX_MODELS)
-    chars = tuple(_character(n) for n in f["characters"].items()) if "characters" in f else ()
-    empty = tuple(n.slot() for n in f["empty"].items()) if "empty" in f else ()
-    formation = Formation(files, models, chars, empty)
-    if formation.model_count == 0:
-        raise f["models"].fail("a unit needs at least one model")
-    if files > formation.model_count:
-        raise f["files"].fail(f"{files} files but only {formation.model_count} models")
-    slots = set(formation.all_slots())
-    taken: set[tuple[int, int]] = set()
-    for key, group in (("characters", [c.slot for c in chars]), ("empty", list(empty))):
-        for i, slot in enumerate(group):
-            where = f"{f[key].path}[{i}]"
-            if slot not in slots:
-                raise InvalidInputError(f"slot {list(slot)} is outside the formation "
-                                        f"({formation.ranks} ranks x {files} files)", path=where)
-            if slot in taken:
-                raise InvalidInputError(f"slot {list(slot)} is used twice", path=where)
-            taken.add(slot)
-    return formation
-
-
-def _character(node: Node) -> Character:
-    f = node.fields(("id", "slot"))
-    return Character(f["id"].string(), f["slot"].slot())
-
-
-def _check_ids(scenario: Scenario) -> None:
+def _check_ids(scenario: Scenario, system: System) -> None:
     seen: dict[str, str] = {}
-    named = [(f"$.units[{i}].id", u.id) for i, u in enumerate(scenario.units)]
-    named += [(f"$.units[{i}].characters[{j}].id", c.id) for i, u in enumerate(scenario.units)
-              for j, c in enumerate(u.formation.characters)]
+    held = [[(f"$.units[{i}]{suffix}", ident) for suffix, ident in system.named_ids(u)]
+            for i, u in enumerate(scenario.units)]
+    # Units' own ids first, then what they hold (a unit's id is what a clash names first).
+    named = [ids[0] for ids in held] + [pair for ids in held for pair in ids[1:]]
     named += [(f"$.terrain[{i}].id", t.id) for i, t in enumerate(scenario.terrain)]
     for path, ident in named:
         if ident in seen:
@@ -155,7 +115,8 @@ def scenario_to_json(scenario: Scenario) -> dict[str, Any]:
     if scenario.active_player is not None:
         out["active_player"] = scenario.active_player
     out["terrain"] = [_terrain_json(t) for t in scenario.terrain]
-    out["units"] = [_unit_json(u) for u in scenario.units]
+    system = find_system(scenario.rules)
+    out["units"] = [system.unit_to_json(u) for u in scenario.units]
     return out
 
 
@@ -166,11 +127,3 @@ def _terrain_json(t: Terrain) -> dict[str, Any]:
     return out
 
 
-def _unit_json(u: Unit) -> dict[str, Any]:
-    f = u.formation
-    return {"id": u.id, "player": u.player, "base": [u.base.frontage_mm, u.base.depth_mm],
-            "models": f.models, "files": f.files, "centre": list(u.pose.centre),
-            "facing": u.pose.facing_deg, "mobility": u.mobility_in, "height": u.height,
-            "musician": u.musician, "light_troops": u.light_troops,
-            "characters": [{"id": c.id, "slot": list(c.slot)} for c in f.characters],
-            "empty": [list(s) for s in f.empty]}

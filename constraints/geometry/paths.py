@@ -147,12 +147,3 @@ class PathFinder:
             return LineString([source, target])
         pts = [source] + [tuple(self.vertices[n]) for n in nodes[1:-1]] + [target]
         return LineString(pts)
-
-
-def finder_for(scenario_memo: dict, key: tuple, obstacles: Sequence[Polygon],
-               clearance_in: float) -> PathFinder:
-    """A PathFinder shared by every query about the same obstacles and clearance."""
-    if key not in scenario_memo:
-        scenario_memo[key] = PathFinder(obstacles, clearance_in)
-    found: PathFinder = scenario_memo[key]
-    return found

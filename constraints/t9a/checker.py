@@ -9,7 +9,6 @@ from __future__ import annotations
 from constraints.core.scenario import Scenario
 from constraints.core.verdict import Verdict, Violation
 from constraints.errors import InvalidInputError
-from constraints.t9a.clauses import clause_for
 from constraints.t9a.context import MoveContext
 from constraints.t9a.moves import Move
 
@@ -29,7 +28,7 @@ def judge(ctx: MoveContext) -> Verdict:
     measurements: dict[str, float] = {}
     violations: list[Violation] = []
     for spec in ctx.profile.clauses_for(ctx.move.manoeuvre):
-        found = clause_for(spec, ctx.profile).check(ctx)
+        found = spec.bound_to(ctx.profile).check(ctx)
         measurements.update(found.measurements)
         violations.extend(found.violations)
     end = ctx.end_unit

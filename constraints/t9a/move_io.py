@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Any
 
 from constraints.core.jsonread import Node, read_json
-from constraints.core.scenario_io import MAX_MODELS
 from constraints.errors import InvalidInputError
 from constraints.t9a.moves import MANOEUVRES, Move, Step
+from constraints.t9a.unit_io import MAX_MODELS
 
 _OPTIONAL = ("steps", "pivot", "files", "centre", "facing", "assignment")
 MAX_STEPS = 100

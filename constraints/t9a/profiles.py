@@ -9,47 +9,58 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from constraints.core.clause import Clause
 from constraints.core.profile import ClauseSpec, ParamValue, RulesProfile
-from constraints.errors import InvalidInputError
+from constraints.t9a.clauses.movement.heading_window import HeadingWindow
+from constraints.t9a.clauses.movement.pivot import PivotModelDistance
+from constraints.t9a.clauses.movement.reform_centre import CentreTravel
+from constraints.t9a.clauses.movement.reform_files import FileChange
+from constraints.t9a.clauses.movement.reform_paths import ModelPath
+from constraints.t9a.clauses.movement.reorder import ReorderFiles
+from constraints.t9a.clauses.movement.snaking_distance import SnakingDistance
+from constraints.t9a.clauses.movement.spacing import FrontSpacing, PivotSpacing, UnitSpacing
+from constraints.t9a.clauses.movement.table_edge import TableEdgeEnd, TableEdgeFront
+from constraints.t9a.clauses.movement.valid_final_position import ValidFinalPosition
+from constraints.t9a.clauses.movement.viable_formation import ViableFormation
 
 
-def _spec(clause_id: str, kind: str, **bind: str) -> ClauseSpec:
-    return ClauseSpec(clause_id, kind, MappingProxyType(bind))
+def _spec(clause_id: str, clause: type[Clause], **bind: str) -> ClauseSpec:
+    return ClauseSpec(clause_id, clause, MappingProxyType(bind))
 
 
 # Clauses every Move Manoeuvre ends with (RULES.md 2.3, 2.5.1).
 _END = (
-    _spec("t9a.valid_final_position", "valid_final_position", mob_factor="final_position_mob"),
-    _spec("t9a.unit_spacing", "unit_spacing", spacing_in="end_spacing_in"),
-    _spec("t9a.table_edge.end", "table_edge_end"),
+    _spec("t9a.valid_final_position", ValidFinalPosition, mob_factor="final_position_mob"),
+    _spec("t9a.unit_spacing", UnitSpacing, spacing_in="end_spacing_in"),
+    _spec("t9a.table_edge.end", TableEdgeEnd),
 )
 
 # Clauses of Snaking Forward Moves, shared by Advance and March (RULES.md 2.3.4-5, 2.4.9).
 _SNAKING = (
-    _spec("t9a.snaking.front_spacing", "front_spacing", spacing_in="mid_move_spacing_in"),
-    _spec("t9a.table_edge.front", "table_edge_front"),
-    _spec("t9a.reorder.files", "reorder_files"),
+    _spec("t9a.snaking.front_spacing", FrontSpacing, spacing_in="mid_move_spacing_in"),
+    _spec("t9a.table_edge.front", TableEdgeFront),
+    _spec("t9a.reorder.files", ReorderFiles),
 )
 
 _T9A_MANOEUVRES: dict[str, tuple[ClauseSpec, ...]] = {
     "advance": (
-        _spec("t9a.pivot.model_distance", "pivot_model_distance", mob_factor="model_move_mob"),
-        _spec("t9a.pivot.unit_spacing", "pivot_spacing", spacing_in="mid_move_spacing_in"),
-        _spec("t9a.advance.distance", "snaking_distance", mob_factor="advance_mob"),
-        _spec("t9a.advance.heading_window", "heading_window", window_deg="heading_window_deg"),
+        _spec("t9a.pivot.model_distance", PivotModelDistance, mob_factor="model_move_mob"),
+        _spec("t9a.pivot.unit_spacing", PivotSpacing, spacing_in="mid_move_spacing_in"),
+        _spec("t9a.advance.distance", SnakingDistance, mob_factor="advance_mob"),
+        _spec("t9a.advance.heading_window", HeadingWindow, window_deg="heading_window_deg"),
     ) + _SNAKING + _END,
     "march": (
-        _spec("t9a.march.distance", "snaking_distance", mob_factor="march_mob"),
-        _spec("t9a.march.heading_window", "heading_window", window_deg="heading_window_deg"),
+        _spec("t9a.march.distance", SnakingDistance, mob_factor="march_mob"),
+        _spec("t9a.march.heading_window", HeadingWindow, window_deg="heading_window_deg"),
     ) + _SNAKING + _END,
     "reform": (
-        _spec("t9a.reform.centre_travel", "centre_travel", mob_factor="reform_centre_mob",
+        _spec("t9a.reform.centre_travel", CentreTravel, mob_factor="reform_centre_mob",
               light_troops_mob_factor="light_troops_reform_centre_mob"),
-        _spec("t9a.reform.file_change", "file_change", limit="max_file_change",
+        _spec("t9a.reform.file_change", FileChange, limit="max_file_change",
               musician_limit="max_file_change_musician"),
-        _spec("t9a.reform.viable_formation", "viable_formation",
+        _spec("t9a.reform.viable_formation", ViableFormation,
               proper_rank_width="proper_rank_width"),
-        _spec("t9a.reform.model_path", "model_path", mob_factor="model_move_mob",
+        _spec("t9a.reform.model_path", ModelPath, mob_factor="model_move_mob",
               spacing_in="mid_move_spacing_in"),
     ) + _END,
 }
@@ -69,21 +80,12 @@ _T9A_PARAMS: dict[str, ParamValue] = {
     "proper_rank_width": (5, 5, 5, 3, 3, 1),  # models in a Proper Rank by Height 0-5
 }
 
-PROFILES: dict[str, RulesProfile] = {
-    "t9a": RulesProfile(
-        "t9a", "The Ninth Age as the seeds state it (seed 000: file change up to 3)",
-        MappingProxyType(_T9A_MANOEUVRES), MappingProxyType(_T9A_PARAMS)),
-    "t9a-2025": RulesProfile(
-        "t9a-2025", "The Ninth Age rulebook of June 2025 (file change 2, or 4 with a Musician)",
-        MappingProxyType(_T9A_MANOEUVRES),
-        MappingProxyType({**_T9A_PARAMS, "max_file_change": 2, "max_file_change_musician": 4})),
-}
-
-
-def profile_named(name: str) -> RulesProfile:
-    try:
-        return PROFILES[name]
-    except KeyError:
-        known = ", ".join(sorted(PROFILES))
-        raise InvalidInputError(f"unknown rules profile {name!r} (known: {known})",
-                                path="$.rules") from None
+T9A_PROFILES: tuple[RulesProfile, ...] = (
+    RulesProfile("t9a", "The Ninth Age as the seeds state it (seed 000: file change up to 3)",
+                 MappingProxyType(_T9A_MANOEUVRES), MappingProxyType(_T9A_PARAMS), "t9a"),
+    RulesProfile("t9a-2025",
+                 "The Ninth Age rulebook of June 2025 (file change 2, or 4 with a Musician)",
+                 MappingProxyType(_T9A_MANOEUVRES),
+                 MappingProxyType({**_T9A_PARAMS, "max_file_change": 2,
+                                   "max_file_change_musician": 4}), "t9a"),
+)

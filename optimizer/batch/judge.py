@@ -32,6 +32,7 @@ from constraints.geometry.paths import PathFinder
 from constraints.geometry.plane import forward_vectors, solve_2x2
 from constraints.geometry.plane import rectangle_corners_array as rectangle_corners
 from constraints.geometry.wheel import wheel_shifts
+from constraints.rank_and_file.obstacles import path_finder
 from constraints.rank_and_file.ways import Ways, end_corners, group_ways, legs
 from constraints.t9a.clauses.movement.reform_files import FileChange
 from constraints.t9a.clauses.movement.reform_paths import travel_discs
@@ -269,7 +270,7 @@ class BatchJudge:
     @cached_property
     def _finder(self) -> PathFinder:
         spacing = float(self.clauses["model_path"].params["spacing_in"])
-        return self.scenario.path_finder(self.unit.id, spacing)
+        return path_finder(self.scenario, self.unit.id, spacing)
 
 
 def legal_mask(scenario: Scenario, unit_id: str, manoeuvre: str, centres: np.ndarray,

@@ -12,12 +12,13 @@ import numpy as np
 import shapely
 from shapely.geometry import Point
 
+from constraints.core.cache import remembered
+from constraints.core.clause import Clause
 from constraints.core.scenario import Scenario
 from constraints.geometry.frame import Frame
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.lattice import Lattice
 from constraints.sat.option import Option
-from constraints.t9a.clauses import Clause, clause_for
 from constraints.t9a.clauses.movement.reform_files import FileChange
 from optimizer.families.options import (
     advance_options,
@@ -29,7 +30,7 @@ from optimizer.families.options import (
 
 def clauses_of(scenario: Scenario, manoeuvre: str) -> list[Clause]:
     profile = scenario.profile
-    return [clause_for(spec, profile) for spec in profile.clauses_for(manoeuvre)]
+    return [spec.bound_to(profile) for spec in profile.clauses_for(manoeuvre)]
 
 
 def _first(clauses: list[Clause], kind: str) -> Clause | None:
@@ -42,10 +43,8 @@ def options_for(scenario: Scenario, unit: Unit, manoeuvre: str,
 
     Built once per (scenario, unit, manoeuvre, lattice): scenarios are immutable, so AI
     opponents querying the same position again pay nothing."""
-    key = ("options", unit.id, manoeuvre, lattice)
-    if key not in scenario.memo:
-        scenario.memo[key] = _options_for(scenario, unit, manoeuvre, lattice)
-    options, regions = scenario.memo[key]
+    options, regions = remembered(scenario, ("options", unit.id, manoeuvre, lattice),
+                                  lambda: _options_for(scenario, unit, manoeuvre, lattice))
     return list(options), list(regions)
 
 

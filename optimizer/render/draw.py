@@ -63,7 +63,8 @@ def draw(ax: Axes, scenario: Scenario, move: Move | None = None,
         if unit.id != moving:
             _draw_boundary(ax, unit.corners(), edgecolor=OTHER, facecolor="#d9d9d9",
                            front="#505050")
-            ax.text(*unit.pose.centre, unit.id, ha="center", va="center", fontsize=8,
+            x, y = unit.pose.centre
+            ax.text(x, y, unit.id, ha="center", va="center", fontsize=8,
                     color="#404040", clip_on=True)
     if move is not None and verdict is not None:
         _draw_move(ax, scenario, move, verdict, annotate)
@@ -198,7 +199,8 @@ def _draw_move(ax: Axes, scenario: Scenario, move: Move, verdict: Verdict,
     if arrows:
         _draw_facing_arrow(ax, start)
         _draw_facing_arrow(ax, end)
-    ax.text(*unit.pose.centre, unit.id, ha="center", va="center", fontsize=8, color=MOVER,
+    x, y = unit.pose.centre
+    ax.text(x, y, unit.id, ha="center", va="center", fontsize=8, color=MOVER,
             zorder=6, clip_on=True)
     ax.plot(*zip(*start, strict=True), "o", markerfacecolor="white", markeredgecolor=MOVER,
             markersize=4, linestyle="none", zorder=5, label="start corners")

@@ -23,6 +23,7 @@ from constraints.core.verdict import ClauseResult
 from constraints.geometry.assignment import bottleneck_assignment, quick_assignment
 from constraints.geometry.frame import Frame
 from constraints.geometry.paths import PathFinder
+from constraints.rank_and_file.obstacles import path_finder
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.context import EncodeContext
 from constraints.sat.lattice import inscribed_polygon
@@ -38,7 +39,7 @@ class ModelPath(Clause):
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         end = ctx.end_unit
-        finder = ctx.scenario.path_finder(ctx.unit.id, self.params["spacing_in"])
+        finder = path_finder(ctx.scenario, ctx.unit.id, self.params["spacing_in"])
         start_pts, end_pts = ctx.unit.model_positions(), end.model_positions()
         cost = finder.lengths(start_pts, end_pts)
         found = assign(ctx, end, cost)
@@ -65,7 +66,7 @@ class ModelPath(Clause):
         tight when paths are straight and nothing is near.
         """
         limit = self.limit_in(ectx.unit)
-        finder = ectx.scenario.path_finder(ectx.unit.id, self.params["spacing_in"])
+        finder = path_finder(ectx.scenario, ectx.unit.id, self.params["spacing_in"])
         origin = Point(0.0, 0.0)
         for option, region in zip(ectx.options, ectx.centre_regions, strict=True):
             if option.index in ectx.enc.forbidden:

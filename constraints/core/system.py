@@ -1,0 +1,44 @@
+"""The system registry: each game system registers its readers, checker and profiles.
+
+Like python-chess's `find_variant`, shared code asks the registry for the system a
+profile belongs to and never imports a system itself: `constraints/__init__.py` imports the
+systems, and each registers on import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from constraints.core.jsonread import Node
+from constraints.core.profile import RulesProfile, find_profile, register_profile
+
+
+@dataclass(frozen=True)
+class System:
+    """What the shared code needs of a game system."""
+
+    name: str
+    profiles: tuple[RulesProfile, ...]
+    terrain_kinds: tuple[str, ...]
+    read_unit: Callable[[Node], Any]                 # one `units[]` entry of a scenario
+    unit_to_json: Callable[[Any], dict[str, Any]]
+    named_ids: Callable[[Any], list[tuple[str, str]]]  # (JSON path suffix, id) a unit holds
+    read_move: Callable[[Any], Any]                  # a move file's JSON
+    check: Callable[[Any, Any], Any]                 # (scenario, move) -> Verdict
+
+
+SYSTEMS: dict[str, System] = {}
+
+
+def register_system(system: System) -> None:
+    """Make a system and its profiles known."""
+    SYSTEMS[system.name] = system
+    for profile in system.profiles:
+        register_profile(profile)
+
+
+def find_system(rules: str) -> System:
+    """The system of the profile called `rules` (InvalidInputError when unknown)."""
+    return SYSTEMS[find_profile(rules).system]

@@ -1,0 +1,79 @@
+"""T9A units in scenario files (docs/formats.md, "Scenario"): read, validate, write."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from constraints.core.jsonread import Node
+from constraints.core.scenario import Pose
+from constraints.errors import InvalidInputError
+from constraints.rank_and_file.formation import Character, Formation
+from constraints.rank_and_file.unit import Base, Unit
+
+TERRAIN_KINDS = ("impassable", "dangerous")
+
+MAX_MODELS = 1000  # rank-and-file models (and files) in one unit
+
+
+_UNIT_REQUIRED = ("id", "player", "base", "models", "files", "centre", "facing", "mobility")
+
+
+_UNIT_OPTIONAL = ("height", "musician", "light_troops", "characters", "empty")
+
+
+def read_unit(node: Node) -> Unit:
+    f = node.fields(_UNIT_REQUIRED, _UNIT_OPTIONAL)
+    width, depth = f["base"].items(length=2)
+    base = Base(width.number(positive=True), depth.number(positive=True))
+    formation = _formation(f)
+    return Unit(f["id"].string(), f["player"].string(), base, formation,
+                Pose(f["centre"].point(), f["facing"].number()),
+                f["mobility"].number(positive=True),
+                f["height"].integer(minimum=0, maximum=5) if "height" in f else 1,
+                f["musician"].boolean() if "musician" in f else False,
+                f["light_troops"].boolean() if "light_troops" in f else False)
+
+
+def _formation(f: dict[str, Node]) -> Formation:
+    models = f["models"].integer(minimum=0, maximum=MAX_MODELS)
+    files = f["files"].integer(minimum=1, maximum=MAX_MODELS)
+    chars = tuple(_character(n) for n in f["characters"].items()) if "characters" in f else ()
+    empty = tuple(n.slot() for n in f["empty"].items()) if "empty" in f else ()
+    formation = Formation(files, models, chars, empty)
+    if formation.model_count == 0:
+        raise f["models"].fail("a unit needs at least one model")
+    if files > formation.model_count:
+        raise f["files"].fail(f"{files} files but only {formation.model_count} models")
+    slots = set(formation.all_slots())
+    taken: set[tuple[int, int]] = set()
+    for key, group in (("characters", [c.slot for c in chars]), ("empty", list(empty))):
+        for i, slot in enumerate(group):
+            where = f"{f[key].path}[{i}]"
+            if slot not in slots:
+                raise InvalidInputError(f"slot {list(slot)} is outside the formation "
+                                        f"({formation.ranks} ranks x {files} files)", path=where)
+            if slot in taken:
+                raise InvalidInputError(f"slot {list(slot)} is used twice", path=where)
+            taken.add(slot)
+    return formation
+
+
+def _character(node: Node) -> Character:
+    f = node.fields(("id", "slot"))
+    return Character(f["id"].string(), f["slot"].slot())
+
+
+def unit_to_json(u: Unit) -> dict[str, Any]:
+    f = u.formation
+    return {"id": u.id, "player": u.player, "base": [u.base.frontage_mm, u.base.depth_mm],
+            "models": f.models, "files": f.files, "centre": list(u.pose.centre),
+            "facing": u.pose.facing_deg, "mobility": u.mobility_in, "height": u.height,
+            "musician": u.musician, "light_troops": u.light_troops,
+            "characters": [{"id": c.id, "slot": list(c.slot)} for c in f.characters],
+            "empty": [list(s) for s in f.empty]}
+
+
+def named_ids(unit: Unit) -> list[tuple[str, str]]:
+    """(JSON path suffix, id) of the unit and of every character in it."""
+    return [(".id", unit.id)] + [(f".characters[{j}].id", c.id)
+                                 for j, c in enumerate(unit.formation.characters)]

@@ -28,6 +28,7 @@ from shapely.geometry import LineString, Point
 from constraints.core.scenario import Scenario
 from constraints.geometry.frame import Frame
 from constraints.geometry.plane import angle_between_deg, normalise_deg, unit_vector
+from constraints.rank_and_file.family_limits import family_limits
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.lattice import Lattice
 from constraints.sat.option import Option, front_offset
@@ -35,7 +36,7 @@ from constraints.t9a.checker import check_move
 from constraints.t9a.moves import Move, Step
 from optimizer.batch import BatchJudge
 from optimizer.families.options import legs
-from optimizer.families.search_space import clauses_of, options_for
+from optimizer.families.search_space import options_for
 from optimizer.search.objectives import BEHIND_PENALTY, Objective
 from optimizer.search.regions import CentreRegions
 from optimizer.search.solve import objective_value
@@ -82,9 +83,10 @@ class _Family:
         frame = Frame(unit.pose.centre, unit.pose.facing_deg)
         return cls(scenario, unit, manoeuvre, objective, frame, options)
 
-    def limit(self, kind: str, default: float) -> float:
-        found = [c for c in clauses_of(self.scenario, self.manoeuvre) if c.kind == kind]
-        return found[0].limit_in(self.unit) if found else default
+    def centre_reach(self) -> float:
+        """How far a Reform's centre may travel (the clauses' limit, else 2 x Mob)."""
+        clauses = self.scenario.profile.clauses(self.manoeuvre)
+        return family_limits(clauses, self.unit).centre_reach_or(2.0 * self.unit.mobility_in)
 
     def costs(self, centres: np.ndarray, k: np.ndarray) -> np.ndarray:
         """What is minimised, for frame centres (N, 2) of options k (N,)."""
@@ -162,7 +164,7 @@ def brute_force(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Obj
 def _grid(fam: _Family, step: float) -> np.ndarray:
     """(P, 2): legs (a, b) for March and Advance, frame centres for Reform."""
     reform = fam.manoeuvre == "reform"
-    reach = fam.limit("centre_travel", 2.0 * fam.unit.mobility_in) if reform else \
+    reach = fam.centre_reach() if reform else \
         max(o.info["budget_in"] - o.info["wheel_cost_in"] for o in fam.options)
     n = int(math.floor(reach / step + 1e-9))
     ticks = np.arange(-n if reform else 0, n + 1)

@@ -15,12 +15,12 @@ from constraints.geometry.convex import convex_distance, overhang
 from constraints.geometry.plane import forward_vectors, signed_deg
 from constraints.geometry.plane import rectangle_corners_array as rectangle_corners
 from constraints.geometry.wheel import wheel_shifts
+from constraints.rank_and_file.ways import WayBounds, one_wheel_legs
 from constraints.sat.separation import STRICT_IN
 from constraints.sat.sweep_bounds import first_leg_clear, first_leg_on_table
 from constraints.t9a.checker import check_move
 from constraints.t9a.moves import Move, Step
 from optimizer.batch import BatchJudge
-from optimizer.batch.sweep import WayBounds
 from tests.support import scenario, unit, wall
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "benchmarks" / "scenarios"
@@ -29,24 +29,29 @@ LONG_WALL = scenario(unit("u", models=10, files=5, centre=(36.0, 20.5), mobility
                      terrain=(wall("w", -10.0, 23.5, 82.0, 23.8),))
 
 
+def _clause(judge: BatchJudge, name: str):
+    """The judge's clause `t9a.<name>` or `t9a.<manoeuvre>.<name>`, or None."""
+    return judge.clauses.get(f"t9a.{name}", judge.clauses.get(f"t9a.{judge.manoeuvre}.{name}"))
+
+
 def reference_mask(judge: BatchJudge, centres: np.ndarray, facings: np.ndarray,
                    pivots: np.ndarray) -> np.ndarray:
     """The batch mask's checks written plainly: (N, 4, 2) corners, norms, the sweep always."""
-    unit, c, field, tol = judge.unit, judge.clauses, judge.scenario.battlefield, judge.tol
+    unit, field, tol = judge.unit, judge.scenario.battlefield, judge.tol
     heading = unit.pose.facing_deg + pivots
     delta = signed_deg(facings - heading)
-    a, b, ok = judge.ways(centres, heading, delta)
-    if "snaking_distance" in c:
+    a, b, ok = one_wheel_legs(judge.unit, centres, heading, delta)
+    if (distance := _clause(judge, "distance")) is not None:
         cost = a + b + unit.width_in * np.abs(np.sin(np.radians(delta)))
-        ok &= cost <= c["snaking_distance"].limit_in(unit) + tol
-    if "heading_window" in c:
-        ok &= np.abs(delta) <= float(c["heading_window"].params["window_deg"]) + 1e-9
+        ok &= cost <= distance.limit_in(unit) + tol
+    if (window := _clause(judge, "heading_window")) is not None:
+        ok &= np.abs(delta) <= float(window.params["window_deg"]) + 1e-9
     corners = rectangle_corners(centres, facings, unit.width_in, unit.depth_in)
-    if "valid_final_position" in c:
+    if (vfp := _clause(judge, "valid_final_position")) is not None:
         reach = np.linalg.norm(corners[:, :, None, :] - judge.start_corners[None, None],
                                axis=-1).min(axis=2).max(axis=1)
-        ok &= reach <= c["valid_final_position"].limit_in(unit) + tol
-    if "table_edge_end" in c:
+        ok &= reach <= vfp.limit_in(unit) + tol
+    if _clause(judge, "table_edge.end") is not None:
         ok &= overhang(corners, field.width_in, field.depth_in) <= tol
     ok &= _spacing_ok(judge, corners, "unit_spacing")
     ways, way = np.unique(np.stack([pivots, delta], axis=1), axis=0, return_inverse=True)
@@ -54,20 +59,21 @@ def reference_mask(judge: BatchJudge, centres: np.ndarray, facings: np.ndarray,
     back = forward_vectors(facings) * b[:, None]
     fronts = np.stack([corners[:, 0] - back, corners[:, 1] - back, corners[:, 1],
                        corners[:, 0]], axis=1)
-    if "front_spacing" in c:
-        gap = float(c["front_spacing"].params["spacing_in"]) + STRICT_IN + judge.margin_in
+    if (front := _clause(judge, "snaking.front_spacing")) is not None:
+        gap = float(front.params["spacing_in"]) + STRICT_IN + judge.margin_in
         ok &= a <= first_leg_clear(unit, ways, judge.pieces, gap)[way]
-        ok &= _spacing_ok(judge, fronts, "front_spacing")
-    if "table_edge_front" in c:
+        ok &= _spacing_ok(judge, fronts, "snaking.front_spacing")
+    if _clause(judge, "table_edge.front") is not None:
         ok &= a <= first_leg_on_table(unit, ways, field)[way]
         ok &= overhang(fronts, field.width_in, field.depth_in) <= tol
     return ok
 
 
-def _spacing_ok(judge: BatchJudge, polys: np.ndarray, kind: str) -> np.ndarray:
-    if kind not in judge.clauses:
+def _spacing_ok(judge: BatchJudge, polys: np.ndarray, tail: str) -> np.ndarray:
+    clause = _clause(judge, tail)
+    if clause is None:
         return np.ones(len(polys), dtype=bool)
-    need = float(judge.clauses[kind].params["spacing_in"]) - judge.tol
+    need = float(clause.params["spacing_in"]) - judge.tol
     return _clear(polys, judge.pieces, need)
 
 
@@ -121,7 +127,8 @@ def test_chunks_change_nothing(monkeypatch):
 def _move(judge: BatchJudge, centre, facing: float, pivot: float) -> Move | None:
     heading = judge.unit.pose.facing_deg + pivot
     delta = float(signed_deg(np.array(facing - heading)))
-    a, b, ok = judge.ways(np.array([centre]), np.array([heading]), np.array([delta]))
+    a, b, ok = one_wheel_legs(judge.unit, np.array([centre]), np.array([heading]),
+                               np.array([delta]))
     if not ok[0]:
         return None
     steps = (Step("forward", float(a[0])), Step("wheel", delta), Step("forward", float(b[0])))

@@ -8,6 +8,7 @@ import pytest
 
 from constraints.core.scenario_io import save_scenario
 from constraints.geometry.plane import signed_deg
+from constraints.rank_and_file.ways import one_wheel_legs
 from constraints.t9a.checker import check_move
 from constraints.t9a.moves import Move, Step, forward
 from optimizer import (
@@ -33,7 +34,8 @@ FIELD = scenario(unit("u", models=10, files=5, centre=(36.0, 10.0), mobility=4.0
 def _way(judge: BatchJudge, centre, facing, pivot):
     heading = 90.0 + pivot
     delta = float(signed_deg(np.array(facing - heading)))
-    a, b, ok = judge.ways(np.array([centre]), np.array([heading]), np.array([delta]))
+    a, b, ok = one_wheel_legs(judge.unit, np.array([centre]), np.array([heading]),
+                               np.array([delta]))
     if not ok[0]:
         return None
     steps = (Step("forward", float(a[0])), Step("wheel", delta), Step("forward", float(b[0])))

@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, ClassVar
+from typing import Any
 
 from constraints.core.profile import ClauseSpec, RulesProfile
 from constraints.core.verdict import ClauseResult, Violation
@@ -58,8 +58,6 @@ class RegionPart:
 
 class Clause(ABC):
     """A rule clause bound to a profile's parameters."""
-
-    kind: ClassVar[str] = ""  # TRANSITIONAL: removed once every composer uses the protocol
 
     def __init__(self, spec: ClauseSpec, profile: RulesProfile) -> None:
         self.id = spec.id

@@ -10,11 +10,12 @@ are that formulation's, bit for bit (tests/test_batch_mask.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from constraints.geometry.plane import forward_vectors, signed_deg
+from constraints.geometry.plane import forward_vectors, signed_deg, solve_2x2
 from constraints.geometry.wheel import wheel_shifts
 from constraints.rank_and_file.unit import Unit
 
@@ -115,3 +116,71 @@ def front_sweep(xs: np.ndarray, ys: np.ndarray, back_x: np.ndarray,
     by (back_x, back_y), then the front corners."""
     return (np.stack([xs[0] - back_x, xs[1] - back_x, xs[1], xs[0]]),
             np.stack([ys[0] - back_y, ys[1] - back_y, ys[1], ys[0]]))
+
+
+class WayBounds:
+    """A bound per (pivot, wheel) way, computed once per way by `compute` ((K, 2) ways ->
+    (K,)) and kept in sorted arrays, so that a chunk looks its ways up with searchsorted
+    (finite ways only: a NaN key is never found)."""
+
+    LIMIT = 1 << 20  # ways kept; past it the cache starts afresh (distinct facings galore)
+
+    def __init__(self, compute: Callable[[np.ndarray], np.ndarray]) -> None:
+        self.compute = compute
+        self.keys = np.empty(0, dtype=np.complex128)
+        self.values = np.empty(0)
+
+    def __call__(self, pivots: np.ndarray, wheels: np.ndarray) -> np.ndarray:
+        # (pivot, wheel) packed as one complex128: sorted and compared as a pair.
+        keys = np.stack([pivots, wheels], axis=1).astype(np.float64).view(np.complex128)
+        keys = keys.reshape(-1)
+        missing = ~self._known(keys)
+        if missing.any():
+            if len(self.keys) + missing.sum() > self.LIMIT:
+                self.keys, self.values = np.empty(0, dtype=np.complex128), np.empty(0)
+                missing[:] = True
+            self._add(np.unique(keys[missing]))
+        return self.values[np.searchsorted(self.keys, keys)]
+
+    def _known(self, keys: np.ndarray) -> np.ndarray:
+        if not len(self.keys):
+            return np.zeros(len(keys), dtype=bool)
+        return self.keys[np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)] == keys
+
+    def _add(self, keys: np.ndarray) -> None:
+        merged = np.concatenate([self.keys, keys])
+        order = np.argsort(merged)
+        values = np.concatenate([self.values, self.compute(np.stack([keys.real, keys.imag], 1))])
+        self.keys, self.values = merged[order], values[order]
+
+
+def first_leg_ok(ways: Ways, inv: np.ndarray, a: np.ndarray, ok: np.ndarray,
+                 bounds: WayBounds) -> np.ndarray:
+    """Whether each pose in `ok` has a first leg within its way's bound (False outside `ok`);
+    bounds are computed only for the ways some pose in `ok` still needs."""
+    used = np.zeros(len(ways.delta), dtype=bool)
+    used[inv[ok]] = True  # only ways some pose still needs: no bound for a NaN way
+    bound = np.full(len(used), np.inf)
+    bound[used] = bounds(ways.pivot[used], ways.delta[used])
+    return ok & (a <= bound[inv])
+
+
+def one_wheel_legs(unit: Unit, centres: np.ndarray, heading: np.ndarray,
+                   delta: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Legs (a, b) of the one-wheel way (forward a, wheel `delta`, forward b, from
+    `heading`) to each end centre, and whether it exists: the plain (N, 2) formulation that
+    `legs` computes per way."""
+    d = centres - np.asarray(unit.pose.centre)
+    wheel = delta != 0
+    shift = np.where(wheel[:, None],
+                     wheel_shifts(unit.width_in, unit.depth_in, heading, delta), 0.0)
+    fp, fe = forward_vectors(heading), forward_vectors(heading + delta)
+    ab = solve_2x2(fp, fe, d - shift)
+    along = np.sum(d * fp, axis=1)
+    across = np.abs(d[:, 0] * fp[:, 1] - d[:, 1] * fp[:, 0])
+    a = np.where(wheel, ab[:, 0], along)
+    b = np.where(wheel, ab[:, 1], 0.0)
+    ok = np.isfinite(a) & np.isfinite(b) & (a >= -1e-9) & (b >= -1e-9)
+    ok &= wheel | (across <= 1e-9)
+    return np.maximum(np.nan_to_num(a, nan=0.0), 0.0), \
+        np.maximum(np.nan_to_num(b, nan=0.0), 0.0), ok

@@ -26,6 +26,7 @@ from constraints.core.scenario import Scenario
 from constraints.core.verdict import Verdict, Violation
 from constraints.geometry.plane import forward_vectors, normalise_deg, signed_deg, solve_2x2
 from constraints.geometry.wheel import wheel_shifts
+from constraints.rank_and_file.family_limits import family_limits
 from constraints.rank_and_file.unit import Unit
 from constraints.t9a.checker import judge
 from constraints.t9a.context import MoveContext
@@ -115,7 +116,8 @@ def _step_count(move: Move) -> int:
 def check_end_pose(scenario: Scenario, move: Move) -> Verdict:
     """The verdict of the cheapest legal way to the end pose, or of the cheapest way tried."""
     unit = scenario.unit(move.unit)
-    window = float(scenario.profile.param("heading_window_deg"))
+    clauses = scenario.profile.clauses(move.manoeuvre)
+    window = family_limits(clauses, unit).window_or(90.0)
     ways = _reaching(unit, move, candidate_ways(unit, move, window))
     first: Verdict | None = None
     for _cost, way in ways[:CANDIDATES_JUDGED]:

@@ -1,7 +1,7 @@
 """Derived data of a search: the options of a manoeuvre and where each lets the centre go.
 
-Budgets and windows come from the profile's clauses (the data), so a profile that changes a
-limit changes the search without touching this module.
+Budgets and windows come from the profile's clauses (each through `Clause.bound`), so a
+profile that changes a limit changes the search without touching this module.
 """
 
 from __future__ import annotations
@@ -13,28 +13,18 @@ import shapely
 from shapely.geometry import Point
 
 from constraints.core.cache import remembered
-from constraints.core.clause import Clause
 from constraints.core.scenario import Scenario
 from constraints.geometry.frame import Frame
+from constraints.rank_and_file.family_limits import FamilyLimits, family_limits
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.lattice import Lattice
 from constraints.sat.option import Option
-from constraints.t9a.clauses.movement.reform_files import FileChange
 from optimizer.families.options import (
     advance_options,
     march_options,
     reach_polygons,
     reform_options,
 )
-
-
-def clauses_of(scenario: Scenario, manoeuvre: str) -> list[Clause]:
-    profile = scenario.profile
-    return [spec.bound_to(profile) for spec in profile.clauses_for(manoeuvre)]
-
-
-def _first(clauses: list[Clause], kind: str) -> Clause | None:
-    return next((c for c in clauses if c.kind == kind), None)
 
 
 def options_for(scenario: Scenario, unit: Unit, manoeuvre: str,
@@ -50,16 +40,14 @@ def options_for(scenario: Scenario, unit: Unit, manoeuvre: str,
 
 def _options_for(scenario: Scenario, unit: Unit, manoeuvre: str,
                  lattice: Lattice) -> tuple[list[Option], list[shapely.Geometry]]:
-    clauses = clauses_of(scenario, manoeuvre)
+    limits = family_limits(scenario.profile.clauses(manoeuvre), unit)
     frame = Frame(unit.pose.centre, unit.pose.facing_deg)
     if manoeuvre == "reform":
-        return _reform(unit, lattice, clauses)
-    distance = _first(clauses, "snaking_distance")
+        return _reform(unit, lattice, limits)
     # Without a distance clause the family still needs a bound: the Valid Final Position
     # reach (2 x Mob) twice over is more than any legal move can use.
-    budget = distance.limit_in(unit) if distance else 4.0 * unit.mobility_in
-    window_clause = _first(clauses, "heading_window")
-    window = float(window_clause.params["window_deg"]) if window_clause else 90.0
+    budget = limits.budget_or(4.0 * unit.mobility_in)
+    window = limits.window_or(90.0)
     build = march_options if manoeuvre == "march" else advance_options
     options = build(unit, frame, lattice, budget, window)
     return options, _triangles(options)
@@ -77,11 +65,9 @@ def _triangles(options: list[Option]) -> list[shapely.Geometry]:
 
 
 def _reform(unit: Unit, lattice: Lattice,
-            clauses: list[Clause]) -> tuple[list[Option], list[shapely.Geometry]]:
-    travel = _first(clauses, "centre_travel")
-    radius = travel.limit_in(unit) if travel else 2.0 * unit.mobility_in
-    change = _first(clauses, "file_change")
-    reach = change.limit_for(unit) if isinstance(change, FileChange) else unit.formation.model_count
+            limits: FamilyLimits) -> tuple[list[Option], list[shapely.Geometry]]:
+    radius = limits.centre_reach_or(2.0 * unit.mobility_in)
+    reach = unit.formation.model_count if limits.file_change is None else limits.file_change
     files = [f for f in range(1, unit.formation.model_count + 1) if abs(f - unit.files) <= reach]
     options = reform_options(unit, lattice, files)
     # Circumscribed, so it contains every centre the travel clause's inscribed polygon allows.

@@ -20,6 +20,7 @@ from constraints.core.verdict import Verdict
 from constraints.errors import EncodingMismatchError
 from constraints.geometry.frame import Frame
 from constraints.geometry.plane import angle_between_deg, normalise_deg
+from constraints.rank_and_file.family_limits import family_limits
 from constraints.sat.context import EncodeContext, SearchTimeout
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import Lattice
@@ -27,7 +28,7 @@ from constraints.sat.option import Option
 from constraints.t9a.checker import check_move, validate_move
 from constraints.t9a.moves import Move, Step
 from optimizer.families.options import legs
-from optimizer.families.search_space import bound_in, clauses_of, options_for
+from optimizer.families.search_space import bound_in, options_for
 from optimizer.search.incumbent import Incumbent, value_of
 from optimizer.search.objectives import Objective, post_objective
 from optimizer.search.prefilter import focus_discs, prefilter
@@ -125,9 +126,9 @@ def build_search(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Latt
             room = width if k < 2 else (BAND_BACK_TICKS if on_band else 0.0)
             enc.centre_row(hp.normal, hp.rhs + room * enc.tick, [lit])
     enc.about_lattice_point = False
-    clauses = clauses_of(scenario, manoeuvre)
-    if manoeuvre != "reform" and not any(c.kind == "snaking_distance" for c in clauses):
-        _family_budget_rows(enc)
+    clauses = scenario.profile.clauses(manoeuvre)
+    if manoeuvre != "reform" and family_limits(clauses, unit).budget_in is None:
+        _family_budget_rows(enc)  # no clause bounds the distance: the family's own budget
     lits: dict[str, Any] = {}
     for clause in clauses:
         if guard_clauses:

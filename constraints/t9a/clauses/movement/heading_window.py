@@ -7,15 +7,20 @@ Inclusive; each wheel turns one way only, so checking after every wheel is enoug
 
 from __future__ import annotations
 
-from constraints.core.clause import Clause
-from constraints.core.limits import within
+from typing import Any
+
+import numpy as np
+
+from constraints.core.clause import Clause, Masker, Stage
+from constraints.core.limits import FLOAT_NOISE, within
 from constraints.core.verdict import ClauseResult
+from constraints.rank_and_file.family_limits import FamilyLimits
+from constraints.rank_and_file.poses import MaskSetting, SnakingPoses
 from constraints.sat.context import EncodeContext
 from constraints.t9a.context import MoveContext
 
 
 class HeadingWindow(Clause):
-    kind = "heading_window"
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         turns = ctx.trajectory.headings_after_wheels()
@@ -25,6 +30,17 @@ class HeadingWindow(Clause):
                    f"Snaking Forward Moves, limit {limit:.3f} deg")
         return self.result("heading_change", worst, limit, within(worst, limit), message,
                            dimension="deg")
+
+    def bound(self, unit: Any, limits: FamilyLimits) -> FamilyLimits:
+        return limits.tightened(window_deg=float(self.params["window_deg"]))
+
+    def masker(self, setting: MaskSetting) -> Masker:
+        """Each pose's one wheel within the window (per way)."""
+        window = float(self.params["window_deg"]) + FLOAT_NOISE
+
+        def judge(poses: SnakingPoses, ok: np.ndarray) -> np.ndarray:
+            return ok & (np.abs(poses.ways.delta) <= window)[poses.inv]
+        return Masker(self.id, Stage.WAY, judge)
 
     def encode(self, ectx: EncodeContext) -> None:
         """Options have one wheel, so the window rules out options with a larger wheel."""

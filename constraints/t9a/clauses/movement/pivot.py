@@ -12,19 +12,20 @@ import math
 
 import numpy as np
 
-from constraints.core.clause import Clause
+from constraints.core.clause import Clause, Masker, Stage
 from constraints.core.limits import within
 from constraints.core.scenario import Pose
 from constraints.core.verdict import ClauseResult
 from constraints.geometry.assignment import bottleneck_assignment
+from constraints.rank_and_file.poses import MaskSetting, SnakingPoses
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.context import EncodeContext
 from constraints.t9a.clauses.movement.model_moves import allowed_pairs, assign, straight_costs
 from constraints.t9a.context import MoveContext
+from constraints.t9a.moves import Move
 
 
 class PivotModelDistance(Clause):
-    kind = "pivot_model_distance"
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         end = ctx.pivoted_unit
@@ -39,6 +40,9 @@ class PivotModelDistance(Clause):
                    f"reordering, limit {limit:.3f}\"")
         return self.result("pivot_model_move", found.bottleneck, limit,
                            within(found.bottleneck, limit), message, witness)
+
+    def masker(self, setting: MaskSetting) -> Masker:
+        return pivot_masker(self, setting)
 
     def encode(self, ectx: EncodeContext) -> None:
         """The Pivot's model moves are fixed per angle: rule out the angles that fail."""
@@ -65,3 +69,21 @@ def pivot_passes(unit: Unit, angle_deg: float, limit: float) -> bool:
     end = unit.with_pose(Pose(unit.pose.centre, unit.pose.facing_deg + angle_deg))
     cost = straight_costs(unit, end)
     return within(bottleneck_assignment(cost, allowed_pairs(unit, end)).bottleneck, limit)
+
+
+def pivot_masker(clause: Clause, setting: MaskSetting) -> Masker:
+    """A Pivot clause's mask: it depends on the Pivot angle alone, so each distinct angle of a
+    batch is judged once, by the clause's own check."""
+    verdicts: dict[float, bool] = {}
+
+    def passes(pivot: float) -> bool:
+        if pivot not in verdicts:
+            move = Move(setting.unit.id, setting.manoeuvre, pivot_deg=pivot)
+            verdicts[pivot] = not clause.check(MoveContext(setting.scenario, move)).violations
+        return verdicts[pivot]
+
+    def judge(poses: SnakingPoses, ok: np.ndarray) -> np.ndarray:
+        values, inverse = np.unique(poses.ways.pivot, return_inverse=True)
+        per_way = np.array([passes(float(p)) for p in values], dtype=bool)[inverse]
+        return ok & per_way[poses.inv]
+    return Masker(clause.id, Stage.WAY, judge)

@@ -7,10 +7,15 @@ distance between the Unit Boundary's centres before and after.  Light Troops use
 from __future__ import annotations
 
 import math
+from typing import Any
 
-from constraints.core.clause import Clause
+import numpy as np
+
+from constraints.core.clause import Clause, Masker, Stage
 from constraints.core.limits import within
 from constraints.core.verdict import ClauseResult
+from constraints.rank_and_file.family_limits import FamilyLimits
+from constraints.rank_and_file.poses import MaskSetting, ReformPoses
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.context import EncodeContext
 from constraints.sat.lattice import inscribed_polygon
@@ -18,7 +23,6 @@ from constraints.t9a.context import MoveContext
 
 
 class CentreTravel(Clause):
-    kind = "centre_travel"
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         start, end = ctx.unit.pose.centre, ctx.end_unit.pose.centre
@@ -31,6 +35,16 @@ class CentreTravel(Clause):
     def limit_in(self, unit: Unit) -> float:
         factor = self.params["light_troops_mob_factor" if unit.light_troops else "mob_factor"]
         return float(factor) * unit.mobility_in
+
+    def bound(self, unit: Any, limits: FamilyLimits) -> FamilyLimits:
+        return limits.tightened(centre_reach_in=self.limit_in(unit))
+
+    def masker(self, setting: MaskSetting) -> Masker:
+        limit = self.limit_in(setting.unit)
+
+        def judge(poses: ReformPoses, ok: np.ndarray) -> np.ndarray:
+            return ok & (poses.travel <= limit + poses.tol)
+        return Masker(self.id, Stage.LEGS, judge)
 
     def encode(self, ectx: EncodeContext) -> None:
         """The centre in a 128-gon inscribed in the travel disc (gives up 0.03% of it)."""

@@ -7,15 +7,20 @@ by more than 3" (profile `t9a`); 2, or 4 with a Musician, in the June 2025 ruleb
 
 from __future__ import annotations
 
-from constraints.core.clause import Clause
+from typing import Any
+
+import numpy as np
+
+from constraints.core.clause import Clause, Masker, Stage
 from constraints.core.verdict import ClauseResult
+from constraints.rank_and_file.family_limits import FamilyLimits
+from constraints.rank_and_file.poses import MaskSetting, ReformPoses
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.context import EncodeContext
 from constraints.t9a.context import MoveContext
 
 
 class FileChange(Clause):
-    kind = "file_change"
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         change = abs(ctx.end_unit.files - ctx.unit.files)
@@ -27,6 +32,16 @@ class FileChange(Clause):
 
     def limit_for(self, unit: Unit) -> int:
         return int(self.params["musician_limit" if unit.musician else "limit"])
+
+    def bound(self, unit: Any, limits: FamilyLimits) -> FamilyLimits:
+        return limits.tightened(file_change=self.limit_for(unit))
+
+    def masker(self, setting: MaskSetting) -> Masker:
+        start, limit = setting.unit.files, self.limit_for(setting.unit)
+
+        def judge(poses: ReformPoses, ok: np.ndarray) -> np.ndarray:
+            return ok & (np.abs(poses.files - start) <= limit)
+        return Masker(self.id, Stage.WAY, judge)
 
     def encode(self, ectx: EncodeContext) -> None:
         limit = self.limit_for(ectx.unit)

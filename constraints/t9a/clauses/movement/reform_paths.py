@@ -16,7 +16,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Point
 
-from constraints.core.clause import Clause
+from constraints.core.clause import Clause, Masker, Stage
 from constraints.core.limits import FLOAT_NOISE, within
 from constraints.core.scenario import Pose
 from constraints.core.verdict import ClauseResult
@@ -24,6 +24,7 @@ from constraints.geometry.assignment import bottleneck_assignment, quick_assignm
 from constraints.geometry.frame import Frame
 from constraints.geometry.paths import PathFinder
 from constraints.rank_and_file.obstacles import path_finder
+from constraints.rank_and_file.poses import MaskSetting, ReformPoses
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.context import EncodeContext
 from constraints.sat.lattice import inscribed_polygon
@@ -35,7 +36,6 @@ Point2 = tuple[float, float]
 
 
 class ModelPath(Clause):
-    kind = "model_path"
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         end = ctx.end_unit
@@ -52,6 +52,26 @@ class ModelPath(Clause):
                    f"under the best assignment, limit {limit:.3f}\"")
         return self.result("model_path", found.bottleneck, limit, within(found.bottleneck, limit),
                            message, tuple(path.coords))
+
+    def masker(self, setting: MaskSetting) -> Masker:
+        """The encoding's safe discs (below), per formation and facing of the batch: the same
+        reference points, as the encoding's region is the travel disc grown by
+        1 / cos(pi / 64), measured with the same allowance."""
+        unit, frame, limit = setting.unit, setting.frame, self.limit_in(setting.unit)
+        finder = path_finder(setting.scenario, unit.id, self.params["spacing_in"])
+        needed = setting.limits.centre_reach_or(2 * unit.mobility_in) / math.cos(math.pi / 64) ** 2
+
+        def judge(poses: ReformPoses, ok: np.ndarray) -> np.ndarray:
+            ok = ok.copy()
+            pts = frame.point_array(poses.centres)
+            for k in np.unique(poses.inv[ok]):
+                rows = np.flatnonzero(ok & (poses.inv == k))
+                files, facing = poses.groups[k]
+                discs = travel_discs(finder, unit, int(files), float(facing), limit, needed,
+                                     frame)
+                ok[rows] &= in_discs(discs, pts[rows], poses.tol)
+            return ok
+        return Masker(self.id, Stage.PATHS, judge)
 
     def encode(self, ectx: EncodeContext) -> None:
         """Per option, where the centre may go with every path still <= 2 x Mob.
@@ -173,3 +193,11 @@ def allowed_travel(finder: PathFinder, start: np.ndarray, unit: Unit, end: Unit,
     if limit - rough - FLOAT_NOISE < min(needed, clearance):
         rough = bottleneck_assignment(cost, mask).bottleneck
     return min(limit - rough - FLOAT_NOISE, clearance)
+
+
+def in_discs(discs: list[tuple[Point2, float]], pts: np.ndarray, tol: float) -> np.ndarray:
+    """Whether each point lies in one of the discs (with `tol` at the rim)."""
+    inside = np.zeros(len(pts), dtype=bool)
+    for (px, py), radius in discs:
+        inside |= np.hypot(pts[:, 0] - px, pts[:, 1] - py) <= radius + tol
+    return inside

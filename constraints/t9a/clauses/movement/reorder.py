@@ -6,14 +6,14 @@ Measured as the change in files asked for by the move's `files`.
 
 from __future__ import annotations
 
-from constraints.core.clause import Clause
+from constraints.core.clause import Clause, Masker
 from constraints.core.verdict import ClauseResult
+from constraints.rank_and_file.poses import MaskSetting
 from constraints.sat.context import EncodeContext
 from constraints.t9a.context import MoveContext
 
 
 class ReorderFiles(Clause):
-    kind = "reorder_files"
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         wanted = ctx.move.files
@@ -22,6 +22,10 @@ class ReorderFiles(Clause):
                    f"for {wanted}")
         return self.result("reorder_file_change", change, 0, change == 0, message,
                            dimension="files")
+
+    def masker(self, setting: MaskSetting) -> Masker | None:
+        """Batched Advance and March poses keep the unit's files: nothing to refuse."""
+        return None
 
     def encode(self, ectx: EncodeContext) -> None:
         """Snaking options keep the unit's files, so there is nothing to post."""

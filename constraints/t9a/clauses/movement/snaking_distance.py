@@ -8,15 +8,20 @@ corner advances along the unit's forward direction, frontage x sin(angle).
 
 from __future__ import annotations
 
-from constraints.core.clause import Clause
+from typing import Any
+
+import numpy as np
+
+from constraints.core.clause import Clause, Masker, Stage
 from constraints.core.limits import within
 from constraints.core.verdict import ClauseResult
+from constraints.rank_and_file.family_limits import FamilyLimits
+from constraints.rank_and_file.poses import MaskSetting, SnakingPoses
 from constraints.sat.context import EncodeContext
 from constraints.t9a.context import MoveContext
 
 
 class SnakingDistance(Clause):
-    kind = "snaking_distance"
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         trajectory = ctx.trajectory
@@ -27,6 +32,19 @@ class SnakingDistance(Clause):
                    f"limit {limit:.3f}\"")
         witness = (trajectory.start.centre, trajectory.end.centre)
         return self.result("distance", used, limit, within(used, limit), message, witness)
+
+    def bound(self, unit: Any, limits: FamilyLimits) -> FamilyLimits:
+        return limits.tightened(budget_in=self.limit_in(unit))
+
+    def masker(self, setting: MaskSetting) -> Masker:
+        """a + wheel cost + b within the limit, per pose."""
+        unit, limit = setting.unit, self.limit_in(setting.unit)
+
+        def judge(poses: SnakingPoses, ok: np.ndarray) -> np.ndarray:
+            cost = poses.a + poses.b
+            cost += unit.width_in * np.abs(np.sin(np.radians(poses.ways.delta)))[poses.inv]
+            return ok & (cost <= limit + poses.tol)
+        return Masker(self.id, Stage.LEGS, judge)
 
     def encode(self, ectx: EncodeContext) -> None:
         """a + wheel cost + b <= limit, with a and b affine in the end centre per option."""

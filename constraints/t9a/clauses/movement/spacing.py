@@ -14,12 +14,16 @@ import math
 
 import numpy as np
 import shapely
-from shapely.geometry import Polygon
+from shapely.geometry import Point, Polygon
 
-from constraints.core.clause import Clause
+from constraints.core.clause import Clause, Masker, RegionPart, Stage
 from constraints.core.limits import more_than
 from constraints.core.verdict import ClauseResult
+from constraints.geometry.batch import clear_of
 from constraints.geometry.plane import closest_points, rectangle_corners
+from constraints.rank_and_file.poses import EndRectangles, MaskSetting, SnakingPoses
+from constraints.rank_and_file.regions import RegionQuery
+from constraints.rank_and_file.ways import WayBounds, first_leg_ok
 from constraints.sat.context import EncodeContext
 from constraints.sat.option import Option
 from constraints.sat.separation import (
@@ -36,7 +40,13 @@ from constraints.sat.sweep_bounds import (
     last_leg_vertices,
     option_ways,
 )
+from constraints.t9a.clauses.movement.pivot import pivot_masker
 from constraints.t9a.context import MoveContext
+
+QUAD_SEGS = 16  # arc segments per quarter circle in the regions' spacing buffers
+# Relaxed spacing zones are shrunk by this much (inches) so float rounding cannot make them
+# cut a legal centre.
+FLOAT_ROOM_IN = 1e-6
 
 
 def clearance(shape: shapely.Geometry,
@@ -69,12 +79,45 @@ class _SpacingClause(Clause):
 
 
 class UnitSpacing(_SpacingClause):
-    kind = "unit_spacing"
     measurement = "clearance"
     what = "the end position"
 
     def shape(self, ctx: MoveContext) -> shapely.Geometry:
         return ctx.end_unit.boundary()
+
+    def masker(self, setting: MaskSetting) -> Masker:
+        gap, pieces = float(self.params["spacing_in"]), setting.pieces
+
+        def judge(poses: EndRectangles, ok: np.ndarray) -> np.ndarray:
+            return clear_of(poses.xs, poses.ys, poses.boxes, poses.axes, pieces,
+                            gap - poses.tol, ok)
+        return Masker(self.id, Stage.END, judge)
+
+    def region(self, query: RegionQuery) -> RegionPart | None:
+        """Minus the centres whose end rectangle comes within the gap of an obstacle: per
+        convex piece, (piece (+) -rectangle) grown by the gap.  A round buffer's chords lie
+        inside the true offset curve: the sound region enlarges the radius so they stay
+        outside it; the relaxation keeps them inside (bevelled, a hair smaller)."""
+        setting, gap = query.setting, float(self.params["spacing_in"])
+        if not setting.shapes:
+            return None
+
+        def zones() -> shapely.Geometry:
+            reach = np.hypot(*query.offsets.T).max() + gap + 0.1
+            near = shapely.distance(setting.shapes, query.base) <= reach
+            if setting.outer:
+                # Bevelled corners: each chord lies inside the true rounded offset, and there
+                # are far fewer vertices to subtract.
+                grow, style = gap - FLOAT_ROOM_IN, "bevel"
+            else:
+                grow, style = (gap + 1e-6) / math.cos(3 * math.pi / (8 * QUAD_SEGS)), "round"
+            hulls = [shapely.MultiPoint((setting.pieces[n][:, None] - query.offsets[None])
+                                        .reshape(-1, 2)).convex_hull
+                     for n in np.flatnonzero(near)]
+            grown = shapely.buffer(np.asarray(hulls, dtype=object), grow, quad_segs=QUAD_SEGS,
+                                   join_style=style)
+            return shapely.union_all(grown) if len(grown) else Polygon()
+        return RegionPart(cut=zones)
 
     def encode(self, ectx: EncodeContext) -> None:
         """Separating axes between the end Unit Boundary and each nearby obstacle piece."""
@@ -97,7 +140,6 @@ def _circumradius(option: Option) -> float:
 
 
 class PivotSpacing(_SpacingClause):
-    kind = "pivot_spacing"
     measurement = "pivot_clearance"
     what = "the unit after its Pivot"
 
@@ -106,6 +148,9 @@ class PivotSpacing(_SpacingClause):
 
     def shape(self, ctx: MoveContext) -> shapely.Geometry:
         return ctx.pivoted_unit.boundary()
+
+    def masker(self, setting: MaskSetting) -> Masker:
+        return pivot_masker(self, setting)
 
     def encode(self, ectx: EncodeContext) -> None:
         """The pivoted boundary is fixed per Pivot angle: rule out the angles that fail."""
@@ -123,12 +168,34 @@ class PivotSpacing(_SpacingClause):
 
 
 class FrontSpacing(_SpacingClause):
-    kind = "front_spacing"
     measurement = "front_clearance"
     what = "the path swept by the Front Facing"
 
     def shape(self, ctx: MoveContext) -> shapely.Geometry:
         return ctx.trajectory.front_sweep
+
+    def masker(self, setting: MaskSetting) -> Masker | None:
+        """As the encoding bounds the sweep: the first leg no longer than its slid sector stays
+        clear (per way), the last leg's parallelogram clear, measured like the end position.
+        None when every obstacle is out of reach of any sweep."""
+        unit, gap, pieces = setting.unit, float(self.params["spacing_in"]), setting.pieces
+        budget = setting.limits.budget_or(4 * unit.mobility_in)
+        reach = budget + math.hypot(unit.width_in, unit.depth_in) + unit.width_in
+        # The distance to the piece, not to its nearest vertex: a long wall's edge may pass
+        # close in front while all its vertices are out of reach.
+        here = Point(unit.pose.centre)
+        if not any(p.shape.distance(here) <= reach + gap + setting.margin_in for p in pieces):
+            return None
+        # Legs are capped only by a distance clause: without one, measure every piece.
+        cap = math.inf if setting.limits.budget_in is None else setting.limits.budget_in
+        bounds = WayBounds(lambda ways: first_leg_clear(
+            unit, ways, pieces, gap + STRICT_IN + setting.margin_in, cap))
+
+        def judge(poses: SnakingPoses, ok: np.ndarray) -> np.ndarray:
+            ok = first_leg_ok(poses.ways, poses.inv, poses.a, ok, bounds)
+            fx, fy = poses.front
+            return clear_of(fx, fy, poses.front_boxes, poses.axes, pieces, gap - poses.tol, ok)
+        return Masker(self.id, Stage.SWEEP, judge)
 
     def encode(self, ectx: EncodeContext) -> None:
         """First leg and wheel: a <= a bound from exact geometry (constraints.clauses.

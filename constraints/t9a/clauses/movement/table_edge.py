@@ -4,14 +4,19 @@ Manoeuvre, and the whole unit finishes on it.  Measured as the overhang past the
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from constraints.core.clause import Clause
+from constraints.core.clause import Clause, Masker, RegionPart, Stage
 from constraints.core.limits import within
 from constraints.core.scenario import Battlefield
 from constraints.core.verdict import ClauseResult
+from constraints.rank_and_file.poses import EndRectangles, MaskSetting, SnakingPoses
+from constraints.rank_and_file.regions import RegionQuery
+from constraints.rank_and_file.ways import WayBounds, first_leg_ok
 from constraints.sat.context import EncodeContext
 from constraints.sat.sweep_bounds import (
     bound_first_leg,
@@ -44,12 +49,26 @@ class _TableEdge(Clause):
 
 
 class TableEdgeEnd(_TableEdge):
-    kind = "table_edge_end"
     what = "the end position"
     measurement = "overhang"
 
     def shape(self, ctx: MoveContext) -> shapely.Geometry:
         return ctx.end_unit.boundary()
+
+    def masker(self, setting: MaskSetting) -> Masker:
+        field = setting.scenario.battlefield
+
+        def judge(poses: EndRectangles, ok: np.ndarray) -> np.ndarray:
+            return ok & poses.boxes.overhang_ok(field.width_in, field.depth_in, poses.tol)
+        return Masker(self.id, Stage.END, judge)
+
+    def region(self, query: RegionQuery) -> RegionPart | None:
+        """Per end corner, the table shifted by its offset (nothing when every corner of the
+        base region is on the table already)."""
+        table = query.setting.table
+        if shapely.contains_xy(Polygon(table), query.corners.reshape(-1, 2)).all():
+            return None
+        return RegionPart(keep=list(shapely.polygons(table[None] - query.offsets[:, None])))
 
     def encode(self, ectx: EncodeContext) -> None:
         """Every end corner inside every table edge (shared rows)."""
@@ -59,12 +78,29 @@ class TableEdgeEnd(_TableEdge):
 
 
 class TableEdgeFront(_TableEdge):
-    kind = "table_edge_front"
     what = "the Front Facing's path"
     measurement = "front_overhang"
 
     def shape(self, ctx: MoveContext) -> shapely.Geometry:
         return ctx.trajectory.front_sweep
+
+    def masker(self, setting: MaskSetting) -> Masker | None:
+        """As the encoding bounds the sweep: the first leg no longer than its slid sector stays
+        on the table (per way), the last leg's parallelogram on the table.  None when no sweep
+        can reach an edge."""
+        unit, field = setting.unit, setting.scenario.battlefield
+        reach = setting.limits.budget_or(4 * unit.mobility_in) + \
+            math.hypot(unit.width_in, unit.depth_in) + unit.width_in
+        centre = np.asarray(unit.pose.centre)
+        if not ((centre - reach < 0).any() or centre[0] + reach > field.width_in or
+                centre[1] + reach > field.depth_in):
+            return None
+        bounds = WayBounds(lambda ways: first_leg_on_table(unit, ways, field))
+
+        def judge(poses: SnakingPoses, ok: np.ndarray) -> np.ndarray:
+            ok = first_leg_ok(poses.ways, poses.inv, poses.a, ok, bounds)
+            return ok & poses.front_boxes.overhang_ok(field.width_in, field.depth_in, poses.tol)
+        return Masker(self.id, Stage.SWEEP, judge)
 
     def encode(self, ectx: EncodeContext) -> None:
         """First leg and wheel: a bound from exact geometry; last leg: its parallelogram's

@@ -12,10 +12,13 @@ import math
 import numpy as np
 import shapely
 
-from constraints.core.clause import Clause
+from constraints.core.clause import Clause, Masker, RegionPart, Stage
 from constraints.core.limits import within
 from constraints.core.verdict import ClauseResult
+from constraints.geometry.batch import within_reach
 from constraints.geometry.plane import Point
+from constraints.rank_and_file.poses import EndRectangles, MaskSetting
+from constraints.rank_and_file.regions import RegionQuery
 from constraints.sat.context import EncodeContext
 from constraints.sat.lattice import inscribed_polygon
 from constraints.sat.option import corner_offset
@@ -37,7 +40,6 @@ def farthest_corner(start: tuple[Point, ...], end: tuple[Point, ...]) -> tuple[i
 
 
 class ValidFinalPosition(Clause):
-    kind = "valid_final_position"
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         start, end = ctx.unit.corners(), ctx.end_unit.corners()
@@ -47,6 +49,30 @@ class ValidFinalPosition(Clause):
                    f"({CORNER_NAMES[s]}), limit {limit:.3f}\"")
         return self.result("valid_final_position", reach, limit, within(reach, limit), message,
                            (end[e], start[s]))
+
+    def masker(self, setting: MaskSetting) -> Masker:
+        limit, start = self.limit_in(setting.unit), setting.start_corners
+
+        def judge(poses: EndRectangles, ok: np.ndarray) -> np.ndarray:
+            todo = np.flatnonzero(ok)
+            out = ok.copy()
+            out[todo] = within_reach(poses.xs[:, todo], poses.ys[:, todo], start,
+                                     limit + poses.tol)
+            return out
+        return Masker(self.id, Stage.END, judge)
+
+    def region(self, query: RegionQuery) -> RegionPart | None:
+        """Per end corner, the union of the discs about the start corners (shifted by the
+        corner's offset), where no one disc holds the whole base region already."""
+        setting, limit = query.setting, self.limit_in(query.setting.unit)
+        keep = []
+        for c in range(4):
+            far = np.hypot(*(query.corners[:, c, None] - setting.start[None]).T).max(axis=0)
+            if far.min() > limit:  # no one start corner's disc holds every end: it binds
+                discs = shapely.polygons(setting.circle[None] * limit
+                                         + (setting.start - query.offsets[c])[:, None])
+                keep.append(shapely.union_all(discs))
+        return RegionPart(keep=keep) if keep else None
 
     def encode(self, ectx: EncodeContext) -> None:
         """Each end corner in a 128-gon inscribed in the 2 x Mob disc of some start corner:

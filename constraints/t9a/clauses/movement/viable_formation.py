@@ -9,9 +9,13 @@ that starts deeper than wide (after casualties, say) may Reform keeping its file
 
 from __future__ import annotations
 
-from constraints.core.clause import Clause
+import numpy as np
+
+from constraints.core.clause import Clause, Masker, Stage
 from constraints.core.verdict import ClauseResult, Violation
 from constraints.rank_and_file.formation import Formation
+from constraints.rank_and_file.poses import MaskSetting, ReformPoses
+from constraints.rank_and_file.unit import Unit
 from constraints.sat.context import EncodeContext
 from constraints.t9a.context import MoveContext
 
@@ -30,12 +34,10 @@ def formation_problem(formation: Formation, proper_rank_width: int,
 
 
 class ViableFormation(Clause):
-    kind = "viable_formation"
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         formation = ctx.end_unit.formation
-        widths = self.params["proper_rank_width"]
-        width = widths[min(ctx.unit.height, len(widths) - 1)]
+        width = self.proper_rank_width(ctx.unit.height)
         problem, measured, limit = formation_problem(formation, width, ctx.unit.files)
         measurements = {"ranks": float(formation.ranks)}
         if not problem:
@@ -45,10 +47,26 @@ class ViableFormation(Clause):
         return ClauseResult(measurements, (Violation(self.id, measured, limit, "models",
                                                      message),))
 
-    def encode(self, ectx: EncodeContext) -> None:
+    def proper_rank_width(self, height: int) -> int:
         widths = self.params["proper_rank_width"]
-        width = widths[min(ectx.unit.height, len(widths) - 1)]
+        return int(widths[min(height, len(widths) - 1)])
+
+    def viable(self, unit: Unit, files: int) -> bool:
+        """Whether `unit` reformed to `files` files stands in a viable formation."""
+        width = self.proper_rank_width(unit.height)
+        return not formation_problem(unit.formation.reformed(files), width, unit.files)[0]
+
+    def masker(self, setting: MaskSetting) -> Masker:
+        """Per formation (files) of the batch."""
+        unit = setting.unit
+
+        def judge(poses: ReformPoses, ok: np.ndarray) -> np.ndarray:
+            files = np.unique(poses.files[ok])
+            bad = [f for f in files if not self.viable(unit, int(f))]
+            return ok & ~np.isin(poses.files, bad)
+        return Masker(self.id, Stage.WAY, judge)
+
+    def encode(self, ectx: EncodeContext) -> None:
         for option in ectx.options:
-            formation = ectx.unit.formation.reformed(option.files)
-            if formation_problem(formation, width, ectx.unit.files)[0]:
+            if not self.viable(ectx.unit, option.files):
                 ectx.enc.forbid(option.index, self.id)

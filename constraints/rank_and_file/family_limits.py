@@ -1,0 +1,54 @@
+"""What the clauses tell a rank-and-file move family about its limits (`Clause.bound`).
+
+A family (the options a search enumerates, the batch mask's ways) needs a few numbers that
+only the rules know: how far a Snaking move may go, how far it may turn, how far a Reform's
+centre may travel, how much its files may change.  Each clause tightens the ones it sets;
+None means no clause of the profile limits it (the family then uses its own default).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+N = TypeVar("N", int, float)
+
+
+@dataclass(frozen=True)
+class FamilyLimits:
+    budget_in: float | None = None        # Snaking Forward distance
+    window_deg: float | None = None       # heading kept within this of the reference
+    centre_reach_in: float | None = None  # a Reform's centre travel
+    file_change: int | None = None        # a Reform's |files after - files before|
+
+    def tightened(self, *, budget_in: float | None = None, window_deg: float | None = None,
+                  centre_reach_in: float | None = None,
+                  file_change: int | None = None) -> FamilyLimits:
+        """These limits with each given one lowered to the given value (never raised)."""
+        return FamilyLimits(_lower(self.budget_in, budget_in), _lower(self.window_deg, window_deg),
+                            _lower(self.centre_reach_in, centre_reach_in),
+                            _lower(self.file_change, file_change))
+
+    def budget_or(self, default: float) -> float:
+        return default if self.budget_in is None else self.budget_in
+
+    def window_or(self, default: float) -> float:
+        return default if self.window_deg is None else self.window_deg
+
+    def centre_reach_or(self, default: float) -> float:
+        return default if self.centre_reach_in is None else self.centre_reach_in
+
+
+def family_limits(clauses: Iterable[Any], unit: Any) -> FamilyLimits:
+    """The limits the clauses set for `unit` (each through its `bound`)."""
+    limits = FamilyLimits()
+    for clause in clauses:
+        limits = clause.bound(unit, limits)
+    return limits
+
+
+def _lower(old: N | None, new: N | None) -> N | None:
+    if new is None:
+        return old
+    return new if old is None else min(old, new)

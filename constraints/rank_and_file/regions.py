@@ -1,0 +1,77 @@
+"""What a clause's `region` is asked: one option's end centres, in the unit's start frame.
+
+With the option fixed (facing, wheel, files), an end-position rule is a region of the centre
+plane.  `RegionSetting.outer` says which way to approximate round shapes: a *relaxation*
+(discs circumscribed, spacing zones inscribed: every legal end centre stays in) or a *sound*
+region (the other way: every point left is legal for that rule).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Point, Polygon
+
+from constraints.geometry.convex import convex_pieces
+from constraints.geometry.frame import Frame
+from constraints.rank_and_file.unit import Unit
+from constraints.sat.option import corner_offset
+
+DISC_SEGS = 32  # arc segments per quarter circle of the discs (Valid Final Position, travel)
+
+
+@dataclass
+class RegionSetting:
+    """Shared by every option of one unit's search: its frame and the framed geometry."""
+
+    unit: Unit
+    frame: Frame
+    outer: bool
+    table: np.ndarray              # (4, 2) the battlefield's corners
+    start: np.ndarray              # (4, 2) the unit's start corners
+    pieces: list[np.ndarray]       # obstacles as convex pieces (vertices)
+    shapes: list[Polygon]
+    circle: np.ndarray             # a unit circle's vertices (scaled out when outer)
+
+    @classmethod
+    def of(cls, scenario: Any, unit: Unit, outer: bool) -> RegionSetting:
+        frame = Frame(unit.pose.centre, unit.pose.facing_deg)
+        field = scenario.battlefield
+        table = np.array([frame.point(c) for c in ((0.0, 0.0), (field.width_in, 0.0),
+                          (field.width_in, field.depth_in), (0.0, field.depth_in))])
+        start = np.array([frame.point(c) for c in unit.corners()])
+        pieces = [p.vertices for label, shape in scenario.obstacles_for(unit.id)
+                  for p in convex_pieces(label, shape, frame)]
+        # A regular polygon with its vertices on the unit circle is inscribed in the disc; the
+        # relaxation scales it out by 1 / cos(pi / n) so that its edges touch the circle.
+        n = 4 * DISC_SEGS
+        circle = shapely.get_coordinates(Point(0.0, 0.0).buffer(1.0, quad_segs=DISC_SEGS))
+        circle = circle / math.cos(math.pi / n) if outer else circle
+        return cls(unit, frame, outer, table, start, pieces, [Polygon(v) for v in pieces],
+                   circle)
+
+
+@dataclass
+class RegionQuery:
+    """One option's question: its base region of centres (already clipped) and the frame
+    offsets of its end corners from the centre."""
+
+    setting: RegionSetting
+    option: Any
+    base: shapely.Geometry
+    offsets: np.ndarray  # (4, 2)
+
+    @cached_property
+    def corners(self) -> np.ndarray:
+        """(V, 4, 2): the end corners at each vertex of the base region."""
+        return shapely.get_coordinates(self.base)[:, None, :] + self.offsets[None]
+
+    @classmethod
+    def of(cls, setting: RegionSetting, option: Any, base: shapely.Geometry) -> RegionQuery:
+        offsets = np.array([corner_offset(option, c) for c in range(4)])
+        return cls(setting, option, base, offsets)

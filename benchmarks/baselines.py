@@ -1,6 +1,6 @@
 """Two baselines for the best single-unit move, over the solver's own move family.
 
-Each returns (move or None, objective value by `optimizer.solve.objective_value` on the exact
+Each returns (move or None, objective value by `optimizer.search.solve.objective_value` on the exact
 checker's verdict, stats).  `brute_force`: a `grid`-inch grid of the family (March/Advance:
 every option of constraints.options, legs a, b every `grid`"; Reform: every option, centres
 on a `grid` lattice of the start frame in the travel disc); objectives of every pose in numpy,
@@ -35,8 +35,8 @@ from constraints.sat.option import Option, front_offset
 from constraints.t9a.checker import check_move
 from constraints.t9a.moves import Move, Step
 from optimizer.batch import BatchJudge
-from optimizer.families.options import legs
-from optimizer.families.search_space import options_for
+from optimizer.families.base import options_for
+from optimizer.families.snaking import legs
 from optimizer.search.objectives import BEHIND_PENALTY, Objective
 from optimizer.search.regions import CentreRegions
 from optimizer.search.solve import objective_value
@@ -62,7 +62,7 @@ class _Family:
         # per option: Front Facing centre offset, end right vector, the facing's cost part
         self.front = np.array([front_offset(o) for o in opts]).reshape(-1, 2)
         self.right = np.array([unit_vector(o.frame_facing_deg - 90.0) for o in opts])
-        self.ways = [np.array([o.info.get(key, (0.0, 0.0)) for o in opts]).reshape(-1, 2)
+        self.ways = [np.array([getattr(o, key) for o in opts]).reshape(-1, 2)
                      for key in ("wheel_shift", "first_dir", "end_dir")]  # (K, 2) each
         self.extra = np.zeros(len(opts))
         obj = self.objective
@@ -165,7 +165,7 @@ def _grid(fam: _Family, step: float) -> np.ndarray:
     """(P, 2): legs (a, b) for March and Advance, frame centres for Reform."""
     reform = fam.manoeuvre == "reform"
     reach = fam.centre_reach() if reform else \
-        max(o.info["budget_in"] - o.info["wheel_cost_in"] for o in fam.options)
+        max(o.spare_in for o in fam.options)
     n = int(math.floor(reach / step + 1e-9))
     ticks = np.arange(-n if reform else 0, n + 1)
     pts = np.stack(np.meshgrid(ticks, ticks), -1).reshape(-1, 2) * step
@@ -186,7 +186,7 @@ def _block_costs(fam: _Family, params: np.ndarray, ks: np.ndarray) -> np.ndarray
     cost = fam.costs(_centres(fam, k, pars), k)
     if fam.manoeuvre != "reform":
         opts = [fam.options[i] for i in ks]
-        spare = np.repeat([o.info["budget_in"] - o.info["wheel_cost_in"] for o in opts],
+        spare = np.repeat([o.spare_in for o in opts],
                           len(params))
         straight = np.repeat([o.wheel_deg == 0 for o in opts], len(params))
         bad = (pars.sum(axis=1) > spare + 1e-9) | (straight & (pars[:, 1] > 0))

@@ -5,7 +5,7 @@
 
 For each case (a scenario file in `benchmarks/scenarios/`, a unit, a manoeuvre, an objective)
 three methods run in this one process, each on a freshly loaded scenario (so none inherits
-another's cached path finders): `optimizer.solve.best_move` (CP-SAT, time limit 30 s, one
+another's cached path finders): `optimizer.search.solve.best_move` (CP-SAT, time limit 30 s, one
 worker), `optimizer.baseline.brute_force` (0.05" grid, batch mask, exact confirmation) and
 `optimizer.baseline.per_heading_geometry` (shapely regions per option).  Each method runs
 `--repeats` times (default 3); CP-SAT's random seed is the repeat number (best_move fixes
@@ -45,8 +45,8 @@ from constraints.sat.lattice import Lattice
 from constraints.t9a.checker import check_move
 from constraints.t9a.moves import Move, Step
 from optimizer.batch import BatchJudge
-from optimizer.families.options import legs
-from optimizer.families.search_space import options_for
+from optimizer.families.base import options_for
+from optimizer.families.snaking import legs
 from optimizer.search.objectives import Objective
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
@@ -253,11 +253,11 @@ def march_poses(scenario: Scenario, unit_id: str, count: int,
     rng = np.random.default_rng(seed)
     n = count + count // 4
     k = rng.integers(len(options), size=n)
-    spare = np.array([o.info["budget_in"] - o.info["wheel_cost_in"] for o in options])[k]
+    spare = np.array([o.spare_in for o in options])[k]
     a = rng.uniform(0.0, 1.0, n) * spare
     b = np.where(np.array([o.wheel_deg for o in options])[k] == 0, 0.0,
                  rng.uniform(0.0, 1.0, n) * (spare - a))
-    w, fp, fe = (np.array([o.info.get(key, (0.0, 0.0)) for o in options])
+    w, fp, fe = (np.array([getattr(o, key) for o in options])
                  for key in ("wheel_shift", "first_dir", "end_dir"))
     frame = np.round((w[k] + a[:, None] * fp[k] + b[:, None] * fe[k]) / 0.01) * 0.01
     maps = np.array([o.a_map + o.b_map for o in options])[k]  # (n, 6)

@@ -29,6 +29,10 @@ class InvalidInputError(ManoeuvreError, ValueError):
         """The same error, naming the file it came from."""
         return InvalidInputError(self.problem, path=self.path, source=source)
 
+    def at(self, path: str) -> InvalidInputError:
+        """The same error, at another path (a command-line option for an API argument)."""
+        return InvalidInputError(self.problem, path=path, source=self.source)
+
 
 class EncodingMismatchError(ManoeuvreError, AssertionError):
     """The CP-SAT encoding produced an answer the exact checker rejects: our bug."""

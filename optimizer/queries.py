@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from constraints.core.scenario import Scenario
+from constraints.core.scenario import Scenario, validate_manoeuvre
 from constraints.core.verdict import Violation
 from constraints.geometry.frame import Frame
 from constraints.geometry.plane import Point, angle_between_deg, normalise_deg
@@ -24,9 +24,9 @@ from constraints.sat.option import Option
 from constraints.t9a.checker import check_move
 from constraints.t9a.moves import Move
 from optimizer.batch import BatchJudge
-from optimizer.families.search_space import options_for
+from optimizer.families.base import family_for, options_for
 from optimizer.search.objectives import Objective
-from optimizer.search.solve import SearchResult, best_move, option_move
+from optimizer.search.solve import SearchResult, best_move
 
 VIEW_LATTICE = Lattice(inch=0.1, degree=1.0, advance_wheel_deg=15.0)
 
@@ -55,6 +55,7 @@ class LegalMoves:
 
     def __init__(self, scenario: Scenario, unit_id: str, manoeuvre: str,
                  lattice: Lattice = VIEW_LATTICE) -> None:
+        validate_manoeuvre(scenario, unit_id, manoeuvre, "unit_id", "manoeuvre")
         self.scenario = scenario
         self.unit_id = unit_id
         self.manoeuvre = manoeuvre
@@ -62,6 +63,7 @@ class LegalMoves:
         unit = scenario.unit(unit_id)
         self.frame = Frame(unit.pose.centre, unit.pose.facing_deg)
         self.judge = BatchJudge(scenario, unit_id, manoeuvre)
+        self.family = family_for(scenario.profile, manoeuvre)
         self._grids: dict[int, np.ndarray] = {}
         self.options, self.regions = options_for(scenario, scenario.unit(unit_id), manoeuvre,
                                                  lattice)
@@ -74,8 +76,8 @@ class LegalMoves:
         for k in range(len(self.options)):
             cands = self._candidates(k)
             for centre in cands.frame_centres[self._legal(cands)]:
-                yield option_move(self.unit_id, self.manoeuvre, self.frame, cands.option,
-                                  (float(centre[0]), float(centre[1])))
+                yield self.family.move(self.unit_id, self.frame, cands.option,
+                                       (float(centre[0]), float(centre[1])))
 
     def count(self) -> int:
         """How many legal end poses the lattice holds."""
@@ -100,11 +102,8 @@ class LegalMoves:
         n = len(cands.centres)
         if not n:
             return np.zeros(0, dtype=bool)
-        facings = np.full(n, cands.option.facing_deg)
-        if self.manoeuvre == "reform":
-            return self.judge.mask(cands.centres, facings, files=cands.option.files)
-        return self.judge.mask(cands.centres, facings,
-                               pivots=np.full(n, cands.option.pivot_deg))
+        return self.family.mask(self.judge, cands.centres, [cands.option],
+                                np.zeros(n, dtype=int))
 
     def regions_by_facing(self, only: Callable[[Option], bool] | None = None) \
             -> dict[tuple[float, int], shapely.Geometry]:

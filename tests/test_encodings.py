@@ -39,8 +39,10 @@ from constraints.sat.lattice import Lattice, inscribed_polygon
 from constraints.sat.option import Option
 from constraints.t9a.checker import check_move
 from constraints.t9a.moves import Move
+from optimizer.search.model import build_search, solver_for
 from optimizer.search.objectives import Objective
-from optimizer.search.solve import best_move, build_search, solver_for
+from optimizer.search.request import SearchRequest
+from optimizer.search.solve import best_move
 from tests.support import scenario, unit, wall
 
 TICK = 0.01
@@ -322,7 +324,7 @@ def test_off_switch_table_edge_end(monkeypatch):
 
 def test_reorder_files_agreement():
     s = scenario(unit())
-    search = build_search(s, "u", "march", COARSE)
+    search = build_search(SearchRequest(s, "u", "march", FORWARD, COARSE))
     assert {o.files for o in search.ectx.options} == {5}
     result = optimal(s, "march", lattice=COARSE)
     assert result.move.files in (None, 5)
@@ -468,7 +470,7 @@ def test_off_switch_model_path(monkeypatch):
 # set of Pivot angles they forbid: it must be exactly the set the checker rejects.
 
 def _forbidden_pivots(s, clause_id: str, lattice: Lattice) -> set[float]:
-    search = build_search(s, "u", "advance", lattice)
+    search = build_search(SearchRequest(s, "u", "advance", FORWARD, lattice))
     forbidden = search.ectx.enc.forbidden
     return {o.pivot_deg for o in search.ectx.options if forbidden.get(o.index) == clause_id}
 
@@ -584,7 +586,7 @@ def test_off_switch_pivot_spacing(monkeypatch):
 # --- MoveEncoding.row: sound rounding of float rows -----------------------------------------
 
 def _encoding() -> MoveEncoding:
-    option = Option(0, 90.0, 1, 1.0, 1.0, info={"frame_facing_deg": 90.0})
+    option = Option(0, 90.0, 90.0, 1, 1.0, 1.0)
     return MoveEncoding([option], Lattice(), 1.0)
 
 
@@ -697,7 +699,7 @@ def test_corner_row_is_sound_for_the_true_corner():
     for _ in range(60):
         facing = float(rng.uniform(0.0, 360.0))
         width, depth = (float(x) for x in rng.uniform(0.5, 6.0, 2))
-        option = Option(0, facing, 1, width, depth, info={"frame_facing_deg": facing})
+        option = Option(0, facing, facing, 1, width, depth)
         enc = MoveEncoding([option], Lattice(), 0.2)
         corner = int(rng.integers(0, 4))
         angle = rng.uniform(0.0, 2 * np.pi)
@@ -772,7 +774,7 @@ def test_row_with_exact_integers_keeps_its_boundary():
 def test_advance_pivot_then_straight_on_has_lattice_points():
     s = scenario(unit())
     assert check_move(s, Move("u", "advance", pivot_deg=45.0)).legal  # Pivot, stay put
-    search = build_search(s, "u", "advance", Lattice(),
+    search = build_search(SearchRequest(s, "u", "advance", FORWARD),
                           only=lambda o: o.pivot_deg == 45.0 and o.wheel_deg == 0.0)
     status = solver_for(10.0).solve(search.ectx.enc.sat_model)
     assert status in (cp_model.OPTIMAL, cp_model.FEASIBLE)

@@ -17,17 +17,26 @@ from constraints.geometry.frame import Frame
 from constraints.sat.lattice import Lattice
 from constraints.t9a.checker import check_move
 from optimizer.batch import BatchJudge
-from optimizer.families.search_space import options_for
-from optimizer.search.incumbent import Incumbent, value_of
+from optimizer.families.base import family_for, options_for
+from optimizer.search.distance_goals import _directions, _lattice_floor
+from optimizer.search.incumbent import Incumbent
 from optimizer.search.objectives import Objective
-from optimizer.search.prefilter import _clip, screened
+from optimizer.search.prefilter import screened
 from optimizer.search.regions import CentreRegions
-from optimizer.search.solve import best_move, option_move
+from optimizer.search.request import SearchRequest
+from optimizer.search.solve import best_move
 from tests.solver_support import make_scenario
 
 END_RULES = {"t9a.valid_final_position", "t9a.unit_spacing", "t9a.table_edge.end"}
 SEEDS = range(8)
 TIP_IN = 0.02  # see test_best_move_no_worse_than_brute_force
+
+
+def goal_at(objective: Objective, point, facing):
+    """The objective's goal with its frame point and relative facing set as given."""
+    goal = objective.goal(Frame((0.0, 0.0), 90.0))
+    goal.point, goal.facing = point, facing
+    return goal
 
 
 def _random_centres(rng: np.random.Generator, region: shapely.Geometry, count: int) -> np.ndarray:
@@ -50,8 +59,8 @@ def _cases(manoeuvre: str, seed: int, per_option: int = 3, options: int = 25):
         reach = [shapely.Point(0.0, 0.0).buffer(r, 16) for r in rng.uniform(0.2, 3.0, len(opts))]
     for k in rng.choice(len(opts), size=min(options, len(opts)), replace=False):
         for centre in _random_centres(rng, reach[k], per_option):
-            move = option_move("u", manoeuvre, frame, opts[k], (float(centre[0]),
-                                                                float(centre[1])))
+            move = family_for(s.profile, manoeuvre).move("u", frame, opts[k],
+                                                         (float(centre[0]), float(centre[1])))
             yield s, opts[k], frame.point(check_move(s, move).end_centre), check_move(s, move)
 
 
@@ -113,12 +122,13 @@ def test_screening_keeps_every_option_with_a_legal_centre_as_good(manoeuvre, nam
             facing = 90.0 + 20.0 if name == "target_pose" else None
             objective = Objective(name, frame.world(point), None if facing is None else
                                   u.pose.facing_deg + 20.0)
-            value = float(value_of(objective, option, np.array([centre]), point, facing)[0])
+            request = SearchRequest(s, "u", manoeuvre, objective, lattice)
+            value = float(request.goal.values(option, np.array([centre]))[0])
             judge = BatchJudge(s, "u", manoeuvre, margin_in=0.03)  # the margin must not apply
             other = (option.index + 1) % len(opts)
             keep = sorted({option.index, other})
-            out = screened(judge, frame, objective, opts, keep, reach, point, facing,
-                           Incumbent(other, (0.0, 0.0), value), lattice.inch)
+            out = screened(request, judge, opts, keep, reach,
+                           Incumbent(other, (0.0, 0.0), value))
             assert option.index in out, (seed, option.index, centre, value)
             checked += 1
     assert checked >= 5
@@ -137,12 +147,12 @@ def test_clip_holds_every_centre_no_worse_than_the_bound(objective):
     rng = np.random.default_rng(0)
     facing = None if objective.facing_deg is None else 90.0 + objective.facing_deg - \
         u.pose.facing_deg
-    point = objective.point
+    goal = goal_at(objective, objective.point, facing)
     for option in opts[::20]:
         centres = rng.uniform(-8.0, 8.0, (400, 2))
-        values = value_of(objective, option, centres, point, facing)
+        values = goal.values(option, centres)
         worst = float(np.quantile(values, 0.3))
-        clip = _clip(objective, option, worst, point, facing)
+        clip = goal.clip(option, worst)
         better = values <= worst if not objective.maximise else values >= worst
         inside = shapely.contains_xy(clip.buffer(1e-9), centres[:, 0], centres[:, 1])
         assert inside[better].all()
@@ -184,8 +194,6 @@ def test_lattice_floor_is_the_least_value_over_the_lattice():
     """The floor posted as the distance's lower bound equals the least value of the posted
     rows over a wide window of integer points, for random targets (so it is a true bound);
     and a centre nearest the target is at it, one a tick further is not."""
-    from optimizer.search.objectives import _directions, _lattice_floor, at_lattice_floor
-
     rng = np.random.default_rng(5)
     steps = np.arange(-12, 13)
     for _ in range(40):
@@ -200,7 +208,7 @@ def test_lattice_floor_is_the_least_value_over_the_lattice():
         option = options_for(make_scenario("random", 1), make_scenario("random", 1).unit("u"),
                              "reform", Lattice(degree=90.0))[0][0]
         point = (target[0] * tick, target[1] * tick)
-        objective = Objective("target_distance", (0.0, 0.0))
-        assert at_lattice_floor(objective, option, tuple(best * tick), point, tick)
+        goal = goal_at(Objective("target_distance", (0.0, 0.0)), point, None)
+        assert goal.at_lattice_floor(option, tuple(best * tick), tick)
         worse = (best + [2, 0]) * tick
-        assert not at_lattice_floor(objective, option, tuple(worse), point, tick)
+        assert not goal.at_lattice_floor(option, tuple(worse), tick)

@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 from shapely.geometry import Polygon, box
 
 from constraints.core.profile import RulesProfile, find_profile
+from constraints.errors import InvalidInputError
 from constraints.geometry.plane import Point
 
 U = TypeVar("U")
@@ -97,3 +98,16 @@ class Scenario(Generic[U]):
         units = tuple(unit if u.id == unit.id else u  # type: ignore[attr-defined]
                       for u in self.units)
         return replace(self, units=units)
+
+
+def validate_manoeuvre(scenario: Scenario, unit_id: str, manoeuvre: str,
+                       unit_path: str = "$.unit", manoeuvre_path: str = "$.manoeuvre") -> None:
+    """Raise `InvalidInputError` unless the unit exists and its profile has the manoeuvre."""
+    if not scenario.has_unit(unit_id):
+        known = ", ".join(u.id for u in scenario.units)
+        raise InvalidInputError(f"unknown unit {unit_id!r} (units: {known})", path=unit_path)
+    if manoeuvre not in scenario.profile.manoeuvres:
+        known = ", ".join(scenario.profile.manoeuvres)
+        raise InvalidInputError(f"manoeuvre {manoeuvre!r} is not in rules "
+                                f"{scenario.profile.name!r} (known: {known})",
+                                path=manoeuvre_path)

@@ -4,12 +4,13 @@ vectorised side by side."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from constraints.geometry.plane import Point, forward_vectors
+from constraints.geometry.plane import Point, forward_vectors, unit_vector
 
 # Arc sampling for swept wheels: the arc is replaced by a polygon whose edges are tangent to
 # a circle slightly larger than the true one (circumscribed), so the swept area is never
@@ -52,3 +53,16 @@ def wheel_shifts(width_in: float, depth_in: float, h_deg: np.ndarray,
     rotated = np.concatenate([cos * to_pivot[..., :1] - sin * to_pivot[..., 1:],
                               sin * to_pivot[..., :1] + cos * to_pivot[..., 1:]], axis=-1)
     return to_pivot - rotated
+
+
+def wheel_shift(width_in: float, depth_in: float, heading_deg: float, wheel_deg: float,
+                world: Callable[[float], Point] = unit_vector) -> Point:
+    """`wheel_shifts` for one wheel (scalar; `world` gives a heading's unit vector, so a
+    caller may pass a cache of them)."""
+    fx, fy = world(heading_deg)
+    rx, ry = fy, -fx
+    side = -1.0 if wheel_deg > 0 else 1.0
+    px = fx * depth_in / 2 + rx * side * width_in / 2
+    py = fy * depth_in / 2 + ry * side * width_in / 2
+    cos, sin = world(wheel_deg)
+    return (px - (cos * px - sin * py), py - (sin * px + cos * py))

@@ -20,7 +20,7 @@ from shapely.geometry import Point, Polygon
 from constraints.geometry.convex import convex_pieces
 from constraints.geometry.frame import Frame
 from constraints.rank_and_file.unit import Unit
-from constraints.sat.option import corner_offset
+from constraints.sat.option import corner_offsets
 
 DISC_SEGS = 32  # arc segments per quarter circle of the discs (Valid Final Position, travel)
 
@@ -73,5 +73,5 @@ class RegionQuery:
 
     @classmethod
     def of(cls, setting: RegionSetting, option: Any, base: shapely.Geometry) -> RegionQuery:
-        offsets = np.array([corner_offset(option, c) for c in range(4)])
+        offsets = np.array(corner_offsets(option))
         return cls(setting, option, base, offsets)

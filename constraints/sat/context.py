@@ -13,10 +13,11 @@ import shapely
 from constraints.core.scenario import Scenario
 from constraints.geometry.convex import ConvexPiece, convex_pieces
 from constraints.geometry.frame import Frame
+from constraints.geometry.plane import Point
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import HalfPlane
-from constraints.sat.option import Option
+from constraints.sat.option import Option, corner_offsets
 
 
 class SearchTimeout(Exception):  # noqa: N818  (a status, not an error: becomes TIMEOUT)
@@ -85,6 +86,11 @@ class EncodeContext:
         piece = ConvexPiece("table", np.asarray(shapely.orient_polygons(piece.shape)
                                                 .exterior.coords[:-1]))
         return [HalfPlane(n, e) for n, e in piece.edge_normals()]
+
+    @cached_property
+    def corner_offsets(self) -> list[tuple[Point, Point, Point, Point]]:
+        """Per option, the frame offsets of its end corners from the end centre."""
+        return [corner_offsets(o) for o in self.options]
 
     @cached_property
     def start_corners(self) -> list[tuple[float, float]]:

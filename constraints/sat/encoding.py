@@ -16,7 +16,8 @@ passes the exact checker.  What this gives up is at most a fraction of a tick pe
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,7 @@ from ortools.sat.python import cp_model
 
 from constraints.geometry.plane import Point
 from constraints.sat.lattice import Lattice
-from constraints.sat.option import Option, corner_offset
+from constraints.sat.option import Option, corner_offsets
 
 ROW_SCALE = 100_000  # float rows become integers this much finer than their largest term
 ROW_NOISE = 1e-6     # far below the checker's float allowance (constraints.limits)
@@ -69,7 +70,6 @@ class MoveEncoding:
         self.band_lit: Any = None  # true when a band option is chosen
         self.band_options: set[int] = set()   # indexes of band options' literals
         self.lattice_options: set[int] = set()
-        self.about_lattice_point = False  # rows about (i, j) itself, not the true end
         self.magnitude: dict[str, int] = {}  # largest |value| of each offset variable
         self.corner_dx, self.corner_dy = self._corner_offsets()
 
@@ -79,8 +79,9 @@ class MoveEncoding:
     def _corner_offsets(self) -> tuple[list[Any], list[Any]]:
         dxs: list[Any] = []
         dys: list[Any] = []
+        every = [corner_offsets(o) for o in self.options]
         for c in range(4):
-            offs = [corner_offset(o, c) for o in self.options]
+            offs = [corners[c] for corners in every]
             xs = [round(CORNER_SUBTICKS * self.ticks(p[0])) for p in offs]
             ys = [round(CORNER_SUBTICKS * self.ticks(p[1])) for p in offs]
             for values, out, name in ((xs, dxs, "x"), (ys, dys, "y")):
@@ -121,12 +122,22 @@ class MoveEncoding:
         if guard:
             ct.only_enforce_if(guard)
 
+    @contextmanager
+    def guarded_by(self, lit: Any) -> Iterator[None]:
+        """Every row posted inside is also enforced by `lit` (a clause's literal, for unsat
+        cores: which clauses make a request impossible)."""
+        self.clause_lit = lit
+        try:
+            yield
+        finally:
+            self.clause_lit = None
+
     def row(self, terms: Sequence[tuple[float, Any, int]], rhs: float,
-            enforce: Sequence[Any] = ()) -> None:
+            enforce: Sequence[Any] = (), at_lattice_point: bool = False) -> None:
         """Post sum(coef * var) <= rhs soundly; each term is (coef, var, bound on |var|)."""
         enforce = self.guarded(enforce)
         centre_coef = sum(abs(c) for c, v, _ in terms if v is self.i or v is self.j)
-        if self.band_lit is not None and centre_coef and not self.about_lattice_point:
+        if self.band_lit is not None and centre_coef and not at_lattice_point:
             # A row about the centre: as it stands for the lattice options, and with the
             # band's slack for the band options (shared rows are posted twice).
             slack = self.centre_slack_ticks * centre_coef
@@ -174,10 +185,11 @@ class MoveEncoding:
         else:
             self.sat_model.add_bool_or([])
 
-    def centre_row(self, normal: Point, rhs_in: float, enforce: Sequence[Any] = ()) -> None:
+    def centre_row(self, normal: Point, rhs_in: float, enforce: Sequence[Any] = (),
+                   at_lattice_point: bool = False) -> None:
         """normal . d <= rhs for the end centre d (frame inches)."""
         self.row([(normal[0], self.i, self.bound), (normal[1], self.j, self.bound)],
-                 self.ticks(rhs_in), enforce)
+                 self.ticks(rhs_in), enforce, at_lattice_point)
 
     def centre_rows(self, normals: np.ndarray, rhs_in: np.ndarray,
                     enforce: Sequence[Any] = ()) -> None:
@@ -186,7 +198,7 @@ class MoveEncoding:
         Reform).  Rows that a band option may need twice go through `centre_row`."""
         normals = np.asarray(normals, dtype=float).reshape(-1, 2)
         rhs = np.asarray(rhs_in, dtype=float).reshape(-1) / self.tick
-        if self.band_lit is not None and not self.about_lattice_point:
+        if self.band_lit is not None:
             for n, r in zip(normals, rhs, strict=True):
                 self.centre_row((float(n[0]), float(n[1])), float(r) * self.tick, enforce)
             return

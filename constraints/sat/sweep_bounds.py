@@ -134,7 +134,7 @@ def bound_first_leg(ectx: EncodeContext, limits: np.ndarray, clause_id: str) -> 
     is where clearance is lost, so the row keeps a hair (STRICT) short of it."""
     enc = ectx.enc
     for option, limit, lit in zip(ectx.options, limits, enc.option_vars, strict=True):
-        spare = option.info["budget_in"] - option.info["wheel_cost_in"]
+        spare = option.spare_in
         if limit < 0:
             enc.forbid(option.index, clause_id)
         elif limit < spare:
@@ -147,7 +147,7 @@ def last_leg_vertices(option: Option) -> list[tuple[np.ndarray, np.ndarray]]:
     End front corners are d + fe D/2 -+ re W/2; the post-wheel front is that minus b fe, with
     b affine in d.
     """
-    fe = np.asarray(option.info["end_dir"])
+    fe = np.asarray(option.end_dir)
     re = np.array([fe[1], -fe[0]])
     bm = np.asarray(option.b_map)
     shift = np.eye(2) - np.outer(fe, bm[:2])
@@ -160,5 +160,5 @@ def last_leg_vertices(option: Option) -> list[tuple[np.ndarray, np.ndarray]]:
 
 
 def last_leg_axes(option: Option) -> tuple[tuple[float, float], tuple[float, float]]:
-    fe = option.info["end_dir"]
+    fe = option.end_dir
     return (float(fe[0]), float(fe[1])), (float(fe[1]), float(-fe[0]))

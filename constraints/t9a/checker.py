@@ -6,7 +6,7 @@ violations); it raises `InvalidInputError` only for a move that does not fit the
 
 from __future__ import annotations
 
-from constraints.core.scenario import Scenario
+from constraints.core.scenario import Scenario, validate_manoeuvre
 from constraints.core.verdict import Verdict, Violation
 from constraints.errors import InvalidInputError
 from constraints.t9a.context import MoveContext
@@ -38,14 +38,8 @@ def judge(ctx: MoveContext) -> Verdict:
 
 def validate_move(scenario: Scenario, move: Move) -> None:
     """Raise `InvalidInputError` for a move that cannot apply to this scenario at all."""
-    if not scenario.has_unit(move.unit):
-        known = ", ".join(u.id for u in scenario.units)
-        raise InvalidInputError(f"unknown unit {move.unit!r} (units: {known})", path="$.unit")
-    if move.manoeuvre not in scenario.profile.manoeuvres:
-        known = ", ".join(scenario.profile.manoeuvres)
-        raise InvalidInputError(f"manoeuvre {move.manoeuvre!r} is not in rules "
-                                f"{scenario.profile.name!r} (known: {known})", path="$.manoeuvre")
-    if move.manoeuvre == "reform" and move.files is not None and move.files < 1:
+    validate_manoeuvre(scenario, move.unit, move.manoeuvre)
+    if not move.manoeuvre.snaking and move.files is not None and move.files < 1:
         raise InvalidInputError(f"files must be at least 1, got {move.files}", path="$.files")
     if move.assignment is not None:
         models = scenario.unit(move.unit).model_ids()

@@ -31,13 +31,13 @@ class MoveContext:
     @cached_property
     def end_formation(self) -> Formation:
         files = self.move.files
-        if self.move.manoeuvre == "reform" and files is not None:
+        if not self.move.manoeuvre.snaking and files is not None:
             return self.unit.formation.reformed(files)
         return self.unit.formation
 
     @cached_property
     def end_pose(self) -> Pose:
-        if self.move.manoeuvre == "reform":
+        if not self.move.manoeuvre.snaking:
             centre = self.move.centre if self.move.centre is not None else self.unit.pose.centre
             facing = self.move.facing_deg
             return Pose(centre, self.unit.pose.facing_deg if facing is None else facing)

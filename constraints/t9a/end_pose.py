@@ -31,7 +31,7 @@ from constraints.rank_and_file.unit import Unit
 from constraints.t9a.checker import judge
 from constraints.t9a.context import MoveContext
 from constraints.t9a.kinematics import snake
-from constraints.t9a.moves import Move, Step
+from constraints.t9a.moves import Manoeuvre, Move, forward, wheel
 
 GRID_DEG = 0.5
 CANDIDATES_JUDGED = 40
@@ -52,7 +52,7 @@ def candidate_ways(unit: Unit, move: Move, window_deg: float) -> list[tuple[floa
     h0, target = unit.pose.facing_deg, np.asarray(move.centre) - np.asarray(unit.pose.centre)
     turn = float(signed_deg(np.array(move.facing_deg - h0)))
     phis = np.array([0.0])
-    if move.manoeuvre == "advance":
+    if move.manoeuvre.pivots:
         phis = np.unique(np.concatenate([np.arange(-180.0, 180.0, GRID_DEG), [0.0, turn]]))
     found: list[tuple[float, Move]] = []
     for phi in phis:
@@ -102,8 +102,8 @@ def _straight_ahead(move: Move, phi: float, h: float,
 
 
 def _as_move(move: Move, phi: float, lengths: list[float], t1: float, t2: float) -> Move:
-    steps = [Step("forward", lengths[0]), Step("wheel", t1), Step("forward", lengths[1]),
-             Step("wheel", t2), Step("forward", lengths[2])]
+    steps = [forward(lengths[0]), wheel(t1), forward(lengths[1]), wheel(t2),
+             forward(lengths[2])]
     steps = [s for s in steps if s.value != 0.0]
     return replace(move, steps=tuple(steps), pivot_deg=normalise_deg(phi + 180.0) - 180.0,
                    centre=None, facing_deg=None)
@@ -149,7 +149,7 @@ def _steps_json(move: Move) -> tuple[dict[str, float], ...]:
 def _unreachable(scenario: Scenario, move: Move) -> Verdict:
     unit = scenario.unit(move.unit)
     assert move.centre is not None and move.facing_deg is not None
-    probe = replace(move, manoeuvre="reform", files=None)
+    probe = replace(move, manoeuvre=Manoeuvre.REFORM, files=None)
     end = MoveContext(scenario, probe).end_unit
     reason = ("no Pivot and Snaking Forward Moves with at most two wheels, heading kept "
               "within the window, reach this pose")

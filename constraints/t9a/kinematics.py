@@ -18,7 +18,7 @@ from constraints.core.scenario import Pose
 from constraints.geometry.plane import rectangle_corners, rotate_about, unit_vector
 from constraints.geometry.wheel import wheel_sweep
 from constraints.rank_and_file.unit import Unit
-from constraints.t9a.moves import Step
+from constraints.t9a.moves import Step, StepKind
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class Trajectory:
         """Heading change from the post-Pivot heading after each wheel (unwrapped)."""
         total, out = 0.0, []
         for leg in self.legs:
-            if leg.step.kind == "wheel":
+            if leg.step.kind == StepKind.WHEEL:
                 total += leg.step.value
                 out.append(total)
         return out
@@ -76,7 +76,7 @@ def front_segment(pose: Pose, width_in: float, depth_in: float) -> LineString:
 def advance_step(pose: Pose, step: Step, width_in: float, depth_in: float) -> Leg:
     """Execute one forward or wheel step from `pose`."""
     left, right = rectangle_corners(pose.centre, pose.facing_deg, width_in, depth_in)[:2]
-    if step.kind == "forward":
+    if step.kind == StepKind.FORWARD:
         fx, fy = unit_vector(pose.facing_deg)
         dx, dy = fx * step.value, fy * step.value
         after = Pose((pose.centre[0] + dx, pose.centre[1] + dy), pose.facing_deg)

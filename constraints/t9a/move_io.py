@@ -7,7 +7,7 @@ from typing import Any
 
 from constraints.core.jsonread import Node, read_json
 from constraints.errors import InvalidInputError
-from constraints.t9a.moves import MANOEUVRES, Move, Step
+from constraints.t9a.moves import MANOEUVRES, Manoeuvre, Move, Step, StepKind
 from constraints.t9a.unit_io import MAX_MODELS
 
 _OPTIONAL = ("steps", "pivot", "files", "centre", "facing", "assignment")
@@ -26,17 +26,17 @@ def load_move(path: str | Path) -> Move:
 
 def move_from_json(data: Any) -> Move:
     f = Node(data).fields(("unit", "manoeuvre"), _OPTIONAL)
-    manoeuvre = f["manoeuvre"].string()
-    if manoeuvre not in MANOEUVRES:
-        raise f["manoeuvre"].fail(f"unknown manoeuvre {manoeuvre!r} "
-                                  f"(known: {', '.join(MANOEUVRES)})")
-    if "pivot" in f and manoeuvre != "advance":
+    name = f["manoeuvre"].string()
+    if name not in MANOEUVRES:
+        raise f["manoeuvre"].fail(f"unknown manoeuvre {name!r} (known: {', '.join(MANOEUVRES)})")
+    manoeuvre = Manoeuvre(name)
+    if "pivot" in f and not manoeuvre.pivots:
         raise f["pivot"].fail("only an Advance Move starts with a Pivot")
-    if manoeuvre == "reform" and "steps" in f:
+    if not manoeuvre.snaking and "steps" in f:
         raise f["steps"].fail("a Reform Move has no steps: give centre, facing and files")
-    if manoeuvre != "reform" and "steps" in f and ("centre" in f or "facing" in f):
+    if manoeuvre.snaking and "steps" in f and ("centre" in f or "facing" in f):
         raise f["steps"].fail("give either steps or an end pose (centre, facing), not both")
-    if manoeuvre != "reform" and ("centre" in f) != ("facing" in f):
+    if manoeuvre.snaking and ("centre" in f) != ("facing" in f):
         raise f["centre" if "centre" in f else "facing"].fail(
             "an end pose needs both centre and facing")
     return Move(
@@ -62,9 +62,9 @@ def _step(node: Node) -> Step:
         raise node.fail("a step is exactly one of {\"forward\": inches} or "
                         "{\"wheel\": degrees}")
     (kind, value), = f.items()
-    if kind == "forward":
-        return Step("forward", value.number(minimum=0.0, maximum=MAX_FORWARD_IN))
-    return Step("wheel", value.number(minimum=-90.0, maximum=90.0))
+    if kind == StepKind.FORWARD:
+        return Step(StepKind.FORWARD, value.number(minimum=0.0, maximum=MAX_FORWARD_IN))
+    return Step(StepKind.WHEEL, value.number(minimum=-90.0, maximum=90.0))
 
 
 def _assignment(node: Node) -> tuple[tuple[str, tuple[int, int]], ...]:

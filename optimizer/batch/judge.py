@@ -17,6 +17,8 @@ included, is that much stricter.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from constraints.core.clause import Clause, Masker, Stage
@@ -26,13 +28,8 @@ from constraints.geometry.batch import chunks
 from constraints.geometry.convex import ConvexPiece, convex_pieces
 from constraints.geometry.frame import Frame
 from constraints.rank_and_file.family_limits import family_limits
-from constraints.rank_and_file.poses import (
-    EndRectangles,
-    MaskSetting,
-    Rectangles,
-    ReformPoses,
-    SnakingPoses,
-)
+from constraints.rank_and_file.poses import EndRectangles, MaskSetting, Rectangles
+from optimizer.families.base import family_for
 
 WORLD = Frame((0.0, 0.0), 90.0)
 
@@ -59,6 +56,7 @@ class BatchJudge:
                                    self.pieces, self.start_corners,
                                    Frame(self.unit.pose.centre, self.unit.pose.facing_deg),
                                    family_limits(clauses, self.unit))
+        self.family = family_for(scenario.profile, manoeuvre)
         found = [c.masker(self.setting) for c in clauses]
         self.maskers: list[Masker] = sorted((m for m in found if m is not None),
                                             key=lambda m: m.stage)
@@ -68,24 +66,20 @@ class BatchJudge:
         """Whether each end pose (centre (N, 2), facing (N,)) is legal."""
         centres = np.asarray(centres, dtype=float).reshape(-1, 2)
         facings = np.asarray(facings, dtype=float).reshape(-1)
-        ok = np.zeros(len(facings), dtype=bool)
-        if self.manoeuvre == "reform":
-            chosen = np.broadcast_to(np.asarray(self.unit.files if files is None else files),
-                                     facings.shape).astype(int)
-            for part in chunks(len(facings)):
-                reform, exists = ReformPoses.of(self.unit, centres[part], facings[part],
-                                                chosen[part], self.tol)
-                ok[part] = self._judged(reform, exists)
-            return ok
-        turns = np.zeros_like(facings) if pivots is None else \
+        turns = None if pivots is None else \
             np.broadcast_to(np.asarray(pivots, dtype=float), facings.shape)
+        chosen = None if files is None else \
+            np.broadcast_to(np.asarray(files), facings.shape).astype(int)
+        ok = np.zeros(len(facings), dtype=bool)
         for part in chunks(len(facings)):
-            poses, exists = SnakingPoses.of(self.unit, centres[part, 0], centres[part, 1],
-                                            facings[part], turns[part], self.tol)
+            poses, exists = self.family.poses(
+                self.unit, centres[part], facings[part],
+                None if turns is None else turns[part],
+                None if chosen is None else chosen[part], self.tol)
             ok[part] = self._judged(poses, exists)
         return ok
 
-    def _judged(self, poses: SnakingPoses | ReformPoses, ok: np.ndarray) -> np.ndarray:
+    def _judged(self, poses: Any, ok: np.ndarray) -> np.ndarray:
         """The maskers in stage order: the way and its legs on every pose, the rest on the
         poses still legal only (compressed once the cheap tests have run)."""
         cheap = [m for m in self.maskers if m.stage <= Stage.LEGS]

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import shapely
 
 from constraints.core.jsonread import read_json
+from constraints.core.profile import PROFILES
 from constraints.core.scenario import Scenario
 from constraints.core.scenario_io import load_scenario
 from constraints.core.verdict import Verdict
@@ -23,7 +26,8 @@ from optimizer.search.solve import SearchResult, best_move
 
 REGION_STYLE = {"facecolor": "#2ca02c", "alpha": 0.3, "edgecolor": "none",
                 "label": "legal end centres (this facing)"}
-MANOEUVRES = ("advance", "march", "reform")
+# Every manoeuvre some registered profile has (the scenario's own profile is checked later).
+MANOEUVRES = tuple(sorted({m for p in PROFILES.values() for m in p.manoeuvres}))
 
 
 def add_search_commands(sub: Any) -> None:
@@ -68,15 +72,28 @@ def objective_of(args: argparse.Namespace) -> Objective:
     return Objective("front_target_distance" if args.front else "target_distance", args.target)
 
 
+# The API arguments the command-line options stand for, to name them in errors.
+OPTIONS = {"unit_id": "--unit", "manoeuvre": "--manoeuvre", "time_limit_s": "--time-limit"}
+
+
+@contextmanager
+def as_options() -> Iterator[None]:
+    """Errors about API arguments, re-labelled with the options that gave them."""
+    try:
+        yield
+    except InvalidInputError as exc:
+        raise exc.at(OPTIONS.get(exc.path, exc.path)) from None
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario)
-    _known_unit(scenario, args.unit)
-    if args.time_limit <= 0 or args.time_limit > 3600:
+    if not 0 < args.time_limit <= 3600:
         raise InvalidInputError("expected 0 < --time-limit <= 3600", path="command line")
-    result = best_move(scenario, args.unit, args.manoeuvre, objective_of(args),
-                       time_limit_s=args.time_limit)
+    with as_options():
+        result = best_move(scenario, args.unit, args.manoeuvre, objective_of(args),
+                           time_limit_s=args.time_limit)
     print(json.dumps(result.to_json(), indent=2) if args.json else result_text(result))
-    return 0 if result.status in ("OPTIMAL", "FEASIBLE") else 1
+    return 0 if result.status.found else 1
 
 
 def result_text(result: SearchResult) -> str:
@@ -97,10 +114,10 @@ def result_text(result: SearchResult) -> str:
 
 def cmd_moves(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario)
-    _known_unit(scenario, args.unit)
     if args.limit < 1:
         raise InvalidInputError("expected --limit >= 1", path="command line")
-    view = legal_moves(scenario, args.unit, args.manoeuvre)
+    with as_options():
+        view = legal_moves(scenario, args.unit, args.manoeuvre)
     found: list[Move] = []
     for move in view:
         found.append(move)
@@ -114,11 +131,6 @@ def cmd_moves(args: argparse.Namespace) -> int:
         print("\n".join(json.dumps(m.to_json()) for m in found) or "no legal move")
     return 0 if found else 1
 
-
-def _known_unit(scenario: Scenario, unit_id: str) -> None:
-    if not scenario.has_unit(unit_id):
-        known = ", ".join(u.id for u in scenario.units)
-        raise InvalidInputError(f"unknown unit {unit_id!r} (units: {known})", path="--unit")
 
 
 def load_move_or_result(path: str | Path) -> Move:
@@ -135,5 +147,5 @@ def load_move_or_result(path: str | Path) -> Move:
 
 
 def region_of(scenario: Scenario, move: Move, verdict: Verdict) -> shapely.Geometry:
-    files = verdict.end_files if move.manoeuvre == "reform" else None
+    files = None if move.manoeuvre.snaking else verdict.end_files
     return legal_region(scenario, move.unit, move.manoeuvre, verdict.end_facing_deg, files)

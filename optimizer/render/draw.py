@@ -27,7 +27,7 @@ from constraints.errors import InvalidInputError
 from constraints.geometry.plane import Point
 from constraints.t9a.checker import check_move
 from constraints.t9a.context import MoveContext
-from constraints.t9a.moves import Move, Step
+from constraints.t9a.moves import Move, Step, StepKind
 
 Overlay = tuple[shapely.Geometry, dict[str, Any]]
 
@@ -221,7 +221,7 @@ def _draw_facing_arrow(ax: Axes, corners: Sequence[Point]) -> None:
 def _front_sweep(scenario: Scenario, move: Move, verdict: Verdict) -> shapely.Geometry | None:
     """What the Front Facing swept (Advance and March with steps); None for a Reform."""
     executed = _executed(move, verdict)
-    if executed.manoeuvre == "reform" or not executed.steps:
+    if not executed.manoeuvre.snaking or not executed.steps:
         return None
     return MoveContext(scenario, executed).trajectory.front_sweep
 
@@ -235,8 +235,8 @@ def _executed(move: Move, verdict: Verdict) -> Move:
         for kind, value in step.items():
             if kind == "pivot":
                 pivot = float(value)
-            elif kind in ("forward", "wheel"):
-                steps.append(Step(kind, float(value)))
+            else:
+                steps.append(Step(StepKind(kind), float(value)))
     return Move(move.unit, move.manoeuvre, tuple(steps), pivot_deg=pivot, files=move.files)
 
 

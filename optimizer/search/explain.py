@@ -10,18 +10,14 @@ import time
 from ortools.sat.python import cp_model
 
 from constraints.core.scenario import Scenario
+from constraints.core.status import Status
 from constraints.geometry.plane import Point, angle_between_deg
 from constraints.sat.lattice import Lattice
 from constraints.t9a.moves import Move
+from optimizer.search.model import build_search, decode, recheck, solver_for
 from optimizer.search.objectives import Objective
-from optimizer.search.solve import (
-    DEFAULT_TIME_LIMIT_S,
-    SearchResult,
-    build_search,
-    decode,
-    recheck,
-    solver_for,
-)
+from optimizer.search.request import SearchRequest
+from optimizer.search.solve import DEFAULT_TIME_LIMIT_S, SearchResult
 
 UNREACHABLE = "reachable"  # suffix of the pseudo-clause for the move family itself
 
@@ -35,16 +31,17 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
     started = time.perf_counter()
     lattice = lattice or Lattice()
     tolerance = lattice.inch / 2 if tolerance_in is None else tolerance_in
-    start = scenario.unit(unit_id).pose.centre
-    search = build_search(scenario, unit_id, manoeuvre, lattice, guard_clauses=True,
+    objective = Objective("target_pose", centre, facing_deg)
+    request = SearchRequest(scenario, unit_id, manoeuvre, objective, lattice, time_limit_s)
+    start = request.unit.pose.centre
+    search = build_search(request, guard_clauses=True,
                           only=lambda o: angle_between_deg(o.facing_deg, facing_deg)
                           <= lattice.degree / 2 + 1e-9,
                           reach_in=math.dist(start, centre) + 2 * tolerance + 1.0)
     enc, frame = search.ectx.enc, search.ectx.frame
     family = f"{scenario.profile.name}.{manoeuvre}.{UNREACHABLE}"
-    objective = Objective("target_pose", centre, facing_deg)
     if not enc.options:
-        return SearchResult("INFEASIBLE", objective, None, None, lattice,
+        return SearchResult(Status.INFEASIBLE, objective, None, None, lattice,
                             time.perf_counter() - started, blocking=(family,))
     fx, fy = frame.point(centre)
     near = enc.sat_model.new_bool_var(family)
@@ -60,15 +57,15 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
     elapsed = time.perf_counter() - started
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         move = decode(search, solver)
-        return SearchResult("OPTIMAL", objective, 0.0, 0.0, lattice, elapsed, move,
+        return SearchResult(Status.OPTIMAL, objective, 0.0, 0.0, lattice, elapsed, move,
                             recheck(scenario, move))
     if status != cp_model.INFEASIBLE:
-        return SearchResult("TIMEOUT", objective, None, None, lattice, elapsed)
+        return SearchResult(Status.TIMEOUT, objective, None, None, lattice, elapsed)
     # The request itself is always part of the core; name it only when nothing else is,
     # i.e. when no way of the family reaches the pose whatever the other clauses say.
     core = set(solver.sufficient_assumptions_for_infeasibility())
     blocking = tuple(name for name, lit in search.clause_lits.items() if lit.index in core)
-    return SearchResult("INFEASIBLE", objective, None, None, lattice, elapsed,
+    return SearchResult(Status.INFEASIBLE, objective, None, None, lattice, elapsed,
                         blocking=blocking or (family,))
 
 

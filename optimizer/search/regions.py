@@ -20,14 +20,14 @@ Reform's model paths.
 from __future__ import annotations
 
 import shapely
-from shapely.geometry import LineString, Polygon
+from shapely.geometry import Polygon
 
 from constraints.core.scenario import Scenario
 from constraints.rank_and_file.family_limits import family_limits
 from constraints.rank_and_file.regions import RegionQuery, RegionSetting
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.option import Option
-from optimizer.families.options import reach_polygon
+from optimizer.families.base import family_for
 
 
 class CentreRegions:
@@ -38,16 +38,14 @@ class CentreRegions:
         self.clauses = scenario.profile.clauses(manoeuvre)
         self.setting = RegionSetting.of(scenario, unit, outer)
         self.frame = self.setting.frame
-        self.travel = family_limits(self.clauses, unit).centre_reach_or(2.0 * unit.mobility_in)
+        travel = family_limits(self.clauses, unit).centre_reach_or(2.0 * unit.mobility_in)
+        self.family = family_for(scenario.profile, manoeuvre)
+        self.travel_disc = Polygon(self.setting.circle * travel)
 
     def of(self, option: Option, clip: shapely.Geometry | None = None) -> shapely.Geometry:
         """The option's region (possibly empty), within `clip` if given (the region's part
         in it, computed on small shapes)."""
-        if self.manoeuvre == "reform":
-            base = Polygon(self.setting.circle * self.travel)
-        else:
-            pts = reach_polygon(option)
-            base = LineString(pts[:2]) if option.wheel_deg == 0 else Polygon(pts)
+        base = self.family.reach(option, self.travel_disc)
         if clip is not None:
             base = base.intersection(clip)
             if base.is_empty:

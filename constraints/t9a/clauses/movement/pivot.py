@@ -22,7 +22,7 @@ from constraints.rank_and_file.unit import Unit
 from constraints.sat.context import EncodeContext
 from constraints.t9a.clauses.movement.model_moves import allowed_pairs, assign, straight_costs
 from constraints.t9a.context import MoveContext
-from constraints.t9a.moves import Move
+from constraints.t9a.moves import Manoeuvre, Move
 
 
 class PivotModelDistance(Clause):
@@ -78,7 +78,7 @@ def pivot_masker(clause: Clause, setting: MaskSetting) -> Masker:
 
     def passes(pivot: float) -> bool:
         if pivot not in verdicts:
-            move = Move(setting.unit.id, setting.manoeuvre, pivot_deg=pivot)
+            move = Move(setting.unit.id, Manoeuvre(setting.manoeuvre), pivot_deg=pivot)
             verdicts[pivot] = not clause.check(MoveContext(setting.scenario, move)).violations
         return verdicts[pivot]
 

@@ -19,6 +19,7 @@ from constraints.rank_and_file.family_limits import FamilyLimits
 from constraints.rank_and_file.poses import MaskSetting, SnakingPoses
 from constraints.sat.context import EncodeContext
 from constraints.t9a.context import MoveContext
+from constraints.t9a.moves import StepKind
 
 
 class SnakingDistance(Clause):
@@ -27,7 +28,7 @@ class SnakingDistance(Clause):
         trajectory = ctx.trajectory
         used = trajectory.distance_in
         limit = self.params["mob_factor"] * ctx.mobility_in
-        wheels = sum(leg.cost_in for leg in trajectory.legs if leg.step.kind == "wheel")
+        wheels = sum(leg.cost_in for leg in trajectory.legs if leg.step.kind == StepKind.WHEEL)
         message = (f"Snaking Forward Moves total {used:.3f}\" (wheels {wheels:.3f}\"), "
                    f"limit {limit:.3f}\"")
         witness = (trajectory.start.centre, trajectory.end.centre)
@@ -50,7 +51,7 @@ class SnakingDistance(Clause):
         """a + wheel cost + b <= limit, with a and b affine in the end centre per option."""
         enc, limit = ectx.enc, self.limit_in(ectx.unit)
         for option, lit in zip(ectx.options, enc.option_vars, strict=True):
-            spare = limit - option.info["wheel_cost_in"]
+            spare = limit - option.wheel_cost_in
             if spare < 0:
                 enc.forbid(option.index, self.id)
                 continue

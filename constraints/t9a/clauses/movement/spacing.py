@@ -206,7 +206,7 @@ class FrontSpacing(_SpacingClause):
             return
         # The first leg never exceeds the family's budget (the distance clause's row, or the
         # family's own: optimizer.solve._family_budget_rows).
-        budget = max((o.info["budget_in"] for o in ectx.options), default=0.0)
+        budget = max((o.budget_in for o in ectx.options), default=0.0)
         limits = first_leg_clear(ectx.unit, option_ways(ectx), ectx.world_obstacles,
                                  gap + STRICT_IN, budget)
         bound_first_leg(ectx, limits, self.id)

@@ -21,7 +21,6 @@ from constraints.rank_and_file.poses import EndRectangles, MaskSetting
 from constraints.rank_and_file.regions import RegionQuery
 from constraints.sat.context import EncodeContext
 from constraints.sat.lattice import inscribed_polygon
-from constraints.sat.option import corner_offset
 from constraints.t9a.context import MoveContext
 
 VFP_SIDES = 128
@@ -106,12 +105,12 @@ def corner_support(ectx: EncodeContext, corner: int, normals: np.ndarray) -> np.
     best = np.full(len(normals), -np.inf)
     support: dict[int, np.ndarray] = {}
     offsets: dict[int, list[tuple[float, float]]] = {}
-    for option, region in zip(ectx.options, ectx.centre_regions, strict=True):
+    for corners, region in zip(ectx.corner_offsets, ectx.centre_regions, strict=True):
         key = id(region)
         if key not in support:
             support[key] = (np.asarray(shapely.get_coordinates(region)) @ normals.T).max(axis=0)
             offsets[key] = []
-        offsets[key].append(corner_offset(option, corner))
+        offsets[key].append(corners[corner])
     for key, h in support.items():
         best = np.maximum(best, h + (np.asarray(offsets[key]) @ normals.T).max(axis=0))
     return best

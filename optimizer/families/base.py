@@ -1,0 +1,96 @@
+"""A manoeuvre's move family: the options a search enumerates, and what only the family knows.
+
+A family turns the rules' limits (constraints.rank_and_file.family_limits) into the
+discrete part of a search (options) and, per option, the region of end centres its way can
+reach; it writes an option's end pose back as a move, builds pose batches for the batch
+mask, and posts its own rows (its way's geometry) on the CP-SAT model.  Systems register
+their families per manoeuvre (`register_family`); searches ask `family_for`.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Point
+
+from constraints.core.cache import remembered
+from constraints.core.profile import RulesProfile
+from constraints.core.scenario import Scenario
+from constraints.geometry.frame import Frame
+from constraints.rank_and_file.family_limits import FamilyLimits, family_limits
+from constraints.rank_and_file.unit import Unit
+from constraints.sat.encoding import MoveEncoding
+from constraints.sat.lattice import Lattice
+from constraints.sat.option import Option
+
+
+class Family(ABC):
+    """One manoeuvre's move family."""
+
+    @abstractmethod
+    def options(self, unit: Unit, frame: Frame, lattice: Lattice,
+                limits: FamilyLimits) -> tuple[list[Option], list[shapely.Geometry]]:
+        """The options, and per option every end centre its way allows (frame inches)."""
+
+    @abstractmethod
+    def reach(self, option: Option, travel_disc: shapely.Geometry) -> shapely.Geometry:
+        """The option's own region of end centres (frame inches); `travel_disc` is the
+        centre's travel disc for families that have no way of their own."""
+
+    @abstractmethod
+    def move(self, unit_id: str, frame: Frame, option: Option, centre: tuple[float, float]) -> Any:
+        """The move of `option` ending at a start-frame centre."""
+
+    @abstractmethod
+    def poses(self, unit: Unit, centres: np.ndarray, facings: np.ndarray,
+              turns: np.ndarray | None, files: np.ndarray | None, tol: float) -> tuple[Any, Any]:
+        """A batch of end poses (world centres and facings, with the family's own part: a
+        Pivot per pose, or files) and whether each exists (constraints.rank_and_file.poses)."""
+
+    @abstractmethod
+    def mask(self, judge: Any, world: np.ndarray, chosen: Sequence[Option],
+             inverse: np.ndarray) -> np.ndarray:
+        """`judge.mask` of world centres, the k-th being an end centre of
+        `chosen[inverse[k]]`."""
+
+    def post_rows(self, enc: MoveEncoding, limits: FamilyLimits) -> None:
+        """The family's own rows on the model (default: none)."""
+        return None
+
+
+FAMILIES: dict[tuple[str, str], Family] = {}
+
+
+def register_family(system: str, manoeuvre: str, family: Family) -> None:
+    FAMILIES[(system, manoeuvre)] = family
+
+
+def family_for(profile: RulesProfile, manoeuvre: str) -> Family:
+    return FAMILIES[(profile.system, manoeuvre)]
+
+
+def options_for(scenario: Scenario, unit: Unit, manoeuvre: str,
+                lattice: Lattice) -> tuple[list[Option], list[shapely.Geometry]]:
+    """The manoeuvre's options and, per option, every end centre it allows (frame inches).
+
+    Budgets and windows come from the profile's clauses (each through `Clause.bound`).  Built
+    once per (scenario, unit, manoeuvre, lattice) (constraints.core.cache): an AI querying the
+    same position again pays nothing."""
+    def build() -> tuple[list[Option], list[shapely.Geometry]]:
+        limits = family_limits(scenario.profile.clauses(manoeuvre), unit)
+        frame = Frame(unit.pose.centre, unit.pose.facing_deg)
+        return family_for(scenario.profile, manoeuvre).options(unit, frame, lattice, limits)
+    options, regions = remembered(scenario, ("options", unit.id, manoeuvre, lattice), build)
+    return list(options), list(regions)
+
+
+def bound_in(regions: list[shapely.Geometry]) -> float:
+    """Largest distance of any allowed centre from the start centre."""
+    origin = Point(0.0, 0.0)
+    return max((shapely.hausdorff_distance(origin, r) for r in regions), default=0.0) + \
+        math.ulp(1.0)

@@ -1,0 +1,253 @@
+"""Distance objectives: a point of the unit (its centre, or its Front Facing's centre) as close
+as possible to a target, and optionally its facing close to a heading.
+
+In the model the distance is the norm of a regular NORM_SIDES-gon with integer directions
+(NORM_SCALE units per tick); in pruning, the same norm is bounded from each option's region
+of centres, and a disc about the target holds every centre that could beat a known value.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import shapely
+
+from constraints.core.verdict import Verdict
+from constraints.geometry.plane import Point, angle_between_deg
+from constraints.sat.encoding import MoveEncoding
+from constraints.sat.option import Option, front_offset
+from optimizer.search.objectives import (
+    DEGREE_WEIGHT_TICKS,
+    NORM_SCALE,
+    NORM_SIDES,
+    SHRINK,
+    Goal,
+    option_rows,
+    register_goal,
+)
+
+NEAR_TICKS = 2  # lattice points this many ticks either way of a target are tried first
+
+
+class Distance(Goal):
+    """Shared by the distance objectives: the point of the unit that is measured is the
+    centre shifted by `shift(option)`; a facing difference costs `angle_cost(option)`."""
+
+    distance = True
+
+    def shift(self, option: Option) -> tuple[float, float]:
+        return (0.0, 0.0)
+
+    def angle_cost(self, option: Option) -> float:
+        return 0.0
+
+    def post(self, enc: MoveEncoding, regions: list[shapely.Geometry]) -> None:
+        assert self.point is not None
+        target = (enc.ticks(self.point[0]), enc.ticks(self.point[1]))
+        cost = _distance(enc, target, self._shift_vars(enc))
+        self._lower_bounds(enc, cost, regions)
+        angle = self._angle_term(enc)
+        enc.sat_model.minimize(cost if angle is None else cost + angle)
+
+    def _shift_vars(self, enc: MoveEncoding) -> tuple[Any, Any] | None:
+        return None
+
+    def _angle_term(self, enc: MoveEncoding) -> Any:
+        return None
+
+    def _lower_bounds(self, enc: MoveEncoding, cost: Any, regions: list[shapely.Geometry]) -> None:
+        """cost >= (distance from the target to the option's region) x cos(pi / sides), less
+        one tick (a straight option's band strays ~0.7 tick off its line).  With regions
+        clipped to the incumbent's neighbourhood the bounds are close to the optimum, and the
+        search no longer creeps towards it a tick at a time."""
+        assert self.point is not None
+        shrink = math.cos(math.pi / NORM_SIDES) * NORM_SCALE / enc.tick
+        bounds = []
+        for option, region in zip(enc.options, regions, strict=True):
+            sx, sy = self.shift(option)
+            target = shapely.Point(self.point[0] - sx, self.point[1] - sy) if (sx, sy) != \
+                (0.0, 0.0) else shapely.Point(self.point)
+            bounds.append(max(0, math.floor(shrink * region.distance(target) - NORM_SCALE)))
+        if any(bounds):
+            option_rows(enc, cost, bounds)
+
+    def values(self, option: Option, centres: np.ndarray) -> np.ndarray:
+        assert self.point is not None
+        sx, sy = self.shift(option)
+        d = centres + [sx, sy] - np.asarray(self.point)
+        # The regular NORM_SIDES-gon norm, max over its directions u_k of d . u_k, is attained
+        # at the direction nearest to d's: |d| cos(angle to it).  O(N), not O(N x sides).
+        step = 2 * np.pi / NORM_SIDES
+        theta = np.arctan2(d[:, 1], d[:, 0])
+        poly = np.hypot(d[:, 0], d[:, 1]) * np.cos(theta - step * np.round(theta / step))
+        return poly + self.angle_cost(option)
+
+    def bounds(self, options: list[Option], regions: list) -> np.ndarray:
+        assert self.point is not None
+        targets = self._targets(options)
+        gaps = shapely.distance(np.asarray(regions, dtype=object), targets)
+        return SHRINK * gaps + self._angle_costs(options)
+
+    def _targets(self, options: list[Option]) -> Any:
+        return shapely.Point(self.point)
+
+    def _angle_costs(self, options: list[Option]) -> Any:
+        return 0.0
+
+    def clip(self, option: Option, worst: float) -> shapely.Geometry:
+        assert self.point is not None
+        radius = (worst - self.angle_cost(option)) / SHRINK
+        if radius < 0:
+            return shapely.Polygon()
+        sx, sy = self.shift(option)
+        sides = 32
+        return shapely.Point(self.point[0] - sx, self.point[1] - sy).buffer(
+            radius / math.cos(math.pi / sides), quad_segs=sides // 4)
+
+    def target_discs(self, options: list[Option],
+                     worst: float) -> tuple[np.ndarray, np.ndarray]:
+        """Circumscribing `clip`, and a hair more for float noise."""
+        assert self.point is not None
+        shifts = np.array([self.shift(o) for o in options]).reshape(-1, 2)
+        angles = np.array([self.angle_cost(o) for o in options])
+        rho = (worst - angles) / SHRINK / math.cos(math.pi / 32) + 1e-9
+        return np.asarray(self.point, dtype=float) - shifts, rho
+
+    def near_target(self, option: Option, tick: float) -> np.ndarray:
+        """The lattice points nearest the option's target (a distance objective's best
+        centres on the lattice, if legal; a coarse grid would pass them by)."""
+        assert self.point is not None
+        sx, sy = self.shift(option)
+        cx, cy = round((self.point[0] - sx) / tick), round((self.point[1] - sy) / tick)
+        steps = np.arange(-NEAR_TICKS, NEAR_TICKS + 1)
+        grid = np.stack(np.meshgrid(cx + steps, cy + steps, indexing="ij"), -1).reshape(-1, 2)
+        return grid * tick
+
+    def _end_point(self, verdict: Verdict) -> Point:
+        return verdict.end_centre
+
+    def exact(self, verdict: Verdict) -> float:
+        assert self.objective.point is not None
+        return math.dist(self._end_point(verdict), self.objective.point)
+
+
+@register_goal
+class TargetDistance(Distance):
+    name = "target_distance"
+
+    def at_lattice_floor(self, option: Option, centre: Point, tick: float) -> bool:
+        return _at_floor(self, option, centre, tick)
+
+
+@register_goal
+class FrontTargetDistance(Distance):
+    """The centre of the Front Facing to the target."""
+
+    name = "front_target_distance"
+
+    def shift(self, option: Option) -> tuple[float, float]:
+        return front_offset(option)
+
+    def _shift_vars(self, enc: MoveEncoding) -> tuple[Any, Any]:
+        """Offset (ticks) of the Front Facing's centre from the unit's centre, per option."""
+        model, out = enc.sat_model, []
+        for axis in (0, 1):
+            values = [round(enc.ticks(front_offset(o)[axis])) for o in enc.options]
+            var = model.new_int_var(min(values), max(values), f"front_offset_{axis}")
+            model.add(var == sum(v * lit for v, lit in zip(values, enc.option_vars,
+                                                            strict=True)))
+            out.append(var)
+        return out[0], out[1]
+
+    def _targets(self, options: list[Option]) -> Any:
+        shifts = np.array([self.shift(o) for o in options]).reshape(-1, 2)
+        return shapely.points(np.asarray(self.point) - shifts)
+
+    def at_lattice_floor(self, option: Option, centre: Point, tick: float) -> bool:
+        return _at_floor(self, option, centre, tick)
+
+    def _end_point(self, verdict: Verdict) -> Point:
+        fl, fr = verdict.end_corners[0], verdict.end_corners[1]
+        return ((fl[0] + fr[0]) / 2, (fl[1] + fr[1]) / 2)
+
+
+@register_goal
+class TargetPose(Distance):
+    """The centre to the target and the facing to a heading: 1 deg counts as 0.1"."""
+
+    name = "target_pose"
+    needs_facing = True
+
+    def angle_cost(self, option: Option) -> float:
+        assert self.facing is not None
+        return 0.01 * DEGREE_WEIGHT_TICKS * angle_between_deg(option.frame_facing_deg,
+                                                              self.facing)
+
+    def _angle_term(self, enc: MoveEncoding) -> Any:
+        assert self.facing is not None
+        return sum(lit * round(NORM_SCALE * DEGREE_WEIGHT_TICKS * angle_between_deg(
+            o.frame_facing_deg, self.facing))
+            for o, lit in zip(enc.options, enc.option_vars, strict=True))
+
+    def _angle_costs(self, options: list[Option]) -> Any:
+        return np.array([self.angle_cost(o) for o in options])
+
+    def exact(self, verdict: Verdict) -> float:
+        assert self.objective.facing_deg is not None
+        turn = angle_between_deg(verdict.end_facing_deg, self.objective.facing_deg)
+        return math.hypot(super().exact(verdict), 0.1 * turn)
+
+
+def _distance(enc: MoveEncoding, target: tuple[float, float],
+              offsets: tuple[Any, Any] | None) -> Any:
+    """Polygonal distance (NORM_SCALE per tick) from the point to `target` (ticks)."""
+    model = enc.sat_model
+    reach = int(NORM_SCALE * (4 * enc.bound + abs(target[0]) + abs(target[1]))) + 1
+    directions = _directions(target)
+    dist = model.new_int_var(_lattice_floor(target, directions), reach, "distance_to_target")
+    x = enc.i + (offsets[0] if offsets else 0)
+    y = enc.j + (offsets[1] if offsets else 0)
+    for cx, cy, shift in directions:
+        model.add(dist >= cx * x + cy * y - shift)
+    return dist
+
+
+def _directions(target: tuple[float, float]) -> list[tuple[int, int, int]]:
+    """The norm's integer directions and their offsets at the target (ticks), as posted."""
+    found = []
+    for k in range(NORM_SIDES):
+        cos, sin = math.cos(2 * math.pi * k / NORM_SIDES), math.sin(2 * math.pi * k / NORM_SIDES)
+        cx, cy = round(NORM_SCALE * cos), round(NORM_SCALE * sin)
+        found.append((cx, cy, round(cx * target[0] + cy * target[1])))
+    return found
+
+
+def _at_floor(goal: Distance, option: Option, centre: Point, tick: float) -> bool:
+    """Whether the lattice centre is at `_lattice_floor`, in the model's own integer terms
+    (its rounded offsets, as posted): then no option can beat it and the search needs only
+    this option."""
+    assert goal.point is not None
+    target = (goal.point[0] / tick, goal.point[1] / tick)
+    directions = _directions(target)
+    x, y = round(centre[0] / tick), round(centre[1] / tick)
+    sx, sy = goal.shift(option)
+    if (sx, sy) != (0.0, 0.0):
+        x, y = x + round(sx / tick), y + round(sy / tick)
+    value = max(cx * x + cy * y - shift for cx, cy, shift in directions)
+    return value <= _lattice_floor(target, directions)
+
+
+def _lattice_floor(target: tuple[float, float], directions: list[tuple[int, int, int]]) -> int:
+    """The least value the polygonal distance takes at any integer point (x, y), exactly as
+    posted: the point nearest the target is among the 5 x 5 around it (any point further out
+    is 2 ticks off, the nearest at most 0.71).  x and y are the centre ticks plus integer
+    offsets, so this bounds every option; a search whose answer reaches it is proved at once
+    (the LP relaxation's bound is the continuous one, 0 when the target is reachable)."""
+    steps = np.arange(-2, 3)
+    pts = np.stack(np.meshgrid(round(target[0]) + steps, round(target[1]) + steps,
+                               indexing="ij"), -1).reshape(-1, 2).astype(np.int64)
+    table = np.array(directions, dtype=np.int64)                     # (sides, 3)
+    values = pts @ table[:, :2].T - table[:, 2]                       # (25, sides)
+    return max(0, int(values.max(axis=1).min()))

@@ -1,0 +1,142 @@
+"""Objectives about where the unit goes or looks rather than how near it gets: as far forward
+as possible (`forward`), and facing a point (`face_point`: the point as close as possible to
+the unit's centre line, ahead of it)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import shapely
+
+from constraints.core.verdict import Verdict
+from constraints.geometry.frame import Frame
+from constraints.geometry.plane import Point, angle_between_deg, unit_vector
+from constraints.sat.encoding import MoveEncoding
+from constraints.sat.option import Option
+from optimizer.search.objectives import BEHIND_PENALTY, Goal, option_rows, register_goal
+
+FAR_IN = 10_000.0  # "unbounded" for the clips' half-planes and strips
+
+
+@register_goal
+class Forward(Goal):
+    """The end centre as far forward along the start facing as possible."""
+
+    name = "forward"
+    maximise = True
+    needs_point = False
+
+    def post(self, enc: MoveEncoding, regions: list[shapely.Geometry]) -> None:
+        """Per option, j below its region's top (one tick of room: a straight option's band
+        strays ~0.7 tick off its line), as one row linear in the option Booleans so that the
+        LP relaxation sees it (an enforced row per option it would not)."""
+        tops = [math.floor(enc.ticks(region.bounds[3]) + 1.0) for region in regions]
+        option_rows(enc, enc.j, tops, lower=False)
+        enc.sat_model.maximize(enc.j)
+
+    def values(self, option: Option, centres: np.ndarray) -> np.ndarray:
+        return centres[:, 1]
+
+    def bounds(self, options: list[Option], regions: list) -> np.ndarray:
+        return shapely.bounds(np.asarray(regions, dtype=object))[:, 3]
+
+    def clip(self, option: Option, worst: float) -> shapely.Geometry:
+        return shapely.box(-FAR_IN, worst, FAR_IN, FAR_IN)
+
+    def exact(self, verdict: Verdict) -> float:
+        return self.frame.point(verdict.end_centre)[1]
+
+
+@register_goal
+class FacePoint(Goal):
+    """The lateral offset (ticks) of the point from the end centre line; poses whose facing
+    turns more than 90 deg away from the point, seen from the start centre, pay
+    BEHIND_PENALTY."""
+
+    name = "face_point"
+
+    def post(self, enc: MoveEncoding, regions: list[shapely.Geometry]) -> None:
+        offset = self._lateral_offset(enc)
+        gaps = np.nan_to_num(lateral_gaps(enc.options, regions, self._point()), nan=0.0)
+        # offset >= the least lateral offset over the option's region, less one tick of band
+        # room: one row linear in the option Booleans, seen by the LP.
+        bounds = [max(0, math.floor(enc.ticks(float(gap)) - 1.0)) for gap in gaps]
+        if any(bounds):
+            option_rows(enc, offset, bounds)
+        enc.sat_model.minimize(offset)
+
+    def _point(self) -> Point:
+        assert self.point is not None
+        return self.point
+
+    def _lateral_offset(self, enc: MoveEncoding) -> Any:
+        """Distance (ticks) of the point from the end centre line, per option."""
+        model = enc.sat_model
+        point = self._point()
+        px, py = enc.ticks(point[0]), enc.ticks(point[1])
+        reach = int(4 * enc.bound + abs(px) + abs(py)) + 1
+        offset = model.new_int_var(0, reach + BEHIND_PENALTY, "lateral_offset_ticks")
+        for option, lit in zip(enc.options, enc.option_vars, strict=True):
+            fx, fy = unit_vector(option.frame_facing_deg)
+            rx, ry = fy, -fx
+            if self._away(option):
+                model.add(offset >= BEHIND_PENALTY).only_enforce_if(lit)
+            scale = 100_000  # coefficient rounding: 1e-5 relative, about 0.01 tick at most
+            lateral = round(scale * rx) * enc.i + round(scale * ry) * enc.j
+            target = round(scale * (rx * px + ry * py))
+            model.add(scale * offset >= target - lateral).only_enforce_if(lit)
+            model.add(scale * offset >= lateral - target).only_enforce_if(lit)
+        return offset
+
+    def _away(self, option: Option) -> bool:
+        point = self._point()
+        bearing = math.degrees(math.atan2(point[1], point[0]))
+        return angle_between_deg(option.frame_facing_deg, bearing) > 90.0
+
+    def _penalty(self, option: Option) -> float:
+        return BEHIND_PENALTY * 0.01 if self._away(option) else 0.0  # ticks, in inches
+
+    def values(self, option: Option, centres: np.ndarray) -> np.ndarray:
+        fx, fy = unit_vector(option.frame_facing_deg)
+        lateral = np.abs((np.asarray(self._point()) - centres) @ np.array([fy, -fx]))
+        return lateral + self._penalty(option)
+
+    def bounds(self, options: list[Option], regions: list) -> np.ndarray:
+        return lateral_gaps(options, regions, self._point()) + \
+            np.array([self._penalty(o) for o in options])
+
+    def clip(self, option: Option, worst: float) -> shapely.Geometry:
+        width = worst - self._penalty(option)
+        if width < 0:
+            return shapely.Polygon()
+        f = np.array(unit_vector(option.frame_facing_deg))
+        r = np.array([f[1], -f[0]])
+        p = np.asarray(self._point(), dtype=float)
+        return shapely.Polygon([p + FAR_IN * f + width * r, p - FAR_IN * f + width * r,
+                                p - FAR_IN * f - width * r, p + FAR_IN * f - width * r])
+
+    def exact(self, verdict: Verdict) -> float:
+        assert self.objective.point is not None
+        frame = Frame(verdict.end_centre, verdict.end_facing_deg)
+        return abs(frame.point(self.objective.point)[0])
+
+
+def lateral_gaps(options: list[Any], regions: list[shapely.Geometry],
+                 point: Point) -> np.ndarray:
+    """Per option, the least distance (inches) of `point` from the end centre line over the
+    option's region of centres, all at once (NaN for an empty region)."""
+    ahead = np.array([unit_vector(o.frame_facing_deg) for o in options]).reshape(-1, 2)
+    rights = np.stack([ahead[:, 1], -ahead[:, 0]], axis=1)  # (fy, -fx): to each option's right
+    coords, owner = shapely.get_coordinates(np.asarray(regions, dtype=object),
+                                            return_index=True)
+    proj = np.sum(coords * rights[owner], axis=1)
+    hi = np.full(len(options), -np.inf)
+    lo = np.full(len(options), np.inf)
+    np.maximum.at(hi, owner, proj)
+    np.minimum.at(lo, owner, proj)
+    target = rights @ np.asarray(point, dtype=float)
+    gap = np.maximum(0.0, np.maximum(target - hi, lo - target))
+    gap[np.isinf(hi)] = np.nan
+    return gap

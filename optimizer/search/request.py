@@ -1,0 +1,83 @@
+"""One search request: a frozen value built and validated once, carried through validation,
+options, incumbent, pruning, model, solve, decode and recheck.
+
+Everything derived from it (the unit, its start frame, the goal, the family, the clauses and
+the limits they set) is computed once, on the request; the options are kept beside the
+scenario (constraints.core.cache), so a second request about the same position reuses them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import shapely
+
+from constraints.core.clause import Clause
+from constraints.core.scenario import Scenario, validate_manoeuvre
+from constraints.errors import InvalidInputError
+from constraints.geometry.frame import Frame
+from constraints.rank_and_file.family_limits import FamilyLimits, family_limits
+from constraints.sat.lattice import Lattice
+from constraints.sat.option import Option
+from optimizer.families.base import Family, family_for, options_for
+from optimizer.search.objectives import Goal, Objective
+
+DEFAULT_TIME_LIMIT_S = 10.0
+
+
+@dataclass(frozen=True, eq=False)
+class SearchRequest:
+    """The best `manoeuvre` of one unit for `objective`, on `lattice`, within limits."""
+
+    scenario: Scenario
+    unit_id: str
+    manoeuvre: str
+    objective: Objective
+    lattice: Lattice = field(default_factory=Lattice)
+    time_limit_s: float = DEFAULT_TIME_LIMIT_S
+    workers: int = 1
+
+    def __post_init__(self) -> None:
+        validate_manoeuvre(self.scenario, self.unit_id, self.manoeuvre, "unit_id", "manoeuvre")
+        if not isinstance(self.objective, Objective):
+            raise InvalidInputError(f"expected an Objective, got {self.objective!r}",
+                                    path="objective")
+        if not (isinstance(self.time_limit_s, int | float) and math.isfinite(self.time_limit_s)
+                and self.time_limit_s > 0):
+            raise InvalidInputError(f"expected a time limit > 0 seconds, got "
+                                    f"{self.time_limit_s!r}", path="time_limit_s")
+        if not (isinstance(self.workers, int) and self.workers >= 1):
+            raise InvalidInputError(f"expected workers >= 1, got {self.workers!r}",
+                                    path="workers")
+
+    @cached_property
+    def unit(self) -> Any:
+        return self.scenario.unit(self.unit_id)
+
+    @cached_property
+    def frame(self) -> Frame:
+        """The unit's start frame: every option and centre of the search lives in it."""
+        return Frame(self.unit.pose.centre, self.unit.pose.facing_deg)
+
+    @cached_property
+    def goal(self) -> Goal:
+        return self.objective.goal(self.frame)
+
+    @cached_property
+    def family(self) -> Family:
+        return family_for(self.scenario.profile, self.manoeuvre)
+
+    @cached_property
+    def clauses(self) -> list[Clause]:
+        return self.scenario.profile.clauses(self.manoeuvre)
+
+    @cached_property
+    def limits(self) -> FamilyLimits:
+        return family_limits(self.clauses, self.unit)
+
+    def options(self) -> tuple[list[Option], list[shapely.Geometry]]:
+        """The family's options and, per option, every end centre it allows."""
+        return options_for(self.scenario, self.unit, self.manoeuvre, self.lattice)

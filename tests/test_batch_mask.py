@@ -73,7 +73,8 @@ def _spacing_ok(judge: BatchJudge, polys: np.ndarray, tail: str) -> np.ndarray:
     clause = _clause(judge, tail)
     if clause is None:
         return np.ones(len(polys), dtype=bool)
-    need = float(clause.params["spacing_in"]) - judge.tol
+    # "More than": past the limit by the float noise, and by the judge's margin.
+    need = float(clause.params["spacing_in"]) + 1e-9 + judge.margin_in
     return _clear(polys, judge.pieces, need)
 
 

@@ -1,9 +1,21 @@
-"""constraints/ (the rulebook) must never import optimizer/ (the search layer)."""
+"""The layer rules (DESIGN.md "Layers", "Growing to several systems"), as a test:
+
+- constraints/ (the rulebook) never imports optimizer/ (the search layer);
+- the shared core (constraints.core, .geometry, .sat, .rank_and_file) imports no game system;
+- game systems never import each other;
+- the shared search (optimizer.search, optimizer.batch) imports no game system: it reaches
+  a system's rules through the registries.
+"""
 
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
+SYSTEMS = ("constraints.t9a", "constraints.whfb7", "constraints.infinity")
+SHARED = ("constraints/core", "constraints/geometry", "constraints/sat",
+          "constraints/rank_and_file", "optimizer/search", "optimizer/batch")
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -17,16 +29,35 @@ def imported_modules(path: Path) -> set[str]:
     return names
 
 
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def offenders(folder: str, forbidden: tuple[str, ...]) -> list[str]:
+    files = sorted((ROOT / folder).rglob("*.py"))
+    assert files, f"no modules in {folder}"
+    return [f"{f.relative_to(ROOT)} imports {m}" for f in files
+            for m in sorted(imported_modules(f)) if any(_within(m, p) for p in forbidden)]
+
+
 def test_constraints_never_import_optimizer() -> None:
-    files = sorted((ROOT / "constraints").rglob("*.py"))
-    assert files, "no constraints modules found"
-    offenders = [str(f.relative_to(ROOT)) for f in files
-                 if any(m == "optimizer" or m.startswith("optimizer.")
-                        for m in imported_modules(f))]
-    assert offenders == []
+    assert offenders("constraints", ("optimizer",)) == []
+
+
+@pytest.mark.parametrize("folder", SHARED)
+def test_the_shared_core_imports_no_system(folder: str) -> None:
+    assert offenders(folder, SYSTEMS) == []
+
+
+@pytest.mark.parametrize("system", [s for s in SYSTEMS if (ROOT / s.replace(".", "/")).is_dir()])
+def test_systems_never_import_each_other(system: str) -> None:
+    others = tuple(s for s in SYSTEMS if s != system)
+    assert offenders(system.replace(".", "/"), others) == []
 
 
 def test_the_layer_test_would_notice(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
-    bad.write_text("from optimizer.cli import main\nimport optimizer\n", encoding="utf-8")
-    assert {"optimizer.cli", "optimizer"} <= imported_modules(bad)
+    bad.write_text("from optimizer.cli import main\nimport optimizer\n"
+                   "from constraints.t9a.moves import Move\n", encoding="utf-8")
+    assert {"optimizer.cli", "optimizer", "constraints.t9a.moves"} <= imported_modules(bad)
+    assert any(_within(m, "constraints.t9a") for m in imported_modules(bad))

@@ -1,4 +1,8 @@
-"""Pivot: each model's straight-line move <= 2 x Mob under the best reordering (RULES 2.4)."""
+"""Pivot: each model's straight-line move <= 2 x Mob under the best reordering (RULES 2.4).
+
+Their rule-example tables live with the clauses (`Clause.examples`) and run in the
+conformance suite (tests/conformance); these are the cases that need more than a table.
+"""
 
 import itertools
 import math
@@ -34,22 +38,6 @@ def test_rigid_rotation_fails_but_the_best_reordering_passes():
     best = pivot(line, 180.0)
     assert best.legal
     assert best.measurements["pivot_model_move"] == pytest.approx(0.0, abs=1e-12)
-
-
-# Rule examples: (rule text, unit, pivot, Mob, legal?).
-EXAMPLES = [
-    ("a quarter turn of a square block is short", unit(models=25, files=5), 90.0, 4.0, True),
-    ("a long line turning 90 deg swings its ends far", unit(models=20, files=20,
-                                                             centre=(36, 20)), 90.0, 2.0,
-     False),
-    ("no angle limit: an about-face is a Pivot", unit(models=10, files=5), 180.0, 1.0, True),
-]
-
-
-@pytest.mark.parametrize("why, u, angle, mob, legal", EXAMPLES, ids=[e[0] for e in EXAMPLES])
-def test_pivot_examples(why, u, angle, mob, legal):
-    verdict = pivot(replace(u, mobility_in=mob), angle)
-    assert ("t9a.pivot.model_distance" not in verdict.clauses()) == legal
 
 
 def test_pivot_limit_is_inclusive():

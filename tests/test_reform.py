@@ -1,4 +1,8 @@
-"""Reform Move: centre travel, file change, viable formation, model paths (seed 000)."""
+"""Reform Move: centre travel, file change, viable formation, model paths (seed 000).
+
+Their rule-example tables live with the clauses (`Clause.examples`) and run in the
+conformance suite (tests/conformance); these are the cases that need more than a table.
+"""
 
 import itertools
 from dataclasses import replace
@@ -20,67 +24,10 @@ def reform(u=BLOCK, files=None, centre=None, facing=None, rules="t9a", terrain=(
     return check_move(s, Move(u.id, "reform", files=files, centre=centre, facing_deg=facing))
 
 
-# Centre travel: (rule text, centre after, light troops?, legal?).
-CENTRE = [
-    ("up to half the Mobility: exactly 2\" at Mob 4", (36.0, 22.0), False, True),
-    ("a hundredth more is too far", (36.0, 22.01), False, False),
-    ("measured as the straight line between centres", (37.2, 21.6), False, True),
-    ("Light Troops may move the centre 2 x Mob", (36.0, 28.0), True, True),
-    ("but not more", (36.0, 28.01), True, False),
-]
-
-
-@pytest.mark.parametrize("why, centre, light, legal", CENTRE, ids=[c[0] for c in CENTRE])
-def test_centre_travel_examples(why, centre, light, legal):
-    u = replace(BLOCK, light_troops=light)
-    verdict = reform(u, centre=centre)
-    assert ("t9a.reform.centre_travel" not in verdict.clauses()) == legal
-
-
-# File change: (rule text, rules, musician, files after (from 5), legal?).
-FILES = [
-    ("seed 000: files may change by 3", "t9a", False, 8, True),
-    ("seed 000: but not by 4", "t9a", False, 9, False),
-    ("seed 000: narrower by 3", "t9a", False, 2, True),
-    ("2025 rulebook: only by 2", "t9a-2025", False, 8, False),
-    ("2025 rulebook: by 2 is fine", "t9a-2025", False, 7, True),
-    ("2025 rulebook: a Musician allows 4", "t9a-2025", True, 9, True),
-    ("2025 rulebook: a Musician allows 3", "t9a-2025", True, 8, True),
-    ("2025 rulebook: but not 5 even with a Musician", "t9a-2025", True, 10, False),
-]
-
-
-@pytest.mark.parametrize("why, rules, musician, files, legal", FILES, ids=[f[0] for f in FILES])
-def test_file_change_examples(why, rules, musician, files, legal):
-    u = replace(BLOCK, musician=musician, mobility_in=12.0)
-    verdict = reform(u, files=files, rules=rules)
-    assert ("t9a.reform.file_change" not in verdict.clauses()) == legal
-
-
 def test_rule_options_override_the_file_limit():
     s = scenario(replace(BLOCK, mobility_in=12.0), max_file_change=1)
     verdict = check_move(s, Move("u", "reform", files=7))
     assert "t9a.reform.file_change" in verdict.clauses()
-
-
-# Viable formation: (rule text, models, height, files, legal?).
-VIABLE = [
-    ("no more ranks than files: 9 models 3 x 3 is fine", 9, 1, 3, True),
-    ("10 models in 2 files is 5 ranks > 2 files", 10, 1, 2, False),
-    ("unless a Proper Rank wide: 5 files of Height 1 may be 6 deep", 30, 1, 5, True),
-    ("Height 3 needs only 3 for a Proper Rank", 12, 3, 3, True),
-    ("Height 5 (Giants) may stand in a single file", 4, 5, 1, True),
-    ("the front rank must be full: 6 files for 5 models is not a formation", 5, 1, 6, False),
-]
-
-
-@pytest.mark.parametrize("why, models, height, files, legal", VIABLE,
-                         ids=[v[0] for v in VIABLE])
-def test_viable_formation_examples(why, models, height, files, legal):
-    u = unit("u", models=models, files=min(models, 3), height=height, mobility=20.0,
-             centre=(36.0, 24.0))
-    verdict = reform(u, files=files)
-    assert ("t9a.reform.viable_formation" not in verdict.clauses()) == legal
 
 
 def test_reform_keeps_the_rear_rank_centred():

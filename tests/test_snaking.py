@@ -1,5 +1,9 @@
 """Snaking Forward Moves: distance with the sin-cost of wheels, the heading window, the
-Front Facing's swept path (spacing and table edge), and the Reorder (seed 000; RULES 2.4)."""
+Front Facing's swept path (spacing and table edge), and the Reorder (seed 000; RULES 2.4).
+
+Their rule-example tables live with the clauses (`Clause.examples`) and run in the
+conformance suite (tests/conformance); these are the cases that need more than a table.
+"""
 
 import math
 
@@ -20,22 +24,6 @@ def march(*steps, s=FREE, **kw):
 
 def advance(*steps, pivot=0.0, s=FREE):
     return check_move(s, Move("u", "advance", steps=tuple(steps), pivot_deg=pivot))
-
-
-# Rule examples for the cost of Snaking Forward steps: (rule text, steps, cost in inches).
-COSTS = [
-    ("forward steps cost the distance moved", (forward(2.0), forward(3.5)), 5.5),
-    ("a 90 deg wheel costs exactly the frontage", (wheel(90.0),), 5.0),
-    ("a wheel costs frontage x sin(angle), not the arc", (wheel(30.0),), 2.5),
-    ("right wheels cost the same as left wheels", (wheel(-30.0),), 2.5),
-    ("forward, wheel, forward adds up", (forward(1.0), wheel(30.0), forward(1.0)), 4.5),
-    ("a zero step costs nothing", (forward(0.0), wheel(0.0)), 0.0),
-]
-
-
-@pytest.mark.parametrize("why, steps, cost", COSTS, ids=[c[0] for c in COSTS])
-def test_snaking_cost_examples(why, steps, cost):
-    assert march(*steps).measurements["distance"] == pytest.approx(cost)
 
 
 def test_march_exactly_twice_mobility_is_legal_and_a_hundredth_more_is_not():
@@ -66,23 +54,6 @@ def test_a_wheel_pivots_on_the_inner_front_corner():
     assert left.end_corners[0] == pytest.approx((33.5, 11.0))
     right = march(wheel(-90.0))
     assert right.end_corners[1] == pytest.approx((38.5, 11.0))
-
-
-# Heading window: (rule text, steps, heading change, legal?).
-WINDOW = [
-    ("exactly 90 deg from the start heading is within", (wheel(45.0), wheel(45.0)), 90.0, True),
-    ("a second wheel past 90 deg is not", (wheel(60.0), wheel(40.0)), 100.0, False),
-    ("wheels the other way come back", (wheel(80.0), wheel(-80.0)), 80.0, True),
-    ("either direction counts", (wheel(-50.0), wheel(-41.0)), 91.0, False),
-]
-
-
-@pytest.mark.parametrize("why, steps, change, legal", WINDOW, ids=[w[0] for w in WINDOW])
-def test_heading_window_examples(why, steps, change, legal):
-    s = scenario(unit(models=2, files=2, mobility=10.0, centre=(36.0, 20.0)))
-    verdict = march(*steps, s=s)
-    assert verdict.measurements["heading_change"] == pytest.approx(change)
-    assert ("t9a.march.heading_window" not in verdict.clauses()) == legal
 
 
 def test_advance_window_is_measured_from_the_heading_after_the_pivot():

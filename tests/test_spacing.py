@@ -1,4 +1,8 @@
-"""Unit Spacing at the end of a move and after a Pivot (RULES.md 2.3.2, A8)."""
+"""Unit Spacing at the end of a move and after a Pivot (RULES.md 2.3.2, A8).
+
+Their rule-example tables live with the clauses (`Clause.examples`) and run in the
+conformance suite (tests/conformance); these are the cases that need more than a table.
+"""
 
 import pytest
 
@@ -17,25 +21,6 @@ def _ahead(gap_after_8: float, kind: str = "unit"):
         return scenario(mover, other)
     rocks = wall("rocks", 30.0, front_after + gap_after_8, 42.0, front_after + gap_after_8 + 2)
     return scenario(mover, terrain=(rocks,))
-
-
-# Rule examples: (rule text, blocker, gap at the end, legal?).
-EXAMPLES = [
-    ("a unit may not end within 1\" of another unit", "unit", 1.0, False),
-    ("more than 1\" is fine", "unit", 1.001, True),
-    ("impassable terrain counts like a unit", "terrain", 1.0, False),
-    ("more than 1\" from impassable terrain is fine", "terrain", 1.001, True),
-    ("ending in contact is illegal for a Move Manoeuvre", "unit", 0.0, False),
-]
-
-
-@pytest.mark.parametrize("why, kind, gap, legal", EXAMPLES, ids=[e[0] for e in EXAMPLES])
-def test_end_spacing_examples(why, kind, gap, legal):
-    verdict = check_move(_ahead(gap, kind), Move("u", "march", steps=(forward(8.0),)))
-    assert verdict.measurements["clearance"] == pytest.approx(gap, abs=1e-12)
-    assert verdict.legal == legal
-    if not legal:
-        assert "t9a.unit_spacing" in verdict.clauses()
 
 
 def test_exactly_one_inch_is_measured_exactly():

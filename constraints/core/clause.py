@@ -17,10 +17,10 @@ of clauses is the union of the registered profiles', keyed by id
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from constraints.core.profile import ClauseSpec, RulesProfile
 from constraints.core.verdict import ClauseResult, Violation
@@ -56,8 +56,24 @@ class RegionPart:
     cut: Any = None
 
 
+@dataclass(frozen=True)
+class RuleExample:
+    """A case taken from the rule text: a scenario and a move (JSON, as the files write
+    them), whether this clause breaks, and optionally a measurement (name, value) the rule
+    text fixes.  Every clause carries a table of them (`Clause.examples`); the conformance
+    suite runs them for every registered clause."""
+
+    why: str
+    scenario: Mapping[str, Any]
+    move: Mapping[str, Any]
+    breaks: bool
+    measured: tuple[str, float] | None = None
+
+
 class Clause(ABC):
     """A rule clause bound to a profile's parameters."""
+
+    examples: ClassVar[tuple[RuleExample, ...]] = ()
 
     def __init__(self, spec: ClauseSpec, profile: RulesProfile) -> None:
         self.id = spec.id

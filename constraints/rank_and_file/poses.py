@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from constraints.core.limits import FLOAT_NOISE
 from constraints.geometry.batch import Boxes
 from constraints.geometry.convex import ConvexPiece
 from constraints.geometry.frame import Frame
@@ -44,9 +45,16 @@ class MaskSetting:
 
 
 class EndRectangles:
-    """End rectangles: corners (4, n), a unit vector along one side, bounding boxes."""
+    """End rectangles: corners (4, n), a unit vector along one side, bounding boxes, and
+    `tol`, the allowance at a "within" limit (a measure passes "within L" when <= L + tol)."""
 
     tol: float
+
+    def beyond(self, limit: float) -> float:
+        """The threshold a measure must exceed to pass "more than `limit`": as the checker
+        (constraints.core.limits.more_than) when tol is the float noise, stricter by the
+        judge's margin, more lenient by a screen's slack."""
+        return limit + 2 * FLOAT_NOISE - self.tol
 
     def __len__(self) -> int:
         return int(self.xs.shape[1])

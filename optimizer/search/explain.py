@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 from ortools.sat.python import cp_model
 
 from constraints.core.scenario import Scenario
 from constraints.core.status import Status
+from constraints.core.system import find_system
 from constraints.geometry.plane import Point, angle_between_deg
 from constraints.sat.lattice import Lattice
-from constraints.t9a.moves import Move
 from optimizer.search.model import build_search, decode, recheck, solver_for
 from optimizer.search.objectives import Objective
 from optimizer.search.request import SearchRequest
@@ -69,16 +70,14 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
                         blocking=blocking or (family,))
 
 
-def why_not(scenario: Scenario, move: Move, *, lattice: Lattice | None = None,
+def why_not(scenario: Scenario, move: Any, *, lattice: Lattice | None = None,
             time_limit_s: float = DEFAULT_TIME_LIMIT_S) -> tuple[str, ...]:
     """The clauses that make the end pose of `move` unreachable (empty when it is reachable).
 
     The move's own end pose is used (from its steps, or as given); unlike the checker's
     violations, which judge one way, this asks whether *any* way in the family gets there.
     """
-    from constraints.t9a.checker import check_move
-
-    end = check_move(scenario, move)
+    end = find_system(scenario.rules).check(scenario, move)
     found = reach(scenario, move.unit, move.manoeuvre, end.end_centre, end.end_facing_deg,
                   lattice=lattice, time_limit_s=time_limit_s)
     return found.blocking

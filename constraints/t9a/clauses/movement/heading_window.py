@@ -11,16 +11,36 @@ from typing import Any
 
 import numpy as np
 
-from constraints.core.clause import Clause, Masker, Stage
+from constraints.core.clause import Clause, Masker, RuleExample, Stage
 from constraints.core.limits import FLOAT_NOISE, within
 from constraints.core.verdict import ClauseResult
 from constraints.rank_and_file.family_limits import FamilyLimits
 from constraints.rank_and_file.poses import MaskSetting, SnakingPoses
 from constraints.sat.context import EncodeContext
 from constraints.t9a.context import MoveContext
+from constraints.t9a.examples import advance, field, march, unit, wh
+
+# Two models on 1" bases with Mobility 10: room for any pair of wheels.
+_PAIR = field(unit(models=2, files=2, mobility=10.0, centre=(36.0, 20.0)))
 
 
 class HeadingWindow(Clause):
+
+    examples = (
+        RuleExample("exactly 90 deg from the start heading is within", _PAIR,
+                    march(wh(45.0), wh(45.0)), False, ("heading_change", 90.0)),
+        RuleExample("a second wheel past 90 deg is not", _PAIR, march(wh(60.0), wh(40.0)),
+                    True, ("heading_change", 100.0)),
+        RuleExample("wheels the other way come back", _PAIR, march(wh(80.0), wh(-80.0)),
+                    False, ("heading_change", 80.0)),
+        RuleExample("either direction counts", _PAIR, march(wh(-50.0), wh(-41.0)), True,
+                    ("heading_change", 91.0)),
+        RuleExample("an Advance's window is measured from the heading after its Pivot", _PAIR,
+                    advance(wh(80.0), pivot=90.0), False, ("heading_change", 80.0)),
+        RuleExample("after the Pivot, the wheels may still turn 90 deg at most", _PAIR,
+                    advance(wh(-60.0), wh(-40.0), pivot=-90.0), True,
+                    ("heading_change", 100.0)),
+    )
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         turns = ctx.trajectory.headings_after_wheels()

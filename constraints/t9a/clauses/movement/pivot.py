@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from constraints.core.clause import Clause, Masker, Stage
+from constraints.core.clause import Clause, Masker, RuleExample, Stage
 from constraints.core.limits import within
 from constraints.core.scenario import Pose
 from constraints.core.verdict import ClauseResult
@@ -22,10 +22,27 @@ from constraints.rank_and_file.unit import Unit
 from constraints.sat.context import EncodeContext
 from constraints.t9a.clauses.movement.model_moves import allowed_pairs, assign, straight_costs
 from constraints.t9a.context import MoveContext
+from constraints.t9a.examples import advance, field, unit
 from constraints.t9a.moves import Manoeuvre, Move
 
 
 class PivotModelDistance(Clause):
+
+    examples = (
+        RuleExample("a Pivot in place moves nobody", field(), advance(), False,
+                    ("pivot_model_move", 0.0)),
+        RuleExample("a quarter turn of a square block is short",
+                    field(unit(models=25, files=5)), advance(pivot=90.0), False),
+        RuleExample("a long line turning 90 deg swings its ends far",
+                    field(unit(models=20, files=20, centre=(36.0, 20.0), mobility=2.0)),
+                    advance(pivot=90.0), True),
+        RuleExample("no angle limit: an about-face is a Pivot, and each model may take the "
+                    "slot that lands on its own place", field(unit(mobility=1.0)),
+                    advance(pivot=180.0), False, ("pivot_model_move", 0.0)),
+        RuleExample("a rigid about-face would move a line's end models 9\"; reordered, none",
+                    field(unit(models=10, files=10, mobility=2.0)), advance(pivot=180.0),
+                    False, ("pivot_model_move", 0.0)),
+    )
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         end = ctx.pivoted_unit

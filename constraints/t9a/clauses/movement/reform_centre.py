@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from constraints.core.clause import Clause, Masker, Stage
+from constraints.core.clause import Clause, Masker, RuleExample, Stage
 from constraints.core.limits import within
 from constraints.core.verdict import ClauseResult
 from constraints.rank_and_file.family_limits import FamilyLimits
@@ -20,9 +20,26 @@ from constraints.rank_and_file.unit import Unit
 from constraints.sat.context import EncodeContext
 from constraints.sat.lattice import inscribed_polygon
 from constraints.t9a.context import MoveContext
+from constraints.t9a.examples import field, reform, unit
+
+_BLOCK = field(unit(models=20, files=5, centre=(36.0, 20.0)))
+_LIGHT = field(unit(models=20, files=5, centre=(36.0, 20.0), light_troops=True))
 
 
 class CentreTravel(Clause):
+
+    examples = (
+        RuleExample("up to half the Mobility: exactly 2\" at Mob 4", _BLOCK,
+                    reform(centre=(36.0, 22.0)), False, ("centre_travel", 2.0)),
+        RuleExample("a hundredth more is too far", _BLOCK, reform(centre=(36.0, 22.01)), True,
+                    ("centre_travel", 2.01)),
+        RuleExample("measured as the straight line between centres", _BLOCK,
+                    reform(centre=(37.2, 21.6)), False, ("centre_travel", 2.0)),
+        RuleExample("Light Troops may move the centre 2 x Mob", _LIGHT,
+                    reform(centre=(36.0, 28.0)), False, ("centre_travel", 8.0)),
+        RuleExample("but not more", _LIGHT, reform(centre=(36.0, 28.01)), True,
+                    ("centre_travel", 8.01)),
+    )
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         start, end = ctx.unit.pose.centre, ctx.end_unit.pose.centre

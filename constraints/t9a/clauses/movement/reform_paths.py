@@ -16,7 +16,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Point
 
-from constraints.core.clause import Clause, Masker, Stage
+from constraints.core.clause import Clause, Masker, RuleExample, Stage
 from constraints.core.limits import FLOAT_NOISE, within
 from constraints.core.scenario import Pose
 from constraints.core.verdict import ClauseResult
@@ -31,11 +31,29 @@ from constraints.sat.lattice import inscribed_polygon
 from constraints.sat.option import Option
 from constraints.t9a.clauses.movement.model_moves import allowed_pairs, assign
 from constraints.t9a.context import MoveContext
+from constraints.t9a.examples import field, reform, unit, wall
 
 Point2 = tuple[float, float]
 
 
+def _hop(mobility: float) -> dict:
+    """Light Troops in one rank hopping 8" over a short wall: the middle models walk round."""
+    return field(unit(models=5, files=5, centre=(20.0, 10.0), mobility=mobility,
+                      light_troops=True), terrain=(wall("wall", 19.0, 13.5, 21.0, 14.5),))
+
+
 class ModelPath(Clause):
+
+    examples = (
+        RuleExample("a Reform in place moves nobody", field(), reform(), False,
+                    ("model_path", 0.0)),
+        RuleExample("with nothing in the way every model walks straight", field(),
+                    reform(centre=(36.0, 12.0)), False, ("model_path", 2.0)),
+        RuleExample("Light Troops hopping 8\" walk round a short wall", _hop(5.0),
+                    reform(centre=(20.0, 18.0)), False),
+        RuleExample("the path, not the straight line, is limited: 8\" would pass 8.3\"",
+                    _hop(4.15), reform(centre=(20.0, 18.0)), True),
+    )
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         end = ctx.end_unit

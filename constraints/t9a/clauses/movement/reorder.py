@@ -6,14 +6,22 @@ Measured as the change in files asked for by the move's `files`.
 
 from __future__ import annotations
 
-from constraints.core.clause import Clause, Masker
+from constraints.core.clause import Clause, Masker, RuleExample
 from constraints.core.verdict import ClauseResult
 from constraints.rank_and_file.poses import MaskSetting
 from constraints.sat.context import EncodeContext
 from constraints.t9a.context import MoveContext
+from constraints.t9a.examples import field, fw, march
 
 
 class ReorderFiles(Clause):
+
+    examples = (
+        RuleExample("a Reorder keeps the files", field(), march(fw(1.0), files=5), False,
+                    ("reorder_file_change", 0.0)),
+        RuleExample("it may not change them", field(), march(fw(1.0), files=4), True,
+                    ("reorder_file_change", 1.0)),
+    )
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         wanted = ctx.move.files

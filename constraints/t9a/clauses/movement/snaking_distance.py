@@ -12,17 +12,43 @@ from typing import Any
 
 import numpy as np
 
-from constraints.core.clause import Clause, Masker, Stage
+from constraints.core.clause import Clause, Masker, RuleExample, Stage
 from constraints.core.limits import within
 from constraints.core.verdict import ClauseResult
 from constraints.rank_and_file.family_limits import FamilyLimits
 from constraints.rank_and_file.poses import MaskSetting, SnakingPoses
 from constraints.sat.context import EncodeContext
 from constraints.t9a.context import MoveContext
+from constraints.t9a.examples import advance, field, fw, march, unit, wh
 from constraints.t9a.moves import StepKind
 
 
 class SnakingDistance(Clause):
+
+    examples = (
+        RuleExample("forward steps cost the distance moved", field(),
+                    march(fw(2.0), fw(3.5)), False, ("distance", 5.5)),
+        RuleExample("a 90 deg wheel costs exactly the frontage", field(), march(wh(90.0)),
+                    False, ("distance", 5.0)),
+        RuleExample("a wheel costs frontage x sin(angle), not the arc", field(),
+                    march(wh(30.0)), False, ("distance", 2.5)),
+        RuleExample("right wheels cost the same as left wheels", field(), march(wh(-30.0)),
+                    False, ("distance", 2.5)),
+        RuleExample("forward, wheel, forward adds up", field(),
+                    march(fw(1.0), wh(30.0), fw(1.0)), False, ("distance", 4.5)),
+        RuleExample("a zero step costs nothing", field(), march(fw(0.0), wh(0.0)), False,
+                    ("distance", 0.0)),
+        RuleExample("a March goes exactly twice its Mobility", field(), march(fw(8.0)), False,
+                    ("distance", 8.0)),
+        RuleExample("but not a hundredth more", field(), march(fw(8.01)), True,
+                    ("distance", 8.01)),
+        RuleExample("an Advance goes its Mobility", field(), advance(fw(4.0)), False,
+                    ("distance", 4.0)),
+        RuleExample("and no more", field(), advance(fw(4.01)), True, ("distance", 4.01)),
+        RuleExample('"The example Wheel moved 4 inches": a 4" front wheeling 90 deg',
+                    field(unit(models=8, files=4, mobility=2.0)), march(wh(90.0), fw(0.01)),
+                    True, ("distance", 4.01)),
+    )
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         trajectory = ctx.trajectory

@@ -16,7 +16,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon
 
-from constraints.core.clause import Clause, Masker, RegionPart, Stage
+from constraints.core.clause import Clause, Masker, RegionPart, RuleExample, Stage
 from constraints.core.limits import more_than
 from constraints.core.verdict import ClauseResult
 from constraints.geometry.batch import clear_of
@@ -42,6 +42,7 @@ from constraints.sat.sweep_bounds import (
 )
 from constraints.t9a.clauses.movement.pivot import pivot_masker
 from constraints.t9a.context import MoveContext
+from constraints.t9a.examples import advance, field, fw, march, unit, wall, wh
 
 QUAD_SEGS = 16  # arc segments per quarter circle in the regions' spacing buffers
 # Relaxed spacing zones are shrunk by this much (inches) so float rounding cannot make them
@@ -78,7 +79,29 @@ class _SpacingClause(Clause):
         return self.result(self.measurement, gap, limit, more_than(gap, limit), message, witness)
 
 
+def _ahead(gap: float, rocks: bool = False) -> dict:
+    """The default unit (front edge y = 11), a unit or rocks `gap` beyond its front after a
+    March of 8"."""
+    edge = 19.0 + gap
+    if rocks:
+        return field(unit(), terrain=(wall("rocks", 30.0, edge, 42.0, edge + 2.0),))
+    return field(unit(), unit("foe", centre=(36.0, edge + 1.0), facing=270.0, player="blue"))
+
+
 class UnitSpacing(_SpacingClause):
+
+    examples = (
+        RuleExample("a unit may not end within 1\" of another unit", _ahead(1.0),
+                    march(fw(8.0)), True, ("clearance", 1.0)),
+        RuleExample("more than 1\" is fine", _ahead(1.001), march(fw(8.0)), False,
+                    ("clearance", 1.001)),
+        RuleExample("impassable terrain counts like a unit", _ahead(1.0, rocks=True),
+                    march(fw(8.0)), True, ("clearance", 1.0)),
+        RuleExample("more than 1\" from impassable terrain is fine", _ahead(1.001, rocks=True),
+                    march(fw(8.0)), False, ("clearance", 1.001)),
+        RuleExample("ending in contact is illegal for a Move Manoeuvre", _ahead(0.0),
+                    march(fw(8.0)), True, ("clearance", 0.0)),
+    )
     measurement = "clearance"
     what = "the end position"
 
@@ -90,7 +113,7 @@ class UnitSpacing(_SpacingClause):
 
         def judge(poses: EndRectangles, ok: np.ndarray) -> np.ndarray:
             return clear_of(poses.xs, poses.ys, poses.boxes, poses.axes, pieces,
-                            gap - poses.tol, ok)
+                            poses.beyond(gap), ok)
         return Masker(self.id, Stage.END, judge)
 
     def region(self, query: RegionQuery) -> RegionPart | None:
@@ -140,6 +163,19 @@ def _circumradius(option: Option) -> float:
 
 
 class PivotSpacing(_SpacingClause):
+
+    # A 5 x 2 unit pivoting 90 deg is 2 wide and 5 deep: its rear reaches y = 7.5.
+    examples = (
+        RuleExample("after a Pivot the unit is partway through its move: 0.5\" is too close",
+                    field(unit(), terrain=(wall("rocks", 30.0, 6.0, 42.0, 7.0),)),
+                    advance(fw(4.0), pivot=90.0), True, ("pivot_clearance", 0.5)),
+        RuleExample("more than 0.5\" is fine",
+                    field(unit(), terrain=(wall("rocks", 30.0, 5.999, 42.0, 6.999),)),
+                    advance(fw(4.0), pivot=90.0), False, ("pivot_clearance", 0.501)),
+        RuleExample("without a Pivot there is nothing to judge",
+                    field(unit(), terrain=(wall("rocks", 30.0, 8.5, 42.0, 8.7),)),
+                    advance(fw(4.0)), False),
+    )
     measurement = "pivot_clearance"
     what = "the unit after its Pivot"
 
@@ -168,6 +204,24 @@ class PivotSpacing(_SpacingClause):
 
 
 class FrontSpacing(_SpacingClause):
+
+    examples = (
+        RuleExample("the front passes rocks 0.6\" to its side",
+                    field(unit(), terrain=(wall("rocks", 30.0, 11.0, 32.9, 16.0),)),
+                    march(fw(3.0)), False, ("front_clearance", 0.6)),
+        RuleExample("a wheel swings the front into rocks ahead on its right",
+                    field(unit(), terrain=(wall("ahead", 37.0, 14.0, 40.0, 16.0),)),
+                    march(fw(1.0), wh(30.0)), True, ("front_clearance", 0.0)),
+        RuleExample("exactly 0.5\" is too close: more than 0.5\" while moving",
+                    field(unit(), terrain=(wall("rocks", 32.0, 11.0, 33.0, 12.0),)),
+                    march(fw(0.9)), True, ("front_clearance", 0.5)),
+        RuleExample("a hair more is fine",
+                    field(unit(), terrain=(wall("rocks", 31.999, 11.0, 32.999, 12.0),)),
+                    march(fw(0.9)), False, ("front_clearance", 0.501)),
+        RuleExample("only the Front Facing counts: the rear may swing across rocks",
+                    field(unit(mobility=6.0), terrain=(wall("rocks", 39.0, 6.0, 41.0, 8.0),)),
+                    march(wh(-90.0)), False),
+    )
     measurement = "front_clearance"
     what = "the path swept by the Front Facing"
 
@@ -194,7 +248,8 @@ class FrontSpacing(_SpacingClause):
         def judge(poses: SnakingPoses, ok: np.ndarray) -> np.ndarray:
             ok = first_leg_ok(poses.ways, poses.inv, poses.a, ok, bounds)
             fx, fy = poses.front
-            return clear_of(fx, fy, poses.front_boxes, poses.axes, pieces, gap - poses.tol, ok)
+            return clear_of(fx, fy, poses.front_boxes, poses.axes, pieces, poses.beyond(gap),
+                            ok)
         return Masker(self.id, Stage.SWEEP, judge)
 
     def encode(self, ectx: EncodeContext) -> None:

@@ -10,7 +10,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from constraints.core.clause import Clause, Masker, RegionPart, Stage
+from constraints.core.clause import Clause, Masker, RegionPart, RuleExample, Stage
 from constraints.core.limits import within
 from constraints.core.scenario import Battlefield
 from constraints.core.verdict import ClauseResult
@@ -25,6 +25,7 @@ from constraints.sat.sweep_bounds import (
     option_ways,
 )
 from constraints.t9a.context import MoveContext
+from constraints.t9a.examples import field, fw, march, reform, unit, wh
 
 
 def overhang(shape: shapely.Geometry, field: Battlefield) -> float:
@@ -49,6 +50,15 @@ class _TableEdge(Clause):
 
 
 class TableEdgeEnd(_TableEdge):
+
+    examples = (
+        RuleExample("touching the far edge is on the table", field(depth=19.0),
+                    march(fw(8.0)), False, ("overhang", 0.0)),
+        RuleExample("a hair past it is not", field(depth=19.0), march(fw(8.0), fw(0.01)),
+                    True, ("overhang", 0.01)),
+        RuleExample("a Reform must end on the table too", field(unit(centre=(36.0, 1.5))),
+                    reform(centre=(36.0, 0.5)), True, ("overhang", 0.5)),
+    )
     what = "the end position"
     measurement = "overhang"
 
@@ -78,6 +88,16 @@ class TableEdgeEnd(_TableEdge):
 
 
 class TableEdgeFront(_TableEdge):
+
+    # A 5" front at y = 41 on a 45" deep table: a 90 deg left wheel swings its outer corner
+    # up to y = 46 (the arc's polygon is circumscribed: a few millionths more).
+    examples = (
+        RuleExample("the Front Facing must stay on the table while it moves",
+                    field(unit(centre=(36.0, 40.0), mobility=6.0), depth=45.0),
+                    march(wh(90.0)), True, ("front_overhang", 1.0)),
+        RuleExample("a straight move stays on", field(unit(centre=(36.0, 40.0)), depth=45.0),
+                    march(fw(2.0)), False, ("front_overhang", 0.0)),
+    )
     what = "the Front Facing's path"
     measurement = "front_overhang"
 

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import shapely
 
-from constraints.core.clause import Clause, Masker, RegionPart, Stage
+from constraints.core.clause import Clause, Masker, RegionPart, RuleExample, Stage
 from constraints.core.limits import within
 from constraints.core.verdict import ClauseResult
 from constraints.geometry.batch import within_reach
@@ -22,6 +22,7 @@ from constraints.rank_and_file.regions import RegionQuery
 from constraints.sat.context import EncodeContext
 from constraints.sat.lattice import inscribed_polygon
 from constraints.t9a.context import MoveContext
+from constraints.t9a.examples import advance, field, fw, march, reform, unit, wh
 
 VFP_SIDES = 128
 CORNER_NAMES = ("front-left", "front-right", "rear-right", "rear-left")
@@ -39,6 +40,21 @@ def farthest_corner(start: tuple[Point, ...], end: tuple[Point, ...]) -> tuple[i
 
 
 class ValidFinalPosition(Clause):
+
+    examples = (
+        RuleExample("8\" straight ahead: each front corner ends 8\" from its start",
+                    field(unit(centre=(36.0, 5.0))), march(fw(8.0)), False,
+                    ("valid_final_position", 8.0)),
+        RuleExample("a hundredth more is too far", field(unit(centre=(36.0, 5.0))),
+                    march(fw(8.01)), True, ("valid_final_position", 8.01)),
+        RuleExample("a corner need not stay near its own start corner: a quarter turn in "
+                    "place reaches 1.5 x sqrt(2)", field(), reform(facing=0.0), False,
+                    ("valid_final_position", 2.121320343559643)),
+        RuleExample("a conga line's cheap 30 deg wheel swings its rear too far",
+                    field(unit("column", models=12, files=1, base=(25.0, 50.0),
+                               centre=(36.0, 20.0))),
+                    advance(wh(30.0), uid="column"), True),
+    )
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         start, end = ctx.unit.corners(), ctx.end_unit.corners()
@@ -66,7 +82,8 @@ class ValidFinalPosition(Clause):
         setting, limit = query.setting, self.limit_in(query.setting.unit)
         keep = []
         for c in range(4):
-            far = np.hypot(*(query.corners[:, c, None] - setting.start[None]).T).max(axis=0)
+            # Per start corner (rows), the farthest this end corner gets over the base region.
+            far = np.hypot(*(query.corners[:, c, None] - setting.start[None]).T).max(axis=1)
             if far.min() > limit:  # no one start corner's disc holds every end: it binds
                 discs = shapely.polygons(setting.circle[None] * limit
                                          + (setting.start - query.offsets[c])[:, None])

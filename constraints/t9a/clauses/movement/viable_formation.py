@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from constraints.core.clause import Clause, Masker, Stage
+from constraints.core.clause import Clause, Masker, RuleExample, Stage
 from constraints.core.verdict import ClauseResult, Violation
 from constraints.rank_and_file.formation import Formation
 from constraints.rank_and_file.poses import MaskSetting, ReformPoses
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.context import EncodeContext
 from constraints.t9a.context import MoveContext
+from constraints.t9a.examples import field, reform, unit
 
 
 def formation_problem(formation: Formation, proper_rank_width: int,
@@ -33,7 +34,27 @@ def formation_problem(formation: Formation, proper_rank_width: int,
     return ("", 0.0, 0.0)
 
 
+def _troop(models: int, height: int) -> dict:
+    return field(unit(models=models, files=min(models, 3), height=height, mobility=20.0,
+                      centre=(36.0, 24.0)))
+
+
 class ViableFormation(Clause):
+
+    examples = (
+        RuleExample("no more ranks than files: 9 models 3 x 3 is fine", _troop(9, 1),
+                    reform(files=3), False, ("ranks", 3.0)),
+        RuleExample("10 models in 2 files is 5 ranks > 2 files", _troop(10, 1),
+                    reform(files=2), True, ("ranks", 5.0)),
+        RuleExample("unless a Proper Rank wide: 5 files of Height 1 may be 6 deep",
+                    _troop(30, 1), reform(files=5), False, ("ranks", 6.0)),
+        RuleExample("Height 3 needs only 3 for a Proper Rank", _troop(12, 3), reform(files=3),
+                    False, ("ranks", 4.0)),
+        RuleExample("Height 5 (Giants) may stand in a single file", _troop(4, 5),
+                    reform(files=1), False, ("ranks", 4.0)),
+        RuleExample("the front rank must be full: 6 files for 5 models is not a formation",
+                    _troop(5, 1), reform(files=6), True),
+    )
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         formation = ctx.end_unit.formation

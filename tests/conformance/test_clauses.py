@@ -1,0 +1,203 @@
+"""The conformance suite: the same tests for every registered clause (DESIGN.md, "Registering
+is testing"), parametrised over the registry (constraints.core.profile.registered_clauses),
+so a newly registered clause gets them without writing any:
+
+- its rule-example table (`Clause.examples`): the clause breaks exactly where the rule text
+  says, with the measurement the text gives;
+- encode sound against check: under a profile of that clause alone, every answer the search
+  returns passes the checker (best_move re-checks it and raises on a mismatch);
+- mask sound against check: every pose the batch mask passes, the checker passes;
+- regions: the relaxed region of an option's end centres holds every legal end centre, and
+  every centre of the sound region passes the clause;
+- the off switch: with its literal off, the clause's rows constrain nothing (the optimum is
+  the family's own).
+The scenarios are the clause's own examples: they put the unit where the clause binds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import MappingProxyType
+
+import numpy as np
+import pytest
+import shapely
+from ortools.sat.python import cp_model
+
+from constraints.core.clause import Clause
+from constraints.core.profile import PROFILES, find_profile, registered_clauses
+from constraints.core.scenario_io import scenario_from_json
+from constraints.core.status import Status
+from constraints.geometry.frame import Frame
+from constraints.sat.lattice import Lattice
+from constraints.t9a.checker import check_move
+from constraints.t9a.move_io import move_from_json
+from optimizer.batch import BatchJudge
+from optimizer.search.model import build_search, solver_for
+from optimizer.search.objectives import Objective
+from optimizer.search.regions import CentreRegions
+from optimizer.search.request import SearchRequest
+from optimizer.search.solve import best_move
+from tests.conformance import toy_clause
+
+toy_clause.register()
+CLAUSES = registered_clauses()
+IDS = sorted(CLAUSES)
+COARSE = Lattice(inch=0.01, degree=15.0, advance_wheel_deg=15.0)
+MEASURE_TOL = 1e-5  # the swept arcs are circumscribed polygons (a few millionths over)
+
+
+def examples_of(clause_id: str) -> list:
+    """The clause's examples whose scenario's profile applies it to the move's manoeuvre."""
+    spec = CLAUSES[clause_id]
+    found = []
+    for example in spec.clause.examples:
+        profile = find_profile(example.scenario.get("rules", "t9a"))
+        manoeuvre = example.move["manoeuvre"]
+        if any(s.id == clause_id for s in profile.manoeuvres.get(manoeuvre, ())):
+            found.append(example)
+    return found
+
+
+def alone(monkeypatch: pytest.MonkeyPatch, scenario, clause_id: str | None):
+    """The scenario under a copy of its profile keeping `clause_id` only (None: no clause)."""
+    profile = scenario.profile
+    manoeuvres = {m: tuple(s for s in specs if s.id == clause_id)
+                  for m, specs in profile.manoeuvres.items()}
+    name = f"{profile.name}-only-{clause_id}"
+    monkeypatch.setitem(PROFILES, name, replace(profile, name=name,
+                                                manoeuvres=MappingProxyType(manoeuvres)))
+    return replace(scenario, rules=name)
+
+
+def cases(clause_id: str):
+    for example in examples_of(clause_id):
+        yield example, scenario_from_json(example.scenario), move_from_json(example.move)
+
+
+def test_the_toy_clause_is_registered_through_its_profile_alone():
+    assert toy_clause.TOY_ID in CLAUSES
+    assert examples_of(toy_clause.TOY_ID)
+
+
+@pytest.mark.parametrize("clause_id", IDS)
+def test_rule_examples(clause_id):
+    examples = examples_of(clause_id)
+    assert examples, f"{clause_id} has no rule example"
+    for example, scenario, move in cases(clause_id):
+        verdict = check_move(scenario, move)
+        assert (clause_id in verdict.clauses()) == example.breaks, example.why
+        if example.measured is not None:
+            name, value = example.measured
+            assert verdict.measurements[name] == pytest.approx(value, abs=MEASURE_TOL), \
+                example.why
+
+
+@pytest.mark.parametrize("clause_id", IDS)
+def test_encode_is_sound_against_check(clause_id, monkeypatch):
+    solved = 0
+    for _example, scenario, move in cases(clause_id):
+        s = alone(monkeypatch, scenario, clause_id)
+        end = check_move(scenario, move).end_centre
+        objectives = [Objective("target_distance", end)]
+        if move.manoeuvre.snaking:  # (a Reform's forward-most pose needs every safe disc)
+            objectives.append(Objective("forward"))
+        for objective in objectives:
+            # best_move re-checks every answer under s's profile (this clause alone) and
+            # raises EncodingMismatchError if it fails.
+            result = best_move(s, move.unit, move.manoeuvre, objective, lattice=COARSE,
+                               time_limit_s=20.0)
+            assert result.status != Status.TIMEOUT
+            if result.found:
+                assert check_move(s, result.move).legal
+                solved += 1
+    assert solved
+
+
+@pytest.mark.parametrize("clause_id", IDS)
+def test_mask_is_sound_against_check(clause_id, monkeypatch):
+    """Random end centres of random options: every one the mask passes, the checker passes."""
+    rng = np.random.default_rng(len(clause_id))
+    passed = 0
+    for _example, scenario, move in cases(clause_id):
+        s = alone(monkeypatch, scenario, clause_id)
+        request = SearchRequest(s, move.unit, move.manoeuvre, Objective("forward"), COARSE)
+        options, reach = request.options()
+        judge = BatchJudge(s, move.unit, move.manoeuvre)
+        for k in rng.choice(len(options), size=min(10, len(options)), replace=False):
+            coords = shapely.get_coordinates(reach[k])
+            centres = rng.dirichlet(np.ones(len(coords)), 30) @ coords
+            ok = request.family.mask(judge, request.frame.world_array(centres), [options[k]],
+                                     np.zeros(len(centres), dtype=int))
+            for centre in centres[ok]:
+                end = request.family.move(move.unit, request.frame, options[k], tuple(centre))
+                assert check_move(s, end).legal, end
+                passed += 1
+    assert passed
+
+
+def _sampled_centres(scenario, move, rng):
+    """(option, frame centre, legal under the scenario's profile) for random end centres of
+    random options of the move's family, on the coarse lattice."""
+    request = SearchRequest(scenario, move.unit, move.manoeuvre, Objective("forward"), COARSE)
+    options, reach = request.options()
+    picks = rng.choice(len(options), size=min(12, len(options)), replace=False)
+    for k in picks:
+        coords = shapely.get_coordinates(reach[k])
+        weights = rng.dirichlet(np.ones(len(coords)), 4)
+        for centre in weights @ coords:
+            end = request.family.move(move.unit, request.frame, options[k], tuple(centre))
+            verdict = check_move(scenario, end)
+            yield options[k], Frame(*_start(request)).point(verdict.end_centre), verdict.legal
+
+
+def _start(request):
+    return request.unit.pose.centre, request.unit.pose.facing_deg
+
+
+@pytest.mark.parametrize("clause_id", IDS)
+def test_regions_hold_the_legal_centres(clause_id, monkeypatch):
+    """The relaxed region holds every legal end centre (with no region of its own, the
+    clause leaves the family's reach, which must hold them too); where the clause has a
+    region, every centre of the sound region passes it."""
+    rng = np.random.default_rng(len(clause_id))
+    has_region = CLAUSES[clause_id].clause.region is not Clause.region
+    for _example, scenario, move in cases(clause_id):
+        s = alone(monkeypatch, scenario, clause_id)
+        unit = s.unit(move.unit)
+        outer = CentreRegions(s, unit, move.manoeuvre, outer=True)
+        inner = CentreRegions(s, unit, move.manoeuvre, outer=False)
+        for option, centre, legal in _sampled_centres(s, move, rng):
+            point = shapely.Point(centre)
+            if legal:
+                assert outer.of(option).distance(point) <= 1e-7, (option, centre)
+            elif has_region and inner.of(option).buffer(-1e-7).contains(point):
+                assert clause_id not in check_move(s, _move_to(s, move, option, centre)).clauses()
+
+
+def _move_to(s, move, option, centre):
+    request = SearchRequest(s, move.unit, move.manoeuvre, Objective("forward"), COARSE)
+    return request.family.move(move.unit, request.frame, option, tuple(centre))
+
+
+@pytest.mark.parametrize("clause_id", IDS)
+def test_off_switch(clause_id, monkeypatch):
+    """With its literal off, the clause's rows constrain nothing: the optimum equals that of
+    the same search (same options: the clause still bounds the family) without its rows."""
+    for _example, scenario, move in list(cases(clause_id))[:2]:
+        s = alone(monkeypatch, scenario, clause_id)
+        values = []
+        for encoded in (True, False):
+            request = SearchRequest(s, move.unit, move.manoeuvre, Objective("forward"), COARSE)
+            assert request.limits is not None  # the family's limits, with the clause
+            if not encoded:
+                request.__dict__["clauses"] = []  # the same request, its rows left out
+            search = build_search(request, guard_clauses=True)
+            for lit in search.clause_lits.values():
+                search.enc.sat_model.add(lit == 0)
+            request.goal.post(search.enc, search.ectx.centre_regions)
+            solver = solver_for(20.0)
+            status = solver.solve(search.enc.sat_model)
+            assert status == cp_model.OPTIMAL
+            values.append(solver.objective_value)
+        assert values[0] == values[1], (clause_id, values)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from constraints.core.scenario import Battlefield, Pose, Scenario, Terrain
 from constraints.rank_and_file.formation import Formation
 from constraints.rank_and_file.unit import Base, Unit
 
+ROOT = Path(__file__).resolve().parent.parent  # the project folder
+SCENARIOS = ROOT / "benchmarks" / "scenarios"
 INCH_BASE = Base(25.4, 25.4)
 
 

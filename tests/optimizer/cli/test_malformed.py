@@ -26,8 +26,8 @@ from constraints.core.scenario_io import (
 )
 from constraints.t9a.move_io import load_move, move_from_json
 from optimizer.cli import main
+from tests.support import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "spears.json"
 EXAMPLE_MOVE = ROOT / "examples" / "spears_march.json"
 EXAMPLE_DATA: dict[str, Any] = json.loads(EXAMPLE.read_text(encoding="utf-8"))

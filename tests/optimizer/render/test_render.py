@@ -12,8 +12,8 @@ from constraints.errors import InvalidInputError
 from optimizer import Move, check_move, forward, load_scenario, wheel
 from optimizer.cli import main
 from optimizer.render import draw, make_figure, render_to_file
+from tests.support import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "examples" / "spears.json"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

@@ -2,7 +2,6 @@
 (N, 4, 2) formulation of its checks, and sound against the checker; the fast paths (chunks,
 bounding-box and axis filters, the sweep short cut, the margin) change nothing."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,9 +20,8 @@ from constraints.sat.sweep_bounds import first_leg_clear, first_leg_on_table
 from constraints.t9a.checker import check_move
 from constraints.t9a.moves import Move, Step
 from optimizer.batch import BatchJudge
-from tests.support import scenario, unit, wall
+from tests.support import SCENARIOS, scenario, unit, wall
 
-SCENARIOS = Path(__file__).resolve().parent.parent / "benchmarks" / "scenarios"
 # A wall across the whole table just ahead: its vertices are far, its edge is not.
 LONG_WALL = scenario(unit("u", models=10, files=5, centre=(36.0, 20.5), mobility=4.0),
                      terrain=(wall("w", -10.0, 23.5, 82.0, 23.8),))

@@ -1,6 +1,6 @@
 """Comparing a measurement with a rule's limit.
 
-"Within X" is inclusive and "more than X" is strict (RULES.md conventions, A8).  Measurements
+"Within X" is inclusive and "more than X" is strict (docs/rules.md §1.2-1.3).  Measurements
 are floats computed from decimal inputs (37.2 - 36 is 1.2000000000000028), so a value that is
 exactly at the limit in decimal arithmetic may land a few ulps either side of it.  A
 measurement within FLOAT_NOISE_IN of its limit is taken to be *at* the limit.  This is a

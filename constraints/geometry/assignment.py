@@ -1,6 +1,6 @@
 """Bottleneck assignment: models to end slots, minimising the longest single model move.
 
-Pivots, Reorders and Reforms let models change places (RULES.md A6), so the question "can
+Pivots, Reorders and Reforms let models change places (docs/rules.md §8.4), so the question "can
 every model move at most L?" is whether the bipartite graph of (model, slot) pairs with cost
 <= L has a perfect matching.  Binary search over the distinct costs gives the least such L;
 each matching test is one linear sum assignment (OR-tools).

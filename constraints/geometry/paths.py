@@ -1,14 +1,14 @@
-"""Shortest paths of model centres around obstacles (Reform Moves, RULES.md 2.5.4.3).
+"""Shortest paths of model centres around obstacles (Reform Moves, docs/rules.md §5.5).
 
 Obstacles (impassable terrain, other units) are grown by the mid-move spacing with a mitre
 join: every mitred edge lies exactly at the spacing from its original edge and every corner
 lies outside the round buffer, so the grown shape contains the true clearance zone.
 (shapely's round buffer is not conservative: GEOS cuts its arcs inside the true circle,
-TECHNIQUES.md.)  Paths run on the reduced visibility graph: the convex vertices of the grown
-shapes (a shortest path only bends there) with all-pairs distances computed once, so a
-query is numpy work: the straight line when it is clear, else the best "start -> visible
-vertex -> ... -> visible vertex -> end".  A path touching a grown edge keeps exactly the
-spacing there, the infimum of legal paths.
+docs/techniques.md §6.)  Paths run on the reduced visibility graph (docs/techniques.md §7):
+the convex vertices of the grown shapes (a shortest path only bends there) with all-pairs
+distances computed once, so a query is numpy work: the straight line when it is clear, else
+the best "start -> visible vertex -> ... -> visible vertex -> end".  A path touching a grown
+edge keeps exactly the spacing there, the infimum of legal paths.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Plane geometry in inches: headings, rotations, rectangles, swept fronts.
 
-Conventions (DESIGN.md): x to the right, y away from the first player's edge, headings in
+Conventions (docs/rules.md §1.1): x to the right, y away from the first player's edge, headings in
 degrees counter-clockwise from +x.  A heading's *forward* vector is (cos h, sin h) and its
 *right* vector is (sin h, -cos h).
 """
@@ -61,7 +61,7 @@ def local_to_world(centre: Point, heading_deg: float, right_in: float, fwd_in: f
 
 def rectangle_corners(centre: Point, heading_deg: float, width_in: float,
                       depth_in: float) -> tuple[Point, Point, Point, Point]:
-    """Front-left, front-right, rear-right, rear-left corners (FORMAT.md order)."""
+    """Front-left, front-right, rear-right, rear-left corners (docs/formats.md order)."""
     hw, hd = width_in / 2.0, depth_in / 2.0
     return (
         local_to_world(centre, heading_deg, -hw, hd),

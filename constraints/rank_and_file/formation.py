@@ -1,7 +1,7 @@
 """Formations: files, ranks and the slots that rank-and-file models and characters stand in.
 
 A slot is (rank, file): rank 0 is the front rank, file 0 the unit's leftmost file as seen
-from behind it (FORMAT.md).  Default layout: models fill the ranks front to back, `files` to
+from behind it (docs/formats.md).  Default layout: models fill the ranks front to back, `files` to
 a rank; an incomplete rear rank is centred, an odd leftover empty slot going to the right.
 """
 
@@ -88,7 +88,7 @@ class Formation:
         return Formation(files, self.models, tuple(characters), ())
 
     def proper_ranks(self, proper_rank_width: int) -> int:
-        """Ranks with at least `proper_rank_width` models (RULES.md A10: every rank counts)."""
+        """Ranks of at least `proper_rank_width` models, all counted (docs/rules.md §2.4)."""
         per_rank: dict[int, int] = {}
         for _, (rank, _file) in self.layout():
             per_rank[rank] = per_rank.get(rank, 0) + 1

@@ -1,9 +1,9 @@
 """Advance and March Moves given by their end pose: find a legal way there, and say which.
 
-The checker searches this family of ways (FORMAT.md: "the checker must find whether any legal
-way reaches it, and say which"): an Advance's Pivot by phi, then forward a, wheel t1,
-forward b, wheel t2, forward c, with t1 + t2 fixed by the end facing.  For a fixed (phi, t1)
-the end centre is linear in (a, b, c):
+The checker searches this family of ways (docs/formats.md "Move", docs/rules.md §4.8): an
+Advance's Pivot by phi, then forward a, wheel t1, forward b, wheel t2, forward c, with
+t1 + t2 fixed by the end facing.  For a fixed (phi, t1) the end centre is linear in
+(a, b, c):
 
     end = start + a f(h) + w(h, t1) + b f(h + t1) + w(h + t1, t2) + c f(h + t1 + t2)
 

@@ -1,7 +1,7 @@
 """Where a unit goes: Pivot, forward steps and wheels, and the area its Front Facing sweeps.
 
 The swept area is what Unit Spacing and the table edge look at during Snaking Forward Moves
-(RULES.md 2.3.4, 2.4.9): the front segment swept along straight legs (a parallelogram) and
+(docs/rules.md §3.3-3.4, §4.2): the front segment swept along straight legs (a parallelogram) and
 wheels (a circumscribed sector, see `geometry.wheel_sweep`).
 """
 

@@ -1,4 +1,4 @@
-"""Move files (FORMAT.md "Move"): read and write T9A Move Manoeuvres."""
+"""Move files (docs/formats.md "Move"): read and write T9A Move Manoeuvres."""
 
 from __future__ import annotations
 

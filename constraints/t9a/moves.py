@@ -73,7 +73,7 @@ def wheel(angle_deg: float) -> Step:
 
 @dataclass(frozen=True)
 class Move:
-    """A proposed Move Manoeuvre of one unit (FORMAT.md "Move").
+    """A proposed Move Manoeuvre of one unit (docs/formats.md "Move").
 
     `steps` and `pivot_deg` describe Advance and March; `centre`, `facing_deg` and `files`
     describe a Reform's end position (and `files` the Reorder of an Advance or March).

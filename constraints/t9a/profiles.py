@@ -28,14 +28,14 @@ def _spec(clause_id: str, clause: type[Clause], **bind: str) -> ClauseSpec:
     return ClauseSpec(clause_id, clause, MappingProxyType(bind))
 
 
-# Clauses every Move Manoeuvre ends with (RULES.md 2.3, 2.5.1).
+# Clauses every Move Manoeuvre ends with (docs/rules.md §3.1, §3.4, §6).
 _END = (
     _spec("t9a.valid_final_position", ValidFinalPosition, mob_factor="final_position_mob"),
     _spec("t9a.unit_spacing", UnitSpacing, spacing_in="end_spacing_in"),
     _spec("t9a.table_edge.end", TableEdgeEnd),
 )
 
-# Clauses of Snaking Forward Moves, shared by Advance and March (RULES.md 2.3.4-5, 2.4.9).
+# Clauses of Snaking Forward Moves, shared by Advance and March (docs/rules.md §3.3-3.4, §4.7).
 _SNAKING = (
     _spec("t9a.snaking.front_spacing", FrontSpacing, spacing_in="mid_move_spacing_in"),
     _spec("t9a.table_edge.front", TableEdgeFront),

@@ -1,4 +1,4 @@
-"""The `manoeuvre` command line (FORMAT.md "Command line").
+"""The `manoeuvre` command line (docs/formats.md "Commands").
 
 Exit status: 0 legal / solved, 1 illegal / infeasible / timeout, 2 bad input (one line on
 stderr naming the file, the JSON path and the problem; never a traceback).

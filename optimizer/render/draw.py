@@ -1,4 +1,4 @@
-"""Pictures of scenarios, moves and verdicts (DESIGN.md "Pictures").
+"""Pictures of scenarios, moves and verdicts (docs/architecture.md).
 
 `draw` paints onto any matplotlib Axes: the battlefield, terrain, every unit and its Front
 Facing, the moving unit before (dashed) and after (filled), the area its front swept, its

@@ -1,5 +1,5 @@
 """A quick legal answer before the search, and the per-option bounds that let it shrink the
-model (TECHNIQUES.md: per-heading geometry as a pre-filter and hint for CP-SAT).
+model (docs/techniques.md §8: per-heading geometry as a pre-filter and hint for CP-SAT).
 
 Each option's reach (ignoring every clause but the family and the distance) bounds the
 objective from below (or, for `forward`, above).  A legal lattice point found by the batch

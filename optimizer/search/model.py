@@ -72,7 +72,7 @@ def solver_for(time_limit_s: float, workers: int = 1) -> cp_model.CpSolver:
     solver.parameters.max_time_in_seconds = time_limit_s
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = 0
-    solver.parameters.cp_model_probing_level = 0  # TECHNIQUES.md: 5-11x faster here
+    solver.parameters.cp_model_probing_level = 0  # docs/techniques.md §1: 5-11x faster here
     # One presolve round: the models are small and pruned, and the later rounds cost more
     # than they saved (CP-SAT time on the bench cases: rocks-march 0.26 -> 0.19 s,
     # crowded-reform 0.40 -> 0.19 s, none slower).

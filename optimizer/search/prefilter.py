@@ -32,8 +32,8 @@ INCUMBENT_MARGIN_IN = 0.03
 def prefilter(request: SearchRequest, options: list[Option], regions: list,
               deadline: float) -> tuple[Incumbent | None, list, dict]:
     """A legal starting answer, the options that might beat it, and the kept options'
-    relaxed regions, by `deadline` (the steps: this module's docstring; TECHNIQUES.md:
-    per-heading geometry as a pre-filter)."""
+    relaxed regions, by `deadline` (the steps: this module's docstring; docs/techniques.md
+    §8: per-heading geometry as a pre-filter)."""
     goal, tick = request.goal, request.lattice.inch
     judge = BatchJudge(request.scenario, request.unit_id, request.manoeuvre,
                        margin_in=INCUMBENT_MARGIN_IN)

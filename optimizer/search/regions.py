@@ -1,11 +1,10 @@
 """Per option, the region of end centres (start-frame inches) left by the end-position rules.
 
 With the option fixed (heading, wheel, files), every end-position rule is a region of the
-centre plane (TECHNIQUES.md, "per-heading exact geometry"): the option's reach (triangle,
-segment or travel disc), the table (each end corner on it), Valid Final Position (some start
-corner within the limit of each end corner: a union of discs) and Unit Spacing (per convex
-obstacle piece, the centres whose rectangle comes within the gap: piece (+) -rectangle,
-grown by the gap).
+centre plane (docs/techniques.md §8): the option's reach (triangle, segment or travel disc),
+the table (each end corner on it), Valid Final Position (some start corner within the limit
+of each end corner: a union of discs) and Unit Spacing (per convex obstacle piece, the
+centres whose rectangle comes within the gap: piece (+) -rectangle, grown by the gap).
 
 Each clause gives its own part (`Clause.region`, constraints.rank_and_file.regions); the
 family gives the base (the reach of the option's way, or the travel disc).

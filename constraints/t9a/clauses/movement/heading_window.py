@@ -1,4 +1,4 @@
-"""Heading window of Snaking Forward Moves (seed 000; RULES.md 2.5.2-3, A5).
+"""Heading window of Snaking Forward Moves (seed 000; docs/rules.md §4.4, §8.3).
 
 "The direction the unit is facing must stay within 90 degrees (in either direction) from the
 direction the unit was facing after the Pivot" (Advance) / "before the March Move" (March).

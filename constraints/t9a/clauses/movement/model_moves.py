@@ -1,8 +1,8 @@
 """Shared by the Pivot and Reform clauses: which model ends in which slot, and how far it goes.
 
 When the move names no `assignment`, the best one is used: the one minimising the longest
-single model move (a bottleneck assignment, RULES.md A6).  Characters stay in the front rank
-(RULES.md 2.1.9.1) when they start there.
+single model move (a bottleneck assignment, docs/rules.md §8.4).  Characters stay in the
+front rank (docs/rules.md §2.5, §8.11) when they start there.
 """
 
 from __future__ import annotations

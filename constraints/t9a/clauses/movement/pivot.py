@@ -1,4 +1,4 @@
-"""Pivot model distance (RULES.md 2.4.1-3, A6).
+"""Pivot model distance (docs/rules.md §4.1, §8.4).
 
 "No model may move more than 2xMob, measured as the straight line between its base centre
 before and after."  Models may be reordered keeping the number of files, so the measure is

@@ -1,4 +1,4 @@
-"""Reform centre travel (seed 000; RULES.md 2.5.4.1, 2.5.8, A7).
+"""Reform centre travel (seed 000; docs/rules.md §5.2, §8.6).
 
 "The centre of the unit can not travel further than half the unit's Mobility": the straight
 distance between the Unit Boundary's centres before and after.  Light Troops use 2 x Mob.

@@ -1,4 +1,4 @@
-"""Reform file change (seed 000; RULES.md 2.5.4.2, A1).
+"""Reform file change (seed 000; docs/rules.md §5.3, §7, §8.1).
 
 "The formation of the unit may change only as long as the number of Files has not changed
 by more than 3" (profile `t9a`); 2, or 4 with a Musician, in the June 2025 rulebook

@@ -1,4 +1,4 @@
-"""Reform model paths (seed 000; RULES.md 2.5.4.3, 2.5.5, A6, A16).
+"""Reform model paths (seed 000; docs/rules.md §5.5, §8.4, §8.9).
 
 "Each model is considered to have moved from its starting position to end position, around
 obstructions where needed, and no single model can move further than twice its Mobility."

@@ -2,7 +2,7 @@
 
 Seed 000: "any number of Snaking Forward Moves, with a distance no more than equal to its
 Mobility" (Advance), "a total distance no more than equal to twice its Mobility" (March).
-RULES.md 2.4.8: forward steps cost their length; a wheel costs how far the outer front
+docs/rules.md §4.3: forward steps cost their length; a wheel costs how far the outer front
 corner advances along the unit's forward direction, frontage x sin(angle).
 """
 

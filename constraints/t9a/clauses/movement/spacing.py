@@ -1,4 +1,4 @@
-"""Unit Spacing (RULES.md 2.3.2, 2.3.4, 2.4.9, A8) at three moments of a move.
+"""Unit Spacing (docs/rules.md §3.1-3.3) at three moments of a move.
 
 - `unit_spacing`: at the end the Unit Boundary is more than 1" from other units and
   Impassable Terrain.

@@ -1,4 +1,4 @@
-"""Table Edge (RULES.md 2.3.5): the Front Facing stays on the battlefield throughout a Move
+"""Table Edge (docs/rules.md §3.4): the Front Facing stays on the battlefield throughout a Move
 Manoeuvre, and the whole unit finishes on it.  Measured as the overhang past the edge.
 """
 

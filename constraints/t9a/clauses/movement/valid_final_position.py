@@ -1,4 +1,4 @@
-"""Valid Final Position (seed 000; RULES.md 2.5.1).
+"""Valid Final Position (seed 000; docs/rules.md §6).
 
 "Each corner of the unit's end position must be within twice its Mobility value (2xMob
 inches) of at least one corner's starting position."  So the measure is

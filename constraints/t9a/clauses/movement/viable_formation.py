@@ -1,4 +1,4 @@
-"""Viable formation after a Reform (seed 000; RULES.md 2.1.3, 2.1.6).
+"""Viable formation after a Reform (seed 000; docs/rules.md §5.4, §2.4, §8.8).
 
 "The unit cannot voluntarily have more Ranks than Files unless the unit is wide enough to
 have a Proper Rank", and the front rank sets the width, so it is full: files <= models.

@@ -2,9 +2,10 @@
 not" and "nearest legal".
 
 Like python-chess's `board.legal_moves`, `LegalMoves` generates lazily: iteration yields
-distinct legal end poses (as moves) one option at a time, `in` asks the exact checker, and
-`count()` counts the legal poses of its lattice.  Views default to a 0.1" / 1 deg lattice
-(`VIEW_LATTICE`); searches use the solver's finer default.
+distinct legal end poses (as moves) one option at a time, `in` answers whether iteration
+would yield a move's end pose (so the two never disagree), and `count()` counts them.
+Views default to a 0.1" / 1 deg lattice (`VIEW_LATTICE`); searches use the solver's finer
+default.
 """
 
 from __future__ import annotations
@@ -69,8 +70,30 @@ class LegalMoves:
                                                  lattice)
 
     def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and move.unit == self.unit_id and \
-            move.manoeuvre == self.manoeuvre and is_legal(self.scenario, move)
+        """Whether the view holds the move's end pose: the checker finds the move legal, its
+        end pose lies on the view's lattice (centre, facing and, for an Advance, Pivot), and
+        the batch mask passes it, as iteration would.  Membership is by end pose: a move
+        with other steps to the same end is in the view when the view's own move is."""
+        if not (isinstance(move, Move) and move.unit == self.unit_id
+                and move.manoeuvre == self.manoeuvre):
+            return False
+        verdict = check_move(self.scenario, move)
+        if not verdict.legal:
+            return False
+        centre = np.asarray(self.frame.point(verdict.end_centre)) / self.lattice.inch
+        if np.abs(centre - np.round(centre)).max() > 1e-6:
+            return False
+        pivot = normalise_deg(move.pivot_deg)
+        pivot = pivot - 360.0 if pivot > 180.0 else pivot  # the options' (-180, 180]
+        for k, option in enumerate(self.options):
+            if option.files == verdict.end_files and abs(option.pivot_deg - pivot) < 1e-9 \
+                    and angle_between_deg(option.facing_deg, verdict.end_facing_deg) < 1e-6:
+                point = np.round(centre) * self.lattice.inch
+                if shapely.dwithin(shapely.Point(point), self.regions[k], 1e-9):
+                    world = self.frame.world_array(point[None])
+                    return bool(self.family.mask(self.judge, world, [option],
+                                                 np.zeros(1, dtype=int))[0])
+        return False
 
     def __iter__(self) -> Iterator[Move]:
         for k in range(len(self.options)):
@@ -127,13 +150,44 @@ class LegalMoves:
 
 def legal_moves(scenario: Scenario, unit_id: str, manoeuvre: str,
                 lattice: Lattice = VIEW_LATTICE) -> LegalMoves:
+    """The legal end poses of a unit's manoeuvre on `lattice`, as a lazy view.
+
+    Parameters
+    ----------
+    scenario, unit_id, manoeuvre
+        The unit and what it does (`advance`, `march`, `reform`).
+    lattice : Lattice
+        The view's grid of end centres and facings (default 0.1" and 1 deg).
+
+    Returns
+    -------
+    LegalMoves
+        Iterate for moves, `move in view`, `view.count()`; the poses of the searched family
+        (one wheel; see optimizer.families) that the batch mask passes.
+    """
     return LegalMoves(scenario, unit_id, manoeuvre, lattice)
 
 
 def legal_region(scenario: Scenario, unit_id: str, manoeuvre: str, facing_deg: float,
                  files: int | None = None, lattice: Lattice = VIEW_LATTICE) -> shapely.Geometry:
-    """Where the unit's centre may legally end facing `facing_deg` (a union of lattice cells
-    around the legal lattice points; empty when none)."""
+    """Where the unit's centre may legally end facing `facing_deg`.
+
+    Parameters
+    ----------
+    scenario, unit_id, manoeuvre
+        The unit and what it does.
+    facing_deg : float
+        The end facing (degrees, counter-clockwise from +x).
+    files : int, optional
+        The end files (default: the unit's own).
+    lattice : Lattice
+        The grid the region is sampled on.
+
+    Returns
+    -------
+    shapely.Geometry
+        The union of the lattice cells about the legal lattice centres (empty when none).
+    """
     view = LegalMoves(scenario, unit_id, manoeuvre, lattice)
     wanted = files if files is not None else scenario.unit(unit_id).files
     parts = list(view.regions_by_facing(
@@ -144,6 +198,21 @@ def legal_region(scenario: Scenario, unit_id: str, manoeuvre: str, facing_deg: f
 
 def nearest_legal(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point,
                   facing_deg: float, *, time_limit_s: float = 10.0) -> SearchResult:
-    """The legal end pose closest to a requested one (the request need not be legal)."""
+    """The legal end pose closest to a requested one (the request need not be legal).
+
+    Parameters
+    ----------
+    scenario, unit_id, manoeuvre
+        The unit and what it does.
+    centre, facing_deg
+        The requested end pose (world inches, degrees).
+    time_limit_s : float
+        The search's limit.
+
+    Returns
+    -------
+    SearchResult
+        `best_move` for the objective `target_pose` (1 deg counts as 0.1").
+    """
     return best_move(scenario, unit_id, manoeuvre,
                      Objective("target_pose", centre, facing_deg), time_limit_s=time_limit_s)

@@ -32,6 +32,7 @@ def load_scenario(path: str | Path) -> Scenario:
 
 
 def save_scenario(scenario: Scenario, path: str | Path) -> None:
+    """Write a scenario file that `load_scenario` reads back as the same scenario."""
     Path(path).write_text(json.dumps(scenario_to_json(scenario), indent=2) + "\n",
                           encoding="utf-8")
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
-from shapely.geometry import LineString, Polygon
+from shapely.geometry import Polygon
 
 from constraints.core.scenario import Pose
 from constraints.geometry.plane import Point, local_to_world, mm_to_in, rectangle_corners
@@ -63,10 +63,6 @@ class Unit:
 
     def boundary(self) -> Polygon:
         return Polygon(self.corners())
-
-    def front_facing(self) -> LineString:
-        left, right = self.corners()[:2]
-        return LineString([left, right])
 
     def slot_centre(self, slot: Slot) -> Point:
         rank, file = slot

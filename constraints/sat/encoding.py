@@ -47,7 +47,7 @@ class MoveEncoding:
 
     Variable families:
     - `option_vars[k]`: option k is the end pose family chosen (exactly one);
-    - `i`, `j`: end centre in start-frame ticks (right, forwards);
+    - `right_ticks`, `forward_ticks`: the end centre in start-frame ticks;
     - `corner_dx[c]`, `corner_dy[c]`: frame offset of end corner c (FL, FR, RR, RL) from the
       centre, in 1/CORNER_SUBTICKS ticks, rounded (error <= 0.05 tick per coordinate).
     """
@@ -58,8 +58,9 @@ class MoveEncoding:
         self.lattice = lattice
         self.tick = lattice.inch
         self.bound = int(math.ceil(bound_in / self.tick)) + 1
-        self.i = self.sat_model.new_int_var(-self.bound, self.bound, "centre_right_ticks")
-        self.j = self.sat_model.new_int_var(-self.bound, self.bound, "centre_forward_ticks")
+        self.right_ticks = self.sat_model.new_int_var(-self.bound, self.bound, "centre_right_ticks")
+        self.forward_ticks = self.sat_model.new_int_var(-self.bound, self.bound,
+                                                        "centre_forward_ticks")
         self.option_vars = [self.sat_model.new_bool_var(f"option_{o.index}") for o in options]
         self.sat_model.add_exactly_one(self.option_vars)
         self.forbidden: dict[int, str] = {}
@@ -136,7 +137,8 @@ class MoveEncoding:
             enforce: Sequence[Any] = (), at_lattice_point: bool = False) -> None:
         """Post sum(coef * var) <= rhs soundly; each term is (coef, var, bound on |var|)."""
         enforce = self.guarded(enforce)
-        centre_coef = sum(abs(c) for c, v, _ in terms if v is self.i or v is self.j)
+        centre = (self.right_ticks, self.forward_ticks)
+        centre_coef = sum(abs(c) for c, v, _ in terms if any(v is x for x in centre))
         if self.band_lit is not None and centre_coef and not at_lattice_point:
             # A row about the centre: as it stands for the lattice options, and with the
             # band's slack for the band options (shared rows are posted twice).
@@ -188,7 +190,8 @@ class MoveEncoding:
     def centre_row(self, normal: Point, rhs_in: float, enforce: Sequence[Any] = (),
                    at_lattice_point: bool = False) -> None:
         """normal . d <= rhs for the end centre d (frame inches)."""
-        self.row([(normal[0], self.i, self.bound), (normal[1], self.j, self.bound)],
+        self.row([(normal[0], self.right_ticks, self.bound),
+                  (normal[1], self.forward_ticks, self.bound)],
                  self.ticks(rhs_in), enforce, at_lattice_point)
 
     def centre_rows(self, normals: np.ndarray, rhs_in: np.ndarray,
@@ -226,7 +229,8 @@ class MoveEncoding:
             if false[k]:
                 self._false(enforce)
                 continue
-            ct = self.sat_model.add(int(coefs[k, 0]) * self.i + int(coefs[k, 1]) * self.j
+            ct = self.sat_model.add(int(coefs[k, 0]) * self.right_ticks
+                                    + int(coefs[k, 1]) * self.forward_ticks
                                     <= int(bound[k]))
             if guard:
                 ct.only_enforce_if(guard)
@@ -237,7 +241,8 @@ class MoveEncoding:
         slack = 0.5 * (abs(normal[0]) + abs(normal[1])) / CORNER_SUBTICKS
         dx, dy = self.corner_dx[corner], self.corner_dy[corner]
         sub = 1.0 / CORNER_SUBTICKS
-        self.row([(normal[0], self.i, self.bound), (normal[1], self.j, self.bound),
+        self.row([(normal[0], self.right_ticks, self.bound),
+                  (normal[1], self.forward_ticks, self.bound),
                   (normal[0] * sub, dx, self.magnitude[dx.name]),
                   (normal[1] * sub, dy, self.magnitude[dy.name])],
                  self.ticks(rhs_in) - slack, enforce)

@@ -14,7 +14,23 @@ from constraints.t9a.moves import Move
 
 
 def check_move(scenario: Scenario, move: Move) -> Verdict:
-    """Judge `move` in `scenario`: every clause of its manoeuvre, measured."""
+    """Judge `move` in `scenario`: every clause of its manoeuvre, measured.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The battlefield, its terrain and units, under a T9A rules profile.
+    move : Move
+        An Advance, March or Reform of one unit; an Advance or March may give its end pose
+        instead of steps (a way there is looked for, and the verdict says which).
+
+    Returns
+    -------
+    Verdict
+        Legal, or every broken clause with its measurement, limit and witness.  An illegal
+        move is a verdict, never an exception; `InvalidInputError` means the move does not
+        fit the scenario (an unknown unit, say).
+    """
     validate_move(scenario, move)
     if move.is_end_pose:
         from constraints.t9a.end_pose import check_end_pose

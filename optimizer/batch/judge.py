@@ -63,7 +63,23 @@ class BatchJudge:
 
     def mask(self, centres: np.ndarray, facings: np.ndarray, *, pivots: np.ndarray | None = None,
              files: int | np.ndarray | None = None) -> np.ndarray:
-        """Whether each end pose (centre (N, 2), facing (N,)) is legal."""
+        """Whether each end pose is legal (sound: True implies the checker agrees).
+
+        Parameters
+        ----------
+        centres : array (N, 2)
+            End centres, world inches.
+        facings : array (N,)
+            End facings, degrees.
+        pivots : array (N,) or float, optional
+            An Advance's Pivot per pose (degrees; default 0).
+        files : array (N,) or int, optional
+            A Reform's end files per pose (default: the unit's own).
+
+        Returns
+        -------
+        array (N,) of bool
+        """
         centres = np.asarray(centres, dtype=float).reshape(-1, 2)
         facings = np.asarray(facings, dtype=float).reshape(-1)
         turns = None if pivots is None else \

@@ -207,8 +207,8 @@ def _distance(enc: MoveEncoding, target: tuple[float, float],
     reach = int(NORM_SCALE * (4 * enc.bound + abs(target[0]) + abs(target[1]))) + 1
     directions = _directions(target)
     dist = model.new_int_var(_lattice_floor(target, directions), reach, "distance_to_target")
-    x = enc.i + (offsets[0] if offsets else 0)
-    y = enc.j + (offsets[1] if offsets else 0)
+    x = enc.right_ticks + (offsets[0] if offsets else 0)
+    y = enc.forward_ticks + (offsets[1] if offsets else 0)
     for cx, cy, shift in directions:
         model.add(dist >= cx * x + cy * y - shift)
     return dist

@@ -26,9 +26,26 @@ UNREACHABLE = "reachable"  # suffix of the pseudo-clause for the move family its
 def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facing_deg: float,
           *, tolerance_in: float | None = None, lattice: Lattice | None = None,
           time_limit_s: float = DEFAULT_TIME_LIMIT_S) -> SearchResult:
-    """A legal move ending within `tolerance_in` (default half a lattice step, per axis) of
-    `centre`, facing `facing_deg` (within half a lattice degree); else INFEASIBLE with the
-    blocking clauses in `blocking`."""
+    """A legal move ending at an end pose, or the clauses that rule it out.
+
+    Parameters
+    ----------
+    scenario, unit_id, manoeuvre
+        The unit and what it does.
+    centre, facing_deg
+        The end pose asked for (world inches, degrees).
+    tolerance_in : float, optional
+        How far (per axis) the end centre may miss `centre` (default half a lattice step);
+        the facing may miss by half a lattice degree.
+    lattice, time_limit_s
+        The search's lattice and limit.
+
+    Returns
+    -------
+    SearchResult
+        OPTIMAL with a move that gets there; INFEASIBLE (proved on the lattice and the
+        searched family) with the blocking clauses in `blocking` (an unsat core); TIMEOUT.
+    """
     started = time.perf_counter()
     lattice = lattice or Lattice()
     tolerance = lattice.inch / 2 if tolerance_in is None else tolerance_in
@@ -46,7 +63,7 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
                             time.perf_counter() - started, blocking=(family,))
     fx, fy = frame.point(centre)
     near = enc.sat_model.new_bool_var(family)
-    for var, target in ((enc.i, fx), (enc.j, fy)):
+    for var, target in ((enc.right_ticks, fx), (enc.forward_ticks, fy)):
         lo, hi = math.ceil(enc.ticks(target - tolerance) - 1e-9), \
             math.floor(enc.ticks(target + tolerance) + 1e-9)
         enc.sat_model.add(var >= lo).only_enforce_if(near)

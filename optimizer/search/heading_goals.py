@@ -33,8 +33,8 @@ class Forward(Goal):
         strays ~0.7 tick off its line), as one row linear in the option Booleans so that the
         LP relaxation sees it (an enforced row per option it would not)."""
         tops = [math.floor(enc.ticks(region.bounds[3]) + 1.0) for region in regions]
-        option_rows(enc, enc.j, tops, lower=False)
-        enc.sat_model.maximize(enc.j)
+        option_rows(enc, enc.forward_ticks, tops, lower=False)
+        enc.sat_model.maximize(enc.forward_ticks)
 
     def values(self, option: Option, centres: np.ndarray) -> np.ndarray:
         return centres[:, 1]
@@ -84,7 +84,7 @@ class FacePoint(Goal):
             if self._away(option):
                 model.add(offset >= BEHIND_PENALTY).only_enforce_if(lit)
             scale = 100_000  # coefficient rounding: 1e-5 relative, about 0.01 tick at most
-            lateral = round(scale * rx) * enc.i + round(scale * ry) * enc.j
+            lateral = round(scale * rx) * enc.right_ticks + round(scale * ry) * enc.forward_ticks
             target = round(scale * (rx * px + ry * py))
             model.add(scale * offset >= target - lateral).only_enforce_if(lit)
             model.add(scale * offset >= lateral - target).only_enforce_if(lit)

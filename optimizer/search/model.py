@@ -84,7 +84,8 @@ def solution(search: Search, solver: cp_model.CpSolver) -> tuple[Option, tuple[f
     """The solved option and end centre (start-frame inches)."""
     enc = search.enc
     k = next(k for k, lit in enumerate(enc.option_vars) if solver.boolean_value(lit))
-    return enc.options[k], enc.centre_in((solver.value(enc.i), solver.value(enc.j)))
+    ticks = (solver.value(enc.right_ticks), solver.value(enc.forward_ticks))
+    return enc.options[k], enc.centre_in(ticks)
 
 
 def decode(search: Search, solver: cp_model.CpSolver) -> Any:

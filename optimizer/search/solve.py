@@ -177,8 +177,8 @@ def _hint(enc: MoveEncoding, option: int, centre: tuple[float, float]) -> None:
     """Start the search from the incumbent (a legal lattice point)."""
     for k, lit in enumerate(enc.option_vars):
         enc.sat_model.add_hint(lit, k == option)
-    enc.sat_model.add_hint(enc.i, round(centre[0] / enc.tick))
-    enc.sat_model.add_hint(enc.j, round(centre[1] / enc.tick))
+    enc.sat_model.add_hint(enc.right_ticks, round(centre[0] / enc.tick))
+    enc.sat_model.add_hint(enc.forward_ticks, round(centre[1] / enc.tick))
 
 
 STATUSES = {cp_model.OPTIMAL: Status.OPTIMAL, cp_model.FEASIBLE: Status.FEASIBLE,

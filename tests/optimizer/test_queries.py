@@ -91,6 +91,17 @@ def test_lazy_view_yields_distinct_legal_moves_and_counts_them():
     assert Move("u", "march", steps=(forward(2.5),)) not in view  # more than 2 x Mob
 
 
+def test_membership_agrees_with_iteration():
+    """`in` answers what iteration yields: every yielded move is in the view; a legal move
+    whose end lies off the view's lattice is not (though `is_legal` says it is legal)."""
+    small = scenario(unit("u", models=4, files=2, centre=(36.0, 10.0), mobility=1.0))
+    view = legal_moves(small, "u", "march", Lattice(inch=0.25, degree=15.0))
+    assert all(move in view for move in view)
+    off = Move("u", "march", steps=(forward(0.1),))
+    assert is_legal(small, off) and off not in view
+    assert Move("u", "march", steps=(forward(0.25),)) in view
+
+
 def test_legal_region_holds_straight_ahead_and_not_the_far_side():
     region = legal_region(FIELD, "u", "march", 90.0)
     import shapely

@@ -712,7 +712,7 @@ def test_corner_row_is_sound_for_the_true_corner():
         new = list(enc.sat_model.proto.constraints)[before:]
         assert len(new) == 1
         row = new[0].linear
-        values = {enc.i.index: None, enc.j.index: None,
+        values = {enc.right_ticks.index: None, enc.forward_ticks.index: None,
                   enc.corner_dx[corner].index: round(CORNER_SUBTICKS * offset[0] / enc.tick),
                   enc.corner_dy[corner].index: round(CORNER_SUBTICKS * offset[1] / enc.tick)}
         ticks = np.arange(-enc.bound, enc.bound + 1)
@@ -720,7 +720,8 @@ def test_corner_row_is_sound_for_the_true_corner():
         lhs = np.zeros(len(i), dtype=np.int64)
         for var, coef in zip(row.vars, row.coeffs, strict=True):
             fixed = values[var]
-            lhs += coef * (i if var == enc.i.index else j if var == enc.j.index else fixed)
+            at = {enc.right_ticks.index: i, enc.forward_ticks.index: j}
+            lhs += coef * at.get(var, fixed)
         accepted = (lhs >= row.domain[0]) & (lhs <= row.domain[1])
         true_lhs = normal[0] * (i * enc.tick + offset[0]) + normal[1] * (j * enc.tick + offset[1])
         for k in np.flatnonzero(accepted & (true_lhs > rhs - 1e-6)):

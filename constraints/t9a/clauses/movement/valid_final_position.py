@@ -78,16 +78,27 @@ class ValidFinalPosition(Clause):
 
     def region(self, query: RegionQuery) -> RegionPart | None:
         """Per end corner, the union of the discs about the start corners (shifted by the
-        corner's offset), where no one disc holds the whole base region already."""
+        corner's offset), where no one disc holds the whole base region already; nothing in
+        a relaxed region (below)."""
         setting, limit = query.setting, self.limit_in(query.setting.unit)
+        if setting.outer:
+            # A relaxation may leave a rule out.  Measured (benchmarks/bench_solve.py): in the
+            # pruning's relaxed regions these discs dropped no option on the bench cases and
+            # cost 10-15% of a March's solve, so the relaxation leaves them out.
+            return None
+        reach = limit * float(np.hypot(*setting.circle.T).max())  # the discs' outer radius
         keep = []
         for c in range(4):
             # Per start corner (rows), the farthest this end corner gets over the base region.
             far = np.hypot(*(query.corners[:, c, None] - setting.start[None]).T).max(axis=1)
-            if far.min() > limit:  # no one start corner's disc holds every end: it binds
-                discs = shapely.polygons(setting.circle[None] * limit
-                                         + (setting.start - query.offsets[c])[:, None])
-                keep.append(shapely.union_all(discs))
+            if far.min() <= limit:
+                continue  # one start corner's disc holds every end: nothing binds
+            # Only the discs that reach the base region can matter (the nearest end is the
+            # base's nearest point shifted by the corner's offset).
+            centres = setting.start - query.offsets[c]
+            near = shapely.distance(query.base, shapely.points(centres)) <= reach
+            discs = shapely.polygons(setting.circle[None] * limit + centres[near][:, None])
+            keep.append(discs[0] if len(discs) == 1 else shapely.union_all(discs))
         return RegionPart(keep=keep) if keep else None
 
     def encode(self, ectx: EncodeContext) -> None:

@@ -100,8 +100,8 @@ def seeded_best_move(scenario: Scenario, case: Case, seed: int) -> dict[str, Any
     originals = {name: getattr(CALLED_IN[name], name) for name in ("solver_for",) + PHASES}
     phases = dict.fromkeys(PHASES, 0.0)
 
-    def with_seed(time_limit_s: float, workers: int = 1) -> Any:
-        solver = originals["solver_for"](time_limit_s, workers)
+    def with_seed(*args: Any, **kwargs: Any) -> Any:
+        solver = originals["solver_for"](*args, **kwargs)
         solver.parameters.random_seed = seed
         return solver
 

@@ -58,6 +58,11 @@ class Family(ABC):
         """`judge.mask` of world centres, the k-th being an end centre of
         `chosen[inverse[k]]`."""
 
+    @abstractmethod
+    def stand_still(self, options: Sequence[Option], unit: Unit) -> int | None:
+        """The index of the option that, at the start centre, leaves the unit as it stands
+        (None when the family has none)."""
+
     def post_rows(self, enc: MoveEncoding, limits: FamilyLimits) -> None:
         """The family's own rows on the model (default: none)."""
         return None

@@ -49,6 +49,11 @@ class ReformFamily(Family):
         return Move(unit_id, Manoeuvre.REFORM, files=option.files, centre=frame.world(centre),
                     facing_deg=normalise_deg(option.facing_deg))
 
+    def stand_still(self, options: Sequence[Option], unit: Unit) -> int | None:
+        """The unit's own files and facing."""
+        return next((o.index for o in options if o.files == unit.files
+                     and o.frame_facing_deg == 90.0), None)
+
     def poses(self, unit: Unit, centres: np.ndarray, facings: np.ndarray,
               turns: np.ndarray | None, files: np.ndarray | None,
               tol: float) -> tuple[ReformPoses, np.ndarray]:

@@ -82,6 +82,10 @@ class SnakingFamily(Family):
         facings = np.array([o.facing_deg for o in chosen])[inverse]
         return judge.mask(world, facings, pivots=np.array([o.pivot_deg for o in chosen])[inverse])
 
+    def stand_still(self, options: Sequence[Option], unit: Unit) -> int | None:
+        """No Pivot, no wheel: the straight-ahead option with legs of 0."""
+        return next((o.index for o in options if o.pivot_deg == 0 and o.wheel_deg == 0), None)
+
     def post_rows(self, enc: MoveEncoding, limits: FamilyLimits) -> None:
         """Legs never go backwards; a straight option off the lattice axes is a band.  A
         lattice point of the band lies within band x |normal|_1 <= band x sqrt(2) ticks of the

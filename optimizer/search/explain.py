@@ -70,7 +70,7 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
         enc.sat_model.add(var <= hi).only_enforce_if(near)
     literals = {**search.clause_lits, family: near}
     enc.sat_model.add_assumptions(list(literals.values()))
-    solver = solver_for(time_limit_s)
+    solver = solver_for(time_limit_s, 1, request.effort)
     status = solver.solve(enc.sat_model)
     elapsed = time.perf_counter() - started
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -67,9 +67,15 @@ def build_search(request: SearchRequest, *, guard_clauses: bool = False,
     return Search(request, ectx, lits)
 
 
-def solver_for(time_limit_s: float, workers: int = 1) -> cp_model.CpSolver:
+def solver_for(time_limit_s: float, workers: int = 1,
+               effort: float | None = None) -> cp_model.CpSolver:
+    """A solver capped by a wall clock (`time_limit_s`) and, when given, by deterministic
+    work (`effort`, CP-SAT's deterministic time): with one worker, the same model and effort
+    give the same answer whatever the load, as long as the wall clock does not fire."""
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit_s
+    if effort is not None:
+        solver.parameters.max_deterministic_time = effort
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = 0
     solver.parameters.cp_model_probing_level = 0  # docs/techniques.md §1: 5-11x faster here

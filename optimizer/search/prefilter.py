@@ -11,14 +11,13 @@ search still needs (constraints.sat.context.EncodeContext.focus).
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import shapely
 
 from constraints.sat.option import Option
 from optimizer.batch import BatchJudge
-from optimizer.search.incumbent import Incumbent, find_incumbent
+from optimizer.search.clock import Clock
+from optimizer.search.incumbent import PREFILTER_SHARE, Incumbent, find_incumbent
 from optimizer.search.objectives import Goal
 from optimizer.search.regions import CentreRegions
 from optimizer.search.request import SearchRequest
@@ -30,15 +29,16 @@ INCUMBENT_MARGIN_IN = 0.03
 
 
 def prefilter(request: SearchRequest, options: list[Option], regions: list,
-              deadline: float) -> tuple[Incumbent | None, list, dict]:
+              clock: Clock) -> tuple[Incumbent | None, list, dict]:
     """A legal starting answer, the options that might beat it, and the kept options'
-    relaxed regions, by `deadline` (the steps: this module's docstring; docs/techniques.md
-    §8: per-heading geometry as a pre-filter)."""
+    relaxed regions (the steps: this module's docstring; docs/techniques.md §8: per-heading
+    geometry as a pre-filter), within PREFILTER_SHARE of the clock's limit."""
     goal, tick = request.goal, request.lattice.inch
     judge = BatchJudge(request.scenario, request.unit_id, request.manoeuvre,
                        margin_in=INCUMBENT_MARGIN_IN)
     bounds = goal.bounds(options, regions)
-    incumbent = find_incumbent(request, judge, options, regions, bounds, deadline)
+    incumbent = _better(goal, find_incumbent(request, judge, options, regions, bounds, clock),
+                        stand_still(request, judge, options))
     if incumbent is not None and _unbeatable(goal, options, incumbent, tick):
         return incumbent, [incumbent.option], {}
     keep = kept_options(goal, bounds, incumbent, tick)
@@ -47,15 +47,35 @@ def prefilter(request: SearchRequest, options: list[Option], regions: list,
         return incumbent, keep, {}
     fine, relaxed = refined_bounds(
         CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=True), goal,
-        options, keep, incumbent, tick, deadline)
+        options, keep, incumbent, tick, clock)
     looked = [relaxed.get(k, EMPTY) for k in range(len(options))]
-    again = find_incumbent(request, judge, options, looked, fine, deadline)
-    if again is not None and (incumbent is None or goal.better(again.value, incumbent.value)):
-        incumbent = again
+    again = find_incumbent(request, judge, options, looked, fine, clock)
+    incumbent = _better(goal, incumbent, again)
     if incumbent is not None and _unbeatable(goal, options, incumbent, tick):
         return incumbent, [incumbent.option], relaxed
     finer = set(kept_options(goal, fine, incumbent, tick))
     return incumbent, [k for k in keep if k in finer], relaxed
+
+
+def _better(goal: Goal, a: Incumbent | None, b: Incumbent | None) -> Incumbent | None:
+    """The better of two starting answers (the first on a tie)."""
+    if a is None or (b is not None and goal.better(b.value, a.value)):
+        return b
+    return a
+
+
+def stand_still(request: SearchRequest, judge: BatchJudge,
+                options: list[Option]) -> Incumbent | None:
+    """Doing nothing (the family's stand-still option at the start centre) as a starting
+    answer, when the batch mask passes it with the judge's margin."""
+    k = request.family.stand_still(options, request.unit)
+    if k is None:
+        return None
+    centre = np.zeros((1, 2))
+    world = request.frame.world_array(centre)
+    if not request.family.mask(judge, world, [options[k]], np.zeros(1, dtype=int))[0]:
+        return None
+    return Incumbent(k, (0.0, 0.0), float(request.goal.values(options[k], centre)[0]))
 
 
 def _unbeatable(goal: Goal, options: list[Option], incumbent: Incumbent, tick: float) -> bool:
@@ -94,11 +114,11 @@ def _slack(value: float, tick: float) -> float:
 
 def refined_bounds(relaxed: CentreRegions, goal: Goal, options: list[Option], keep: list,
                    incumbent: Incumbent | None, tick: float,
-                   deadline: float | None = None) -> tuple[np.ndarray, dict[int, shapely.Geometry]]:
+                   clock: Clock | None = None) -> tuple[np.ndarray, dict[int, shapely.Geometry]]:
     """Bounds of the kept options from their relaxed regions of end centres (every legal end
     centre lies in one, optimizer.search.regions), and those regions; an option with an
-    empty region has no legal move (bound +-inf).  Options not reached before `deadline`
-    keep NaN (the caller keeps them).
+    empty region has no legal move (bound +-inf).  Options not reached before the clock's
+    share runs out keep NaN (the caller keeps them).
 
     With an incumbent, each region is first clipped to where the objective could beat it
     (Goal.clip: a disc about the target, a half-plane, a strip): the shapes stay small and
@@ -106,7 +126,7 @@ def refined_bounds(relaxed: CentreRegions, goal: Goal, options: list[Option], ke
     bounds = np.full(len(options), np.nan)
     regions: dict[int, shapely.Geometry] = {}
     for k in keep:
-        if deadline is not None and time.perf_counter() > deadline:
+        if clock is not None and clock.expired(PREFILTER_SHARE):
             break
         clip = None if incumbent is None else goal.clip(options[k], _worst(goal, incumbent, tick))
         region = relaxed.of(options[k], clip)

@@ -26,6 +26,11 @@ from optimizer.families.base import Family, family_for, options_for
 from optimizer.search.objectives import Goal, Objective
 
 DEFAULT_TIME_LIMIT_S = 10.0
+# The search's deterministic work budget: CP-SAT's deterministic time (its own unit, about a
+# second of work on a typical core).  Every bench case needs well under 1; the default leaves
+# room for hard Reforms.  The answer depends on it, never on the machine's load.
+DEFAULT_EFFORT = 20.0
+MAX_EFFORT = 1e5
 
 
 @dataclass(frozen=True, eq=False)
@@ -39,6 +44,7 @@ class SearchRequest:
     lattice: Lattice = field(default_factory=Lattice)
     time_limit_s: float = DEFAULT_TIME_LIMIT_S
     workers: int = 1
+    effort: float = DEFAULT_EFFORT
 
     def __post_init__(self) -> None:
         validate_manoeuvre(self.scenario, self.unit_id, self.manoeuvre, "unit_id", "manoeuvre")
@@ -49,6 +55,9 @@ class SearchRequest:
                 and self.time_limit_s > 0):
             raise InvalidInputError(f"expected a time limit > 0 seconds, got "
                                     f"{self.time_limit_s!r}", path="time_limit_s")
+        if not (isinstance(self.effort, int | float) and 0 < self.effort <= MAX_EFFORT):
+            raise InvalidInputError(f"expected 0 < effort <= {MAX_EFFORT:g}, got "
+                                    f"{self.effort!r}", path="effort")
         if not (isinstance(self.workers, int) and self.workers >= 1):
             raise InvalidInputError(f"expected workers >= 1, got {self.workers!r}",
                                     path="workers")

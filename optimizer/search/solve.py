@@ -10,8 +10,7 @@ Every answer is re-judged by the exact checker before it is returned; a rejectio
 from __future__ import annotations
 
 import math
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -20,6 +19,7 @@ from ortools.sat.python import cp_model
 
 from constraints.core.scenario import Scenario
 from constraints.core.status import Status
+from constraints.core.system import find_system
 from constraints.core.verdict import Verdict
 from constraints.errors import EncodingMismatchError
 from constraints.geometry.frame import Frame
@@ -27,11 +27,12 @@ from constraints.sat.context import SearchTimeout
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import Lattice
 from optimizer.families.base import options_for
+from optimizer.search.clock import Clock
 from optimizer.search.incumbent import Incumbent
 from optimizer.search.model import Search, build_search, decode, recheck, solution, solver_for
 from optimizer.search.objectives import Objective
 from optimizer.search.prefilter import focus_discs, prefilter
-from optimizer.search.request import DEFAULT_TIME_LIMIT_S, SearchRequest
+from optimizer.search.request import DEFAULT_EFFORT, DEFAULT_TIME_LIMIT_S, SearchRequest
 
 __all__ = ["DEFAULT_TIME_LIMIT_S", "SearchResult", "best_move", "objective_value", "solve"]
 
@@ -50,6 +51,7 @@ class SearchResult:
     verdict: Verdict | None = None
     blocking: tuple[str, ...] = ()
     stats: dict[str, Any] = field(default_factory=dict)
+    stopped_by: str | None = None  # "deterministic_time", "wall_clock" or None (finished)
 
     @property
     def found(self) -> bool:
@@ -62,7 +64,8 @@ class SearchResult:
                           "bound": _round(self.bound)},
             "lattice": self.lattice.to_json(), "elapsed_s": round(self.elapsed_s, 4),
             "move": self.move.to_json() if self.move else None,
-            "verdict": self.verdict.to_json() if self.verdict else None}
+            "verdict": self.verdict.to_json() if self.verdict else None,
+            "stopped_by": self.stopped_by}
         if self.blocking:
             out["blocking"] = list(self.blocking)
         return out
@@ -74,7 +77,7 @@ def _round(value: float | None) -> float | None:
 
 def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objective, *,
               time_limit_s: float = DEFAULT_TIME_LIMIT_S, lattice: Lattice | None = None,
-              workers: int = 1) -> SearchResult:
+              workers: int = 1, effort: float | None = None) -> SearchResult:
     """The best legal `manoeuvre` of a unit for `objective`, proved on the lattice.
 
     Parameters
@@ -83,8 +86,15 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
         The unit and what it does (`advance`, `march`, `reform`).
     objective
         What to optimise (optimizer.search.objectives).
-    time_limit_s, lattice, workers
-        The search's limit, its lattice (the default: 0.005" and 1 deg) and CP-SAT workers.
+    time_limit_s : float
+        A wall-clock cap on the whole search (seconds).
+    lattice, workers
+        The search's lattice (the default: 0.005" and 1 deg) and CP-SAT workers.
+    effort : float, optional
+        The deterministic work budget (CP-SAT's deterministic time; default
+        `DEFAULT_EFFORT`).  The answer depends on it and not on the machine's load, unless
+        the wall-clock cap fires first: the result's `stopped_by` says which limit, if any,
+        ended the search.
 
     Returns
     -------
@@ -92,62 +102,75 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
         OPTIMAL, FEASIBLE, INFEASIBLE or TIMEOUT; with a move, re-checked as legal.
     """
     return solve(SearchRequest(scenario, unit_id, manoeuvre, objective, lattice or Lattice(),
-                               time_limit_s, workers))
+                               time_limit_s, workers,
+                               DEFAULT_EFFORT if effort is None else effort))
 
 
 def solve(request: SearchRequest) -> SearchResult:
     """`best_move` of a request: incumbent and pruning, the model over the kept options, and
     the whole model again when the pruning argument does not hold."""
-    started = time.perf_counter()
+    clock = Clock(request.time_limit_s)
     options, regions = options_for(request.scenario, request.unit, request.manoeuvre,
                                    request.lattice)
-    incumbent, keep, relaxed = prefilter(request, options, regions,
-                                         started + request.time_limit_s / 2)
+    incumbent, keep, relaxed = prefilter(request, options, regions, clock)
     # Centres beyond an option's focus disc cannot beat the incumbent: encodings may leave
     # them out (a Reform's model paths then need one safe disc, not nine).
     focus = focus_discs(request.goal, options, keep, incumbent, request.lattice.inch)
-    result = _solve_kept(request, keep, incumbent, started,
+    result = _solve_kept(request, keep, incumbent, clock,
                          [relaxed.get(k, regions[k]) for k in keep], focus)
     if incumbent is not None and len(keep) < len(options) and not _proved(result, incumbent):
         # The incumbent (legal, found by the batch mask) is not a solution of the model, so
         # the pruning argument does not hold: search every option instead.
-        result = _solve_kept(request, list(range(len(options))), None, started, regions)
-    if result.move is None and incumbent is not None and result.status == Status.TIMEOUT:
-        result = _incumbent_result(request, options[incumbent.option], incumbent, started)
+        result = _solve_kept(request, list(range(len(options))), None, clock, regions)
+    if result.move is None:
+        result = _fallback(request, options, result, incumbent, clock)
     result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
+    return replace(result, stopped_by="wall_clock" if clock.fired else result.stopped_by)
+
+
+def _fallback(request: SearchRequest, options: list, result: SearchResult,
+              incumbent: Incumbent | None, clock: Clock) -> SearchResult:
+    """No move from the model: a legal starting answer, if there is one, as FEASIBLE.  The
+    incumbent (found by the batch mask) when the search was cut short; standing still when
+    the checker passes it, even against an INFEASIBLE of the model (whose rows are
+    conservative: they may miss a legal pose right at a limit, and then INFEASIBLE is not
+    a proof)."""
+    answers = []
+    if incumbent is not None and result.status == Status.TIMEOUT:
+        answers.append((options[incumbent.option], incumbent.centre))
+    still = request.family.stand_still(options, request.unit)
+    if still is not None:
+        answers.append((options[still], (0.0, 0.0)))
+    for option, centre in answers:
+        move = request.family.move(request.unit_id, request.frame, option, centre)
+        verdict = find_system(request.scenario.rules).check(request.scenario, move)
+        if verdict.legal:
+            return replace(result, status=Status.FEASIBLE, value=request.goal.exact(verdict),
+                           bound=None, elapsed_s=clock.elapsed(), move=move, verdict=verdict)
     return result
 
 
-def _incumbent_result(request: SearchRequest, option: Any, incumbent: Incumbent,
-                      started: float) -> SearchResult:
-    """Time ran out before a proof: the legal starting answer, as FEASIBLE (anytime)."""
-    move = request.family.move(request.unit_id, request.frame, option, incumbent.centre)
-    verdict = recheck(request.scenario, move)
-    return SearchResult(Status.FEASIBLE, request.objective, request.goal.exact(verdict), None,
-                        request.lattice, time.perf_counter() - started, move, verdict)
-
-
 def _solve_kept(request: SearchRequest, keep: list, incumbent: Incumbent | None,
-                started: float, objective_regions: list,
+                clock: Clock, objective_regions: list,
                 focus: dict[int, Any] | None = None) -> SearchResult:
     """CP-SAT over the options in `keep`; `objective_regions` (one per kept option, holding
     every legal end centre of it) bound the objective per option; `focus`: see
     EncodeContext.focus."""
     kept = set(keep)
     try:
-        search = build_search(request, only=lambda o: o.index in kept,
-                              deadline=started + request.time_limit_s, focus=focus)
+        search = build_search(request, only=lambda o: o.index in kept, deadline=clock.deadline,
+                              focus=focus)
     except SearchTimeout:
+        clock.fired = True
         return SearchResult(Status.TIMEOUT, request.objective, None, None, request.lattice,
-                            time.perf_counter() - started)
+                            clock.elapsed())
     enc = search.enc
     post_objective(request, enc, objective_regions)
     if incumbent is not None:
         _hint(enc, keep.index(incumbent.option), incumbent.centre)
-    left = max(0.05, started + request.time_limit_s - time.perf_counter())
-    solver = solver_for(left, request.workers)
+    solver = solver_for(max(0.05, clock.left()), request.workers, request.effort)
     status = solver.solve(enc.sat_model)
-    result = _result(search, solver, status, started)
+    result = _result(search, solver, status, clock)
     if result.move is not None:
         option, centre = solution(search, solver)
         result.stats["search_value"] = float(request.goal.values(option, np.array([centre]))[0])
@@ -186,22 +209,34 @@ STATUSES = {cp_model.OPTIMAL: Status.OPTIMAL, cp_model.FEASIBLE: Status.FEASIBLE
 
 
 def _result(search: Search, solver: cp_model.CpSolver, status: Any,
-            started: float) -> SearchResult:
+            clock: Clock) -> SearchResult:
     request = search.request
     name = STATUSES.get(status, Status.TIMEOUT)
     if status == cp_model.MODEL_INVALID:
         raise EncodingMismatchError(f"invalid CP-SAT model: {search.enc.sat_model.validate()}")
     stats = {"options": len(search.ectx.options), "wall_s": solver.wall_time,
-             "branches": solver.num_branches}
+             "deterministic_time": solver.deterministic_time, "branches": solver.num_branches}
+    stopped = _stopped_by(solver, name, request.effort, clock)
     if not name.found:
         return SearchResult(name, request.objective, None, None, request.lattice,
-                            time.perf_counter() - started, stats=stats)
+                            clock.elapsed(), stats=stats, stopped_by=stopped)
     move = decode(search, solver)
     verdict = recheck(request.scenario, move)
     value = request.goal.exact(verdict)
     bound = value if name == Status.OPTIMAL else None
     return SearchResult(name, request.objective, value, bound, request.lattice,
-                        time.perf_counter() - started, move, verdict, stats=stats)
+                        clock.elapsed(), move, verdict, stats=stats, stopped_by=stopped)
+
+
+def _stopped_by(solver: cp_model.CpSolver, status: Status, effort: float,
+                clock: Clock) -> str | None:
+    """Which limit ended an unproved solve: the deterministic budget, or the wall clock."""
+    if status in (Status.OPTIMAL, Status.INFEASIBLE):
+        return None
+    if solver.deterministic_time >= 0.999 * effort:
+        return "deterministic_time"
+    clock.fired = True
+    return "wall_clock"
 
 
 def objective_value(objective: Objective, scenario: Scenario, verdict: Verdict) -> float:

@@ -1,0 +1,35 @@
+"""The wall-clock cap of a search, and whether it fired.
+
+The answer of a search depends on its deterministic work only (CP-SAT's deterministic time,
+counted work elsewhere), so the same request gives the same answer on a busy machine; the
+wall clock is a cap on top, and an answer cut short by it says so (`stopped_by`).
+"""
+
+from __future__ import annotations
+
+import time
+
+
+class Clock:
+    """Seconds left of a wall-clock limit, from the moment it is made."""
+
+    def __init__(self, limit_s: float) -> None:
+        self.started = time.perf_counter()
+        self.limit_s = limit_s
+        self.fired = False
+
+    @property
+    def deadline(self) -> float:
+        return self.started + self.limit_s
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def left(self) -> float:
+        return self.deadline - time.perf_counter()
+
+    def expired(self, fraction: float = 1.0) -> bool:
+        """Whether `fraction` of the limit has passed (and if so, remember the cap fired)."""
+        past = time.perf_counter() > self.started + fraction * self.limit_s
+        self.fired |= past
+        return past

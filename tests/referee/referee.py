@@ -1,0 +1,406 @@
+"""The reference referee: every clause of docs/rules.md, measured the slow and simple way.
+
+It shares the checker's domain values and readers (Scenario, Unit and Formation for slot
+positions, Move) and nothing of its geometry: no constraints.t9a.clauses, .kinematics,
+constraints.geometry.paths / assignment / convex.  Each rule is done by brute force:
+
+- kinematics in small increments: the front edge is moved forward in steps of at most
+  SAMPLE_IN and wheeled about its inner front corner in steps of at most SAMPLE_DEG (and
+  SAMPLE_IN at the outer corner); every sampled position of the front segment is kept;
+- the wheel's cost is read off the simulated outer corner: how far it advanced along the
+  forward direction the wheel started from (docs/rules.md §4.3, §8.2);
+- the heading window is checked at every increment, not only after each wheel (§4.4);
+- the sweep's clearance and overhang are those of the sampled segments (§3.3-3.4);
+- end position, Valid Final Position, the Pivot's spacing: plain shapely distances on
+  rectangles built here from the pose (§3.1, §6);
+- model moves: brute-force bottleneck assignments, walking paths on a visibility graph of
+  our own (tests/referee/paths.py).
+
+Each clause's result is a `Measure`: the referee's value, and an interval [lo, hi] known to
+hold both the true value and any value the checker may fairly report (its own stated
+approximations).  Outside that interval's reach of the limit the verdict is certain, and
+the checker must agree.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+
+from constraints.core.scenario import Pose, Scenario
+from constraints.rank_and_file.formation import Formation
+from constraints.rank_and_file.unit import Unit
+from constraints.t9a.moves import Manoeuvre, Move, Step, StepKind
+from tests.referee.paths import PathGraph, bottleneck, bracket_radii
+from tests.referee.rulebook import RULEBOOKS, Rulebook, more_than, within
+
+MM_PER_INCH = 25.4
+
+# Discretisation of the sweep: between two sampled positions no point of the front edge moves
+# more than SAMPLE_IN, so every point of the true sweep is within SAMPLE_IN / 2 of a sampled
+# segment.  Sampled clearance >= true >= sampled - SAMPLE_IN / 2 (overhang: the mirror).
+SAMPLE_IN = 0.01
+SAMPLE_DEG = 0.05
+# Float drift of what the referee computes without discretisation (sums, rotations of
+# rectangles by a few thousand increments: ~1e-12 in practice).
+EXACT_IN = 1e-7
+# The checker's swept arcs are circumscribed polygons (0.1 deg per edge): its sweep reaches
+# up to R (1 / cos(0.05 deg) - 1) ~ 4e-7 R further than the true one; 1e-5" covers R <= 25".
+CHECKER_ARC_IN = 1e-5
+# The checker grows obstacles for walking paths with some polygonal approximation of the
+# round clearance; agreement is required while its radius is within this fraction of the true
+# one (0.5%: under 0.008" at the largest radius used here).
+CHECKER_RADIUS_SLACK = 0.005
+
+SNAKING_CLAUSES = ("snaking.front_spacing", "table_edge.front", "reorder.files")
+END_CLAUSES = ("valid_final_position", "unit_spacing", "table_edge.end")
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One clause as the referee measured it.
+
+    `value` gives the referee's verdict; [lo, hi] holds the true value and every value the
+    checker may report within its stated approximations.
+    """
+
+    value: float
+    limit: float
+    strict: bool  # "more than" the limit (True), or "within" it (False)
+    lo: float
+    hi: float
+
+    def broken_at(self, value: float) -> bool:
+        return not (more_than(value, self.limit) if self.strict else within(value, self.limit))
+
+    @property
+    def broken(self) -> bool:
+        return self.broken_at(self.value)
+
+    @property
+    def settled(self) -> bool:
+        """Whether the whole interval gets one verdict: outside the tolerance band."""
+        return self.broken_at(self.lo) == self.broken_at(self.hi)
+
+
+def exact(value: float, limit: float, strict: bool = False, drift: float = EXACT_IN) -> Measure:
+    return Measure(value, limit, strict, value - drift, value + drift)
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """The referee's judgement of one move: each clause id with its measure."""
+
+    measures: dict[str, Measure]
+    end_corners: np.ndarray
+
+    @property
+    def legal(self) -> bool:
+        return not any(m.broken for m in self.measures.values())
+
+    def broken(self) -> tuple[str, ...]:
+        return tuple(c for c, m in self.measures.items() if m.broken)
+
+
+# -- rectangles ------------------------------------------------------------------------------
+
+
+def base_in(unit: Unit) -> tuple[float, float]:
+    return unit.base.frontage_mm / MM_PER_INCH, unit.base.depth_mm / MM_PER_INCH
+
+
+def boundary_size(unit: Unit, formation: Formation) -> tuple[float, float]:
+    """Unit Boundary (docs/rules.md §2.3): files x base frontage, ranks x base depth, where
+    the ranks hold every slot (models, characters, declared empty slots)."""
+    width, depth = base_in(unit)
+    slots = formation.models + len(formation.characters) + len(formation.empty)
+    ranks = max(1, -(-slots // formation.files))
+    return formation.files * width, ranks * depth
+
+
+def corners(centre: tuple[float, float], heading_deg: float, width: float,
+            depth: float) -> np.ndarray:
+    """Front-left, front-right, rear-right, rear-left (docs/rules.md §1.1: heading
+    counter-clockwise from +x, so the right-hand side is the heading turned 90 deg back)."""
+    h = math.radians(heading_deg)
+    forward = np.array([math.cos(h), math.sin(h)])
+    right = np.array([math.sin(h), -math.cos(h)])
+    c = np.asarray(centre, dtype=float)
+    return np.array([c - right * width / 2 + forward * depth / 2,
+                     c + right * width / 2 + forward * depth / 2,
+                     c + right * width / 2 - forward * depth / 2,
+                     c - right * width / 2 - forward * depth / 2])
+
+
+def unit_corners(unit: Unit) -> np.ndarray:
+    return corners(unit.pose.centre, unit.pose.facing_deg, *boundary_size(unit, unit.formation))
+
+
+def rotated(points: np.ndarray, about: np.ndarray, angle_deg: float) -> np.ndarray:
+    a = math.radians(angle_deg)
+    turn = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    return (points - about) @ turn.T + about
+
+
+def obstacles(scenario: Scenario, unit_id: str) -> list[Polygon]:
+    """Other units' boundaries and Impassable Terrain (docs/rules.md §3.1)."""
+    found = [Polygon(unit_corners(u)) for u in scenario.units if u.id != unit_id]
+    return found + [Polygon(t.polygon) for t in scenario.terrain if t.kind == "impassable"]
+
+
+def clearance(shapes: shapely.Geometry | np.ndarray, obstacles: list[Polygon]) -> float:
+    """Least distance from any of `shapes` to any obstacle (inf when there is none)."""
+    shapes = np.atleast_1d(np.asarray(shapes, dtype=object))
+    return min((float(shapely.distance(shapes, o).min()) for o in obstacles), default=math.inf)
+
+
+def overhang(points: np.ndarray, scenario: Scenario) -> float:
+    """How far the points reach past a table edge (§3.4), signed: negative when all are on
+    the table, by how far the nearest stays inside.  The checker reports max(0, this); the
+    sign keeps a clearly legal case out of the tolerance band round the limit 0."""
+    x, y = points[:, 0], points[:, 1]
+    field = scenario.battlefield
+    return max(float(-x.min()), float(-y.min()), float(x.max() - field.width_in),
+               float(y.max() - field.depth_in))
+
+
+def final_reach(start: np.ndarray, end: np.ndarray) -> float:
+    """Valid Final Position (§6): the farthest end corner from its nearest start corner."""
+    return max(min(math.dist(e, s) for s in start) for e in end)
+
+
+# -- kinematics ------------------------------------------------------------------------------
+
+
+@dataclass
+class Snake:
+    """The Snaking Forward Moves as simulated: sampled front segments, cost, turning."""
+
+    corners: np.ndarray  # the Unit Boundary now
+    fronts: list[np.ndarray]  # every sampled front segment (2 x 2)
+    costs: list[float]
+    worst_turn: float = 0.0  # largest |heading - reference| at any increment
+    turn: float = 0.0  # heading now - reference heading
+
+
+def forward_of(c: np.ndarray) -> np.ndarray:
+    """The unit's forward direction, read off its rectangle (rear-left to front-left)."""
+    v = c[0] - c[3]
+    return v / math.hypot(*v)
+
+
+def step_forward(snake: Snake, distance: float) -> None:
+    if distance < 0:
+        raise ValueError("forward steps go ahead, never back (docs/rules.md §4.2)")
+    if distance == 0:
+        return
+    start, way = snake.corners, forward_of(snake.corners) * distance
+    n = max(1, math.ceil(distance / SAMPLE_IN))
+    snake.fronts.extend(start[None, :2] + way * (np.arange(1, n + 1) / n)[:, None, None])
+    snake.corners = start + way
+    snake.costs.append(distance)
+
+
+def step_wheel(snake: Snake, angle: float) -> None:
+    """Turn about the inner front corner: the left one for a positive angle (§4.2)."""
+    if angle == 0:
+        return
+    start = snake.corners
+    inner, outer = (0, 1) if angle > 0 else (1, 0)
+    width = math.dist(start[0], start[1])
+    n = max(1, math.ceil(abs(angle) / SAMPLE_DEG),
+            math.ceil(width * math.radians(abs(angle)) / SAMPLE_IN))
+    # Each increment turned from the wheel's start pose (no drift builds up over the steps),
+    # all increments at once.
+    turns = angle * np.arange(1, n + 1) / n
+    a = np.radians(turns)[:, None]
+    front = start[:2] - start[inner]
+    snake.fronts.extend(np.stack([np.cos(a) * front[:, 0] - np.sin(a) * front[:, 1],
+                                  np.sin(a) * front[:, 0] + np.cos(a) * front[:, 1]],
+                                 axis=-1) + start[inner])
+    snake.worst_turn = max(snake.worst_turn, float(np.abs(snake.turn + turns).max()))
+    now = rotated(start, start[inner], angle)
+    snake.turn += angle
+    snake.corners = now
+    advance = now[outer] - start[outer]
+    snake.costs.append(float(advance @ forward_of(start)))
+
+
+def snake(start: np.ndarray, steps: tuple[Step, ...]) -> Snake:
+    out = Snake(start, [start[:2]], [])
+    for step in steps:
+        if step.kind == StepKind.FORWARD:
+            step_forward(out, step.value)
+        else:
+            step_wheel(out, step.value)
+    return out
+
+
+# -- the manoeuvres --------------------------------------------------------------------------
+
+
+def rule(scenario: Scenario, move: Move) -> Ruling:
+    """Judge `move` clause by clause (docs/rules.md §9 for which clauses apply)."""
+    if scenario.rule_options:
+        raise NotImplementedError("the reference referee knows the profiles' own numbers")
+    if move.assignment is not None or move.is_end_pose:
+        raise NotImplementedError("fixed assignments and end-pose moves are not refereed")
+    book = RULEBOOKS[scenario.rules]
+    unit = scenario.unit(move.unit)
+    if move.manoeuvre == Manoeuvre.REFORM:
+        return reform(scenario, unit, move, book)
+    return snaking(scenario, unit, move, book)
+
+
+def snaking(scenario: Scenario, unit: Unit, move: Move, book: Rulebook) -> Ruling:
+    """Advance (Pivot, Snaking Forward Moves) or March (§4)."""
+    advance = move.manoeuvre == Manoeuvre.ADVANCE
+    mob = unit.mobility_in
+    near = obstacles(scenario, unit.id)
+    start = unit_corners(unit)
+    pivoted = rotated(start, start.mean(axis=0), move.pivot_deg) if advance else start
+    moved = snake(pivoted, move.steps)
+    name = "advance" if advance else "march"
+    measures = {
+        f"t9a.{name}.distance": exact(math.fsum(moved.costs),
+                                      (book.advance_mob if advance else book.march_mob) * mob),
+        f"t9a.{name}.heading_window": exact(moved.worst_turn, book.heading_window_deg),
+    }
+    if advance:
+        measures.update(pivot(scenario, unit, move.pivot_deg, pivoted, near, book))
+    measures.update(sweep(scenario, moved.fronts, near, book))
+    files = unit.formation.files if move.files is None else move.files
+    measures["t9a.reorder.files"] = exact(abs(files - unit.formation.files), 0, drift=0)
+    measures.update(end(scenario, unit, start, moved.corners, near, book))
+    return Ruling(measures, moved.corners)
+
+
+def pivot(scenario: Scenario, unit: Unit, angle: float, pivoted: np.ndarray,
+          near: list[Polygon], book: Rulebook) -> dict[str, Measure]:
+    """The Pivot (§4.1): models' straight moves under the best reordering; the partway
+    spacing after it (judged only when the unit turned)."""
+    turned = unit.with_pose(Pose(unit.pose.centre, unit.pose.facing_deg + angle))
+    a, b = unit.model_positions(), turned.model_positions()
+    cost = np.hypot(*(a[:, None, :] - b[None, :, :]).transpose(2, 0, 1))
+    allowed = front_rank_rule(unit, turned.formation)
+    out = {"t9a.pivot.model_distance": exact(bottleneck(cost, allowed),
+                                             book.model_move_mob * unit.mobility_in)}
+    if angle != 0:
+        gap = clearance(Polygon(pivoted), near)
+        out["t9a.pivot.unit_spacing"] = exact(gap, book.mid_move_spacing_in, strict=True)
+    return out
+
+
+def sweep(scenario: Scenario, fronts: list[np.ndarray], near: list[Polygon],
+          book: Rulebook) -> dict[str, Measure]:
+    """The Front Facing's sweep (§3.3-3.4), from its sampled positions."""
+    segments = np.asarray(fronts)
+    gap = clearance(shapely.linestrings(segments), near)
+    over = overhang(segments.reshape(-1, 2), scenario)
+    slack = SAMPLE_IN / 2 + CHECKER_ARC_IN
+    return {
+        "t9a.snaking.front_spacing": Measure(gap, book.mid_move_spacing_in, True,
+                                             gap - slack, gap + EXACT_IN),
+        "t9a.table_edge.front": Measure(over, 0.0, False, over - EXACT_IN, over + slack),
+    }
+
+
+def end(scenario: Scenario, unit: Unit, start: np.ndarray, finish: np.ndarray,
+        near: list[Polygon], book: Rulebook) -> dict[str, Measure]:
+    """Every manoeuvre's end (§3.1, §3.4, §6)."""
+    return {
+        "t9a.valid_final_position": exact(final_reach(start, finish),
+                                          book.final_position_mob * unit.mobility_in),
+        "t9a.unit_spacing": exact(clearance(Polygon(finish), near), book.end_spacing_in,
+                                  strict=True),
+        "t9a.table_edge.end": exact(overhang(finish, scenario), 0.0),
+    }
+
+
+def front_rank_rule(unit: Unit, end: Formation) -> np.ndarray:
+    """Which model may take which end slot: a character starting in the front rank ends in it
+    (docs/rules.md §2.5, §8.11)."""
+    characters = {c.id for c in unit.formation.characters}
+    ends = [slot for _, slot in end.layout()]
+    allowed = np.ones((len(unit.formation.layout()), len(ends)), dtype=bool)
+    for i, (key, (rank, _file)) in enumerate(unit.formation.layout()):
+        if key in characters and rank == 0:
+            allowed[i] = [slot[0] == 0 for slot in ends]
+    return allowed
+
+
+def reform(scenario: Scenario, unit: Unit, move: Move, book: Rulebook) -> Ruling:
+    """Reform (§5): lifted and set down again, then the end conditions."""
+    formation = unit.formation if move.files is None else unit.formation.reformed(move.files)
+    centre = unit.pose.centre if move.centre is None else move.centre
+    facing = unit.pose.facing_deg if move.facing_deg is None else move.facing_deg
+    placed = unit.with_formation(formation).with_pose(Pose(centre, facing))
+    finish = corners(centre, facing, *boundary_size(unit, formation))
+    mob = unit.mobility_in
+    reach = book.light_troops_reform_centre_mob if unit.light_troops else book.reform_centre_mob
+    change = book.max_file_change_musician if unit.musician else book.max_file_change
+    near = obstacles(scenario, unit.id)
+    measures = {
+        "t9a.reform.centre_travel": exact(math.dist(unit.pose.centre, centre), reach * mob),
+        "t9a.reform.file_change": exact(abs(formation.files - unit.formation.files), change,
+                                        drift=0),
+        "t9a.reform.viable_formation": exact(float(not viable(unit, formation, book)), 0.0,
+                                             drift=0),
+        "t9a.reform.model_path": model_paths(scenario, unit, placed, near, book),
+    }
+    measures.update(end(scenario, unit, unit_corners(unit), finish, near, book))
+    return Ruling(measures, finish)
+
+
+def viable(unit: Unit, formation: Formation, book: Rulebook) -> bool:
+    """§5.4, §8.8: a full front rank; no more ranks than files by choice unless a Proper
+    Rank wide."""
+    models = formation.models + len(formation.characters)
+    if formation.files > models:
+        return False
+    ranks = -(-models // formation.files)
+    proper = book.proper_rank_width[min(unit.height, len(book.proper_rank_width) - 1)]
+    chosen = formation.files != unit.formation.files
+    return not (chosen and ranks > formation.files and formation.files < proper)
+
+
+def walking_radius(unit: Unit, book: Rulebook) -> float:
+    """How far a walking base centre keeps from obstacles: half the base's smaller side plus
+    the partway spacing, so the base itself keeps that spacing (§5.5, §8.9)."""
+    return min(base_in(unit)) / 2 + book.mid_move_spacing_in
+
+
+def model_paths(scenario: Scenario, unit: Unit, placed: Unit, near: list[Polygon],
+                book: Rulebook) -> Measure:
+    """Longest walk under the best assignment (§5.5, §8.4), with its bracket: the same
+    bottleneck on graphs just inside and just outside the accepted radii."""
+    radius = walking_radius(unit, book)
+    low, high = bracket_radii(radius, CHECKER_RADIUS_SLACK)
+    a, b = unit.model_positions(), placed.model_positions()
+    allowed = front_rank_rule(unit, placed.formation)
+    found: list[tuple[np.ndarray, float]] = []
+    for r in (radius, low, high):
+        cost = graph(near, r).lengths(a, b)
+        # Nothing in the way at any radius (the usual case): one assignment serves all three.
+        same = next((v for c, v in found if np.array_equal(c, cost)), None)
+        found.append((cost, bottleneck(cost, allowed) if same is None else same))
+    (_, value), (_, lo), (_, hi) = found
+    return Measure(value, book.model_move_mob * unit.mobility_in, False, lo - EXACT_IN,
+                   hi + EXACT_IN)
+
+
+_GRAPHS: dict[tuple, PathGraph] = {}
+
+
+def graph(near: list[Polygon], radius: float) -> PathGraph:
+    """One path graph per set of obstacles and radius (building it is the slow part)."""
+    key = (tuple(o.wkb for o in near), radius)
+    if key not in _GRAPHS:
+        if len(_GRAPHS) > 64:  # a few scenarios' worth is all a test run reuses
+            _GRAPHS.clear()
+        _GRAPHS[key] = PathGraph(near, radius)
+    return _GRAPHS[key]

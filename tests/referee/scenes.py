@@ -72,11 +72,15 @@ def _random_formation(rng: np.random.Generator, most: int) -> Formation:
     else:
         files = int(rng.integers(1, 7))
         count = int(rng.integers(files, min(most, 4 * files) + 1))
+    characters: tuple[Character, ...] = ()
     if count >= 2 and rng.random() < 0.2:
         # A character in the front rank: it must stay there (docs/rules.md §8.11).
-        slot = (0, int(rng.integers(0, files)))
-        return Formation(files, count - 1, (Character("hero", slot),))
-    return Formation(files, count)
+        characters = (Character("hero", (0, int(rng.integers(0, files)))),)
+    empty: tuple[tuple[int, int], ...] = ()
+    if count > files + 1 and rng.random() < 0.1:
+        # A declared gap at the rear: the boundary keeps its slot (§2.3), a Pivot moves round it.
+        empty = (Formation(files, count).all_slots()[-1],)
+    return Formation(files, count - len(characters) - len(empty), characters, empty)
 
 
 def random_mover(rng: np.random.Generator, width: float, depth: float) -> Unit:
@@ -151,6 +155,10 @@ def random_scenario(rng: np.random.Generator) -> Scenario:
                 terrain.append(stone)
                 shapes.append(Polygon(stone.polygon))
                 break
+    if rng.random() < 0.3:
+        # Dangerous Terrain has no effect on movement (docs/rules.md §10), even underfoot.
+        marsh = _random_rock(rng, "marsh", mover)
+        terrain.append(Terrain("marsh", "dangerous", marsh.polygon))
     rules = str(rng.choice(["t9a", "t9a-2025"]))
     return Scenario(Battlefield(width, depth), tuple(units), tuple(terrain), rules)
 

@@ -56,10 +56,6 @@ CHECKER_ARC_IN = 1e-5
 # one (0.5%: under 0.008" at the largest radius used here).
 CHECKER_RADIUS_SLACK = 0.005
 
-SNAKING_CLAUSES = ("snaking.front_spacing", "table_edge.front", "reorder.files")
-END_CLAUSES = ("valid_final_position", "unit_spacing", "table_edge.end")
-
-
 @dataclass(frozen=True)
 class Measure:
     """One clause as the referee measured it.
@@ -271,7 +267,7 @@ def snaking(scenario: Scenario, unit: Unit, move: Move, book: Rulebook) -> Rulin
         f"t9a.{name}.heading_window": exact(moved.worst_turn, book.heading_window_deg),
     }
     if advance:
-        measures.update(pivot(scenario, unit, move.pivot_deg, pivoted, near, book))
+        measures.update(pivot(unit, move.pivot_deg, pivoted, near, book))
     measures.update(sweep(scenario, moved.fronts, near, book))
     files = unit.formation.files if move.files is None else move.files
     measures["t9a.reorder.files"] = exact(abs(files - unit.formation.files), 0, drift=0)
@@ -279,8 +275,8 @@ def snaking(scenario: Scenario, unit: Unit, move: Move, book: Rulebook) -> Rulin
     return Ruling(measures, moved.corners)
 
 
-def pivot(scenario: Scenario, unit: Unit, angle: float, pivoted: np.ndarray,
-          near: list[Polygon], book: Rulebook) -> dict[str, Measure]:
+def pivot(unit: Unit, angle: float, pivoted: np.ndarray, near: list[Polygon],
+          book: Rulebook) -> dict[str, Measure]:
     """The Pivot (§4.1): models' straight moves under the best reordering; the partway
     spacing after it (judged only when the unit turned)."""
     turned = unit.with_pose(Pose(unit.pose.centre, unit.pose.facing_deg + angle))
@@ -350,7 +346,7 @@ def reform(scenario: Scenario, unit: Unit, move: Move, book: Rulebook) -> Ruling
                                         drift=0),
         "t9a.reform.viable_formation": exact(float(not viable(unit, formation, book)), 0.0,
                                              drift=0),
-        "t9a.reform.model_path": model_paths(scenario, unit, placed, near, book),
+        "t9a.reform.model_path": model_paths(unit, placed, near, book),
     }
     measures.update(end(scenario, unit, unit_corners(unit), finish, near, book))
     return Ruling(measures, finish)
@@ -374,8 +370,7 @@ def walking_radius(unit: Unit, book: Rulebook) -> float:
     return min(base_in(unit)) / 2 + book.mid_move_spacing_in
 
 
-def model_paths(scenario: Scenario, unit: Unit, placed: Unit, near: list[Polygon],
-                book: Rulebook) -> Measure:
+def model_paths(unit: Unit, placed: Unit, near: list[Polygon], book: Rulebook) -> Measure:
     """Longest walk under the best assignment (§5.5, §8.4), with its bracket: the same
     bottleneck on graphs just inside and just outside the accepted radii."""
     radius = walking_radius(unit, book)

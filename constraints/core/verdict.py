@@ -1,4 +1,10 @@
-"""Verdicts: whether a move is legal, every broken clause with its measurement and limit."""
+"""Verdicts: whether a move is legal, every broken clause with its measurement and limit.
+
+A verdict is in one of three states (`Verdict.status`): "legal" (proved: the move, or a way
+found to its end pose, passes every clause), "illegal" (proved: the violations hold for every
+way the rules allow) or "not_proved" (an end-pose move for which the search found no legal way
+and nothing proves there is none: docs/rules.md §4.8).  `legal` is True only when proved.
+"""
 
 from __future__ import annotations
 
@@ -39,7 +45,11 @@ class ClauseResult:
 
 @dataclass(frozen=True)
 class Verdict:
-    """The exact checker's judgement of one move."""
+    """The exact checker's judgement of one move.
+
+    `not_proved` holds the reason when neither legality nor a violation could be proved
+    (violations are then empty); it is None in the other two states.
+    """
 
     unit: str
     manoeuvre: str
@@ -50,17 +60,31 @@ class Verdict:
     violations: tuple[Violation, ...]
     measurements: dict[str, float]
     steps: tuple[dict[str, float], ...] | None = None  # how an end-pose move was reached
+    not_proved: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.not_proved is not None and self.violations:
+            raise ValueError("a verdict that proves violations is not 'not proved'")
 
     @property
     def legal(self) -> bool:
-        return not self.violations
+        """Proved legal: no violation, and nothing left unproved."""
+        return not self.violations and self.not_proved is None
+
+    @property
+    def status(self) -> str:
+        """One of "legal", "illegal" (violations proved) and "not_proved"."""
+        if self.violations:
+            return "illegal"
+        return "legal" if self.not_proved is None else "not_proved"
 
     def clauses(self) -> tuple[str, ...]:
         return tuple(v.clause for v in self.violations)
 
     def to_json(self) -> dict[str, Any]:
+        legal = None if self.not_proved is not None else self.legal  # null: not proved
         out: dict[str, Any] = {
-            "legal": self.legal, "unit": self.unit, "manoeuvre": self.manoeuvre,
+            "legal": legal, "unit": self.unit, "manoeuvre": self.manoeuvre,
             "end": {"centre": _rounded(self.end_centre), "facing": round(self.end_facing_deg, 6),
                     "files": self.end_files,
                     "corners": [_rounded(c) for c in self.end_corners]},
@@ -69,6 +93,8 @@ class Verdict:
         }
         if self.steps is not None:
             out["steps"] = list(self.steps)
+        if self.not_proved is not None:
+            out["not_proved"] = self.not_proved
         return out
 
 

@@ -9,7 +9,7 @@ None means no clause of the profile limits it (the family then uses its own defa
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 N = TypeVar("N", int, float)
@@ -21,6 +21,9 @@ class FamilyLimits:
     window_deg: float | None = None       # heading kept within this of the reference
     centre_reach_in: float | None = None  # a Reform's centre travel
     file_change: int | None = None        # a Reform's |files after - files before|
+    # (limit name, clause id) of the clause that set each limit, so that a proof using a
+    # limit (the end-pose checker's) can name the clause whose limit it is
+    set_by: tuple[tuple[str, str], ...] = ()
 
     def tightened(self, *, budget_in: float | None = None, window_deg: float | None = None,
                   centre_reach_in: float | None = None,
@@ -28,7 +31,11 @@ class FamilyLimits:
         """These limits with each given one lowered to the given value (never raised)."""
         return FamilyLimits(_lower(self.budget_in, budget_in), _lower(self.window_deg, window_deg),
                             _lower(self.centre_reach_in, centre_reach_in),
-                            _lower(self.file_change, file_change))
+                            _lower(self.file_change, file_change), self.set_by)
+
+    def clause_for(self, limit: str) -> str | None:
+        """The id of the clause that set `limit` (a field name, e.g. "budget_in"), if any."""
+        return dict(self.set_by).get(limit)
 
     def budget_or(self, default: float) -> float:
         return default if self.budget_in is None else self.budget_in
@@ -44,8 +51,15 @@ def family_limits(clauses: Iterable[Any], unit: Any) -> FamilyLimits:
     """The limits the clauses set for `unit` (each through its `bound`)."""
     limits = FamilyLimits()
     for clause in clauses:
-        limits = clause.bound(unit, limits)
+        tightened = clause.bound(unit, limits)
+        changed = tuple((name, clause.id) for name in _LIMITS
+                        if getattr(tightened, name) != getattr(limits, name))
+        limits = replace(tightened, set_by=tuple(
+            (name, by) for name, by in limits.set_by if name not in dict(changed)) + changed)
     return limits
+
+
+_LIMITS = ("budget_in", "window_deg", "centre_reach_in", "file_change")
 
 
 def _lower(old: N | None, new: N | None) -> N | None:

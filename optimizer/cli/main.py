@@ -69,7 +69,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     except InvalidInputError as exc:
         raise exc.in_file(args.move) from None
     print(json.dumps(verdict.to_json(), indent=2) if args.json else verdict_text(verdict))
-    return EXIT_OK if verdict.legal else EXIT_NO
+    return EXIT_OK if verdict.status == "legal" else EXIT_NO  # illegal or not proved: 1
 
 
 def cmd_render(args: argparse.Namespace) -> int:
@@ -91,12 +91,15 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def verdict_text(verdict: Verdict) -> str:
-    """A readable verdict: the outcome, the end position, each broken clause, measurements."""
-    word = "LEGAL" if verdict.legal else "ILLEGAL"
+    """A readable verdict: the outcome, the end position, each broken clause, measurements;
+    for an end pose neither proved legal nor illegal, NOT PROVED and the reason."""
+    word = {"legal": "LEGAL", "illegal": "ILLEGAL", "not_proved": "NOT PROVED"}[verdict.status]
     x, y = verdict.end_centre
     lines = [f"{verdict.unit} {verdict.manoeuvre}: {word}",
              f"  end: centre ({x:.3f}, {y:.3f}), facing {verdict.end_facing_deg:.3f} deg, "
              f"{verdict.end_files} files"]
+    if verdict.not_proved is not None:
+        lines.append(f"  not proved: {verdict.not_proved}")
     if verdict.steps is not None:
         lines.append(f"  reached by: {json.dumps(list(verdict.steps))}")
     for v in verdict.violations:

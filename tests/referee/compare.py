@@ -126,14 +126,28 @@ class Scan:
 
 
 def scan(clause: str, cases: list[tuple[float, Scenario, Move]]) -> Scan:
-    out = Scan(clause)
+    return scan_all(cases, {clause})[clause]
+
+
+def scan_all(cases: list[tuple[float, Scenario, Move]],
+             clauses: set[str] | None = None) -> dict[str, Scan]:
+    """Every clause's scan along one family (both judges run once per move)."""
+    out: dict[str, Scan] = {}
     for param, scenario, move in cases:
-        measure = rule(scenario, move).measures[clause]
-        out.params.append(param)
-        out.checker.append(clause in check_move(scenario, move).clauses())
-        out.referee.append(measure.broken)
-        out.settled.append(measure.settled)
+        broken = set(check_move(scenario, move).clauses())
+        for clause, measure in rule(scenario, move).measures.items():
+            if clauses is not None and clause not in clauses:
+                continue
+            found = out.setdefault(clause, Scan(clause))
+            found.params.append(param)
+            found.checker.append(clause in broken)
+            found.referee.append(measure.broken)
+            found.settled.append(measure.settled)
     return out
+
+
+def switches(broken: list[bool]) -> int:
+    return sum(a != b for a, b in zip(broken, broken[1:], strict=False))
 
 
 def switch(params: list[float], broken: list[bool]) -> float:

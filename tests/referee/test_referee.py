@@ -22,6 +22,7 @@ Tolerances (worked out in tests/referee/referee.py and paths.py):
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -35,6 +36,8 @@ from tests.referee.compare import (
     assert_switch_together,
     judge,
     scan,
+    scan_all,
+    switches,
 )
 from tests.referee.referee import SAMPLE_IN, corners, rule
 from tests.referee.scenes import (
@@ -52,6 +55,7 @@ SCENARIOS = 40
 MOVES_PER_SCENARIO = 10
 REFORM_SCENARIOS = 30
 REFORMS_PER_SCENARIO = 6
+FAMILIES = 16  # random one-parameter families of 41 moves each
 LEAST_EACH = 8  # compared cases per clause and verdict, at least
 SAMPLED_SHIFT = SAMPLE_IN / 2 + 1e-5  # the sweep's band (see the module docstring)
 PATH_CLAUSE = "t9a.reform.model_path"
@@ -113,6 +117,34 @@ def test_random_reform_model_paths_agree(path_tally: tuple[Tally, int]) -> None:
     assert not tally.problems, "\n".join(tally.problems[:20])
     assert min(tally.legal[PATH_CLAUSE], tally.broken[PATH_CLAUSE]) >= LEAST_EACH
     assert detours >= LEAST_EACH
+
+
+def _random_family(rng: np.random.Generator, scenario: Scenario) -> list[tuple[float, Move]]:
+    """A random move stretched along one parameter: the length of a last forward step added
+    to an Advance or March (0-6"), or the fraction of a Reform's centre travel (0-1.5)."""
+    move = random_move(rng, scenario.unit("u"))
+    if move.manoeuvre == Manoeuvre.REFORM:
+        start, end = np.asarray(scenario.unit("u").pose.centre), np.asarray(move.centre)
+        return [(t, replace(move, centre=tuple(start + t * (end - start))))
+                for t in _steps(0.0, 1.5, 0.0375)]
+    return [(t, replace(move, steps=(*move.steps, forward(t)))) for t in _steps(0.0, 6.0, 0.15)]
+
+
+def test_random_families_switch_together() -> None:
+    """Scans in general position: oblique rocks, units at odd angles, several wheels.  Where
+    the referee is sure the verdicts agree, so each switch falls in the same step or in the
+    referee's band; with no band the two switch as often."""
+    rng, switched = np.random.default_rng(SEED + 2), 0
+    for _ in range(FAMILIES):
+        scenario = random_scenario(rng)
+        family = [(t, scenario, move) for t, move in _random_family(rng, scenario)]
+        for found in scan_all(family).values():
+            assert_agree_where_settled(found)
+            if all(found.settled):
+                assert switches(found.checker) == switches(found.referee), found.clause
+            switched += switches(found.referee)
+    print(f"\n{FAMILIES} random families, {switched} switches of a clause's verdict")
+    assert switched >= FAMILIES
 
 
 # -- scans across each limit -----------------------------------------------------------------

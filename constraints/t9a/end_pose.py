@@ -1,158 +1,234 @@
-"""Advance and March Moves given by their end pose: find a legal way there, and say which.
+"""Advance and March moves given by their end pose: a legal way there, a proof that there is
+none, or neither (docs/rules.md §4.8).
 
-The checker searches this family of ways (docs/formats.md "Move", docs/rules.md §4.8): an
-Advance's Pivot by phi, then forward a, wheel t1, forward b, wheel t2, forward c, with
-t1 + t2 fixed by the end facing.  For a fixed (phi, t1) the end centre is linear in
-(a, b, c):
-
-    end = start + a f(h) + w(h, t1) + b f(h + t1) + w(h + t1, t2) + c f(h + t1 + t2)
-
-where h = start facing + phi, f is the forward vector and w(h, t) the centre's displacement
-in a wheel (it depends on the heading and angle only).  Two equations in three non-negative
-unknowns: the cheapest solution has one of them zero, so each (phi, t1) is three 2x2 solves,
-vectorised over a grid of phi (0.5 deg, plus the exact pivots 0 and end - start) and t1
-(0.5 deg, plus the exact single wheel).  Candidates are judged by the exact checker, cheapest
-first.  Ways needing three or more wheels are not searched: the verdict says so.
+1. What the end pose alone decides: each clause is run on a context that knows the end pose
+   but not the way (`EndOnlyContext`); a clause that needs the way cannot read it and is
+   left for step 3.  The violations found (Valid Final Position, Unit Spacing and the table
+   edge at the end, the Reorder) hold for every way: they are proofs.
+2. What holds for every way, with any number of wheels: a March's end facing outside the
+   heading window, and an end centre farther than the Snaking budget can take it
+   (`snaking_bound.least_distance`).  Each names the clause whose limit it uses.
+3. Otherwise the ways with at most two wheels (`ways.find_ways`, exact) are judged by the
+   exact checker, cheapest first: the first legal one makes the verdict, with its steps.
+   When none is legal nothing is proved (another way, with more wheels or another shape,
+   may be legal): the verdict is "not proved", with the reason, and no violation.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import replace
+from functools import cached_property
+from typing import Any, cast
 
-import numpy as np
-
-from constraints.core.scenario import Scenario
+from constraints.core.limits import within
+from constraints.core.scenario import Pose, Scenario
 from constraints.core.verdict import Verdict, Violation
-from constraints.geometry.plane import forward_vectors, normalise_deg, signed_deg, solve_2x2
-from constraints.geometry.wheel import wheel_shifts
-from constraints.rank_and_file.family_limits import family_limits
+from constraints.geometry.plane import angle_between_deg, normalise_deg
+from constraints.rank_and_file.family_limits import FamilyLimits, family_limits
 from constraints.rank_and_file.unit import Unit
 from constraints.t9a.checker import judge
 from constraints.t9a.context import MoveContext
-from constraints.t9a.kinematics import snake
-from constraints.t9a.moves import Manoeuvre, Move, forward, wheel
+from constraints.t9a.kinematics import Trajectory, snake
+from constraints.t9a.moves import Move, forward, wheel
+from constraints.t9a.snaking_bound import least_distance
+from constraints.t9a.way_problem import Way, WayProblem
+from constraints.t9a.ways import find_ways
 
-GRID_DEG = 0.5
 CANDIDATES_JUDGED = 40
-_EPS_IN = 1e-9  # float noise in solved step lengths, not a rules tolerance
+REACH_NOISE = 1e-9  # inches and degrees: an executed way ends on the pose up to float noise
+SEARCHED = "forward steps with at most two wheels"
 
 
+class _NeedsTheWay(Exception):
+    """A clause asked for the way to an end pose, which the end pose alone does not give."""
 
 
+class _WayHidden:
+    """An end-pose move whose way is unknown: reading its Pivot or steps raises."""
+
+    def __init__(self, move: Move) -> None:
+        self._move = move
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("pivot_deg", "steps"):
+            raise _NeedsTheWay
+        return getattr(self._move, name)
 
 
+class EndOnlyContext(MoveContext):
+    """A move known by its end pose only.  Its Pivot, steps and trajectory cannot be read,
+    so a clause either judges the end pose alone or raises `_NeedsTheWay`."""
 
+    def __init__(self, scenario: Scenario, move: Move) -> None:
+        super().__init__(scenario, move)
+        self.move = cast(Move, _WayHidden(move))
 
+    @cached_property
+    def end_pose(self) -> Pose:
+        assert self.move.centre is not None and self.move.facing_deg is not None
+        return Pose(self.move.centre, self.move.facing_deg)
 
+    @cached_property
+    def trajectory(self) -> Trajectory:
+        raise _NeedsTheWay
 
-def candidate_ways(unit: Unit, move: Move, window_deg: float) -> list[tuple[float, Move]]:
-    """(snaking distance, move with steps) for every way in the family, cheapest first."""
-    assert move.centre is not None and move.facing_deg is not None
-    h0, target = unit.pose.facing_deg, np.asarray(move.centre) - np.asarray(unit.pose.centre)
-    turn = float(signed_deg(np.array(move.facing_deg - h0)))
-    phis = np.array([0.0])
-    if move.manoeuvre.pivots:
-        phis = np.unique(np.concatenate([np.arange(-180.0, 180.0, GRID_DEG), [0.0, turn]]))
-    found: list[tuple[float, Move]] = []
-    for phi in phis:
-        delta = float(signed_deg(np.array(turn - phi)))
-        if abs(delta) > window_deg:
-            continue
-        lo, hi = max(-window_deg, delta - window_deg), min(window_deg, delta + window_deg)
-        t1 = np.unique(np.concatenate([np.arange(lo, hi + 1e-9, GRID_DEG), [delta, 0.0]]))
-        t1 = t1[(t1 >= lo) & (t1 <= hi)]
-        found += _ways_for_pivot(unit, move, float(phi), t1, delta, target)
-    found.sort(key=lambda item: (round(item[0], 9), _step_count(item[1])))
-    return found
-
-
-def _ways_for_pivot(unit: Unit, move: Move, phi: float, t1: np.ndarray, delta: float,
-                    target: np.ndarray) -> list[tuple[float, Move]]:
-    h = unit.pose.facing_deg + phi
-    t2 = delta - t1
-    dirs = [forward_vectors(np.full_like(t1, h)), forward_vectors(h + t1),
-            forward_vectors(h + delta + 0 * t1)]
-    size = (unit.width_in, unit.depth_in)
-    rest = target - wheel_shifts(*size, np.full_like(t1, h), t1) - wheel_shifts(*size, h + t1, t2)
-    out = _straight_ahead(move, phi, h, target) if delta == 0.0 else []
-    width = unit.width_in
-    wheel_cost = width * (np.abs(np.sin(np.radians(t1))) + np.abs(np.sin(np.radians(t2))))
-    for drop in range(3):
-        keep = [k for k in range(3) if k != drop]
-        xy = solve_2x2(dirs[keep[0]], dirs[keep[1]], rest)
-        ok = np.all(xy >= -_EPS_IN, axis=-1)
-        for i in np.nonzero(ok)[0]:
-            lengths = [0.0, 0.0, 0.0]
-            lengths[keep[0]], lengths[keep[1]] = (max(0.0, float(v)) for v in xy[i])
-            cost = sum(lengths) + float(wheel_cost[i])
-            out.append((cost, _as_move(move, phi, lengths, float(t1[i]), float(t2[i]))))
-    return out
-
-
-def _straight_ahead(move: Move, phi: float, h: float,
-                    target: np.ndarray) -> list[tuple[float, Move]]:
-    """The way with no wheel at all, when the end lies straight ahead after the Pivot."""
-    f = forward_vectors(np.array(h))
-    along = float(target @ f)
-    across = float(target[0] * f[1] - target[1] * f[0])
-    if along < -_EPS_IN or abs(across) > _EPS_IN:
-        return []
-    return [(max(0.0, along), _as_move(move, phi, [max(0.0, along), 0.0, 0.0], 0.0, 0.0))]
-
-
-def _as_move(move: Move, phi: float, lengths: list[float], t1: float, t2: float) -> Move:
-    steps = [forward(lengths[0]), wheel(t1), forward(lengths[1]), wheel(t2),
-             forward(lengths[2])]
-    steps = [s for s in steps if s.value != 0.0]
-    return replace(move, steps=tuple(steps), pivot_deg=normalise_deg(phi + 180.0) - 180.0,
-                   centre=None, facing_deg=None)
-
-
-def _step_count(move: Move) -> int:
-    return len(move.steps) + (move.pivot_deg != 0)
+    @cached_property
+    def pivoted_unit(self) -> Unit:
+        raise _NeedsTheWay
 
 
 def check_end_pose(scenario: Scenario, move: Move) -> Verdict:
-    """The verdict of the cheapest legal way to the end pose, or of the cheapest way tried."""
+    """The verdict of an Advance or March given by its end pose (module docstring).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The battlefield and its units.
+    move : Move
+        An Advance or March with `centre` and `facing` instead of steps.
+
+    Returns
+    -------
+    Verdict
+        Legal with the steps of the cheapest legal way found; illegal with only the
+        violations that hold for every way; or not proved (`not_proved` says why).
+    """
     unit = scenario.unit(move.unit)
-    clauses = scenario.profile.clauses(move.manoeuvre)
-    window = family_limits(clauses, unit).window_or(90.0)
-    ways = _reaching(unit, move, candidate_ways(unit, move, window))
-    first: Verdict | None = None
-    for _cost, way in ways[:CANDIDATES_JUDGED]:
-        verdict = judge(MoveContext(scenario, way))
-        verdict = replace(verdict, steps=_steps_json(way))
+    limits = family_limits(scenario.profile.clauses(move.manoeuvre), unit)
+    problem = _problem(unit, move, limits)
+    probe = EndOnlyContext(scenario, move)
+    proofs, measurements = _end_proofs(probe)
+    window = _window_proof(problem, limits)
+    bound = least_distance(problem)
+    # Beyond the window no way ends at this facing at all; the distance adds nothing then.
+    proofs += window or _distance_proof(bound, limits)
+    if math.isfinite(bound):
+        measurements["least_distance"] = bound
+    if proofs:
+        return _verdict(probe, tuple(proofs), measurements)
+    found, tried, ways = _first_legal_way(scenario, move, problem, limits)
+    if found is not None:
+        return found
+    reason = _not_proved_reason(move, tried, ways, bound, limits)
+    return replace(_verdict(probe, (), measurements), not_proved=reason)
+
+
+def _first_legal_way(scenario: Scenario, move: Move, problem: WayProblem, limits: FamilyLimits
+                     ) -> tuple[Verdict | None, list[tuple[Way, Verdict]], list[Way]]:
+    """The verdict of the cheapest legal way found (None when none is), the ways judged and
+    their verdicts, and every way found."""
+    unit = scenario.unit(move.unit)
+    ways = find_ways(problem)
+    budget = limits.budget_in
+    # A way over the budget breaks the distance clause: judging it would only say so.
+    affordable = [w for w in ways if budget is None or within(w.cost, budget)]
+    tried: list[tuple[Way, Verdict]] = []
+    for way in affordable[:CANDIDATES_JUDGED]:
+        candidate = _as_move(move, way)
+        if not _reaches(unit, candidate, move):
+            continue
+        verdict = judge(MoveContext(scenario, candidate))
         if verdict.legal:
-            return verdict
-        first = first or verdict
-    return first if first is not None else _unreachable(scenario, move)
+            return replace(verdict, steps=_steps_json(candidate)), tried, ways
+        tried.append((way, verdict))
+    return None, tried, ways
 
 
-def _reaching(unit: Unit, move: Move,
-              ways: list[tuple[float, Move]]) -> list[tuple[float, Move]]:
-    """Drop ways whose executed end misses the asked pose by more than float noise."""
-    assert move.centre is not None
-    kept = []
-    for cost, way in ways:
-        end = snake(unit, way.pivot_deg, way.steps).end
-        if math.dist(end.centre, move.centre) <= 1e-6:
-            kept.append((cost, way))
-    return kept
+def _problem(unit: Unit, move: Move, limits: FamilyLimits) -> WayProblem:
+    assert move.centre is not None and move.facing_deg is not None
+    # No heading-window clause: no limit on the heading, so the bound must allow any.
+    return WayProblem(unit.pose.centre, unit.pose.facing_deg, move.centre, move.facing_deg,
+                      unit.width_in, unit.depth_in, move.manoeuvre.pivots,
+                      limits.window_or(180.0))
+
+
+def _end_proofs(probe: EndOnlyContext) -> tuple[list[Violation], dict[str, float]]:
+    """Violations and measurements of the clauses the end pose alone decides."""
+    violations: list[Violation] = []
+    measurements: dict[str, float] = {}
+    for spec in probe.profile.clauses_for(probe.move.manoeuvre):
+        try:
+            found = spec.bound_to(probe.profile).check(probe)
+        except _NeedsTheWay:
+            continue
+        violations.extend(found.violations)
+        measurements.update(found.measurements)
+    return violations, measurements
+
+
+def _window_proof(problem: WayProblem, limits: FamilyLimits) -> list[Violation]:
+    """A March ends at the heading its wheels leave it at, which the window keeps within
+    `window` of its start: an end facing farther off is out of reach of every way."""
+    clause = limits.clause_for("window_deg")
+    if problem.pivots or clause is None:
+        return []
+    turn = angle_between_deg(problem.end_facing_deg, problem.facing_deg)
+    if within(turn, problem.window_deg):
+        return []
+    message = (f"the end facing is {turn:.3f} deg from the facing before the move; every way "
+               f"keeps the heading within {problem.window_deg:.3f} deg of it")
+    return [Violation(clause, turn, problem.window_deg, "deg", message)]
+
+
+def _distance_proof(bound: float, limits: FamilyLimits) -> list[Violation]:
+    """The bound is at least the Snaking distance of every way: above the budget, none fits."""
+    clause = limits.clause_for("budget_in")
+    if clause is None or limits.budget_in is None or within(bound, limits.budget_in):
+        return []
+    if math.isfinite(bound):
+        message = (f"every way to this end pose, with any number of wheels, needs at least "
+                   f"{bound:.3f}\" of Snaking Forward Moves, limit {limits.budget_in:.3f}\"")
+    else:
+        message = ("no way that keeps the heading window reaches this end pose at any "
+                   "distance: its front would have to move backwards")
+    return [Violation(clause, bound, limits.budget_in, "in", message)]
+
+
+def _verdict(probe: EndOnlyContext, violations: tuple[Violation, ...],
+             measurements: dict[str, float]) -> Verdict:
+    end = probe.end_unit
+    return Verdict(probe.unit.id, probe.move.manoeuvre, end.pose.centre, end.pose.facing_deg,
+                   end.files, end.corners(), violations, measurements)
+
+
+def _not_proved_reason(move: Move, tried: list[tuple[Way, Verdict]], ways: list[Way],
+                       bound: float, limits: FamilyLimits) -> str:
+    """Which ways were searched, what became of them, and why that proves nothing."""
+    searched = f"any Pivot, then {SEARCHED}" if move.manoeuvre.pivots else SEARCHED
+    budget = limits.budget_in
+    limit = "" if budget is None else f", limit {budget:.3f}\""
+    if tried:
+        way, verdict = tried[0]
+        found = (f"{len(tried)} ways within the distance reach this pose and none is legal; "
+                 f"the cheapest ({way.cost:.3f}\") breaks {', '.join(verdict.clauses())}")
+    elif ways:
+        found = f"the cheapest way that reaches this pose needs {ways[0].cost:.3f}\"{limit}"
+    else:
+        found = "no way reaches this pose within the heading window"
+    return (f"searched {searched}: {found}. Ways with three or more wheels were not "
+            f"searched, and the bound over any number of wheels ({bound:.3f}\"{limit}) does "
+            "not rule them out")
+
+
+def _as_move(move: Move, way: Way) -> Move:
+    a, b, c = way.legs
+    t1, t2 = way.wheels_deg
+    steps = tuple(s for s in (forward(a), wheel(t1), forward(b), wheel(t2), forward(c))
+                  if s.value != 0.0)
+    pivot = normalise_deg(way.pivot_deg + 180.0) - 180.0 if move.manoeuvre.pivots else 0.0
+    return replace(move, steps=steps, pivot_deg=pivot, centre=None, facing_deg=None)
+
+
+def _reaches(unit: Unit, way: Move, move: Move) -> bool:
+    """Whether the executed way ends on the asked pose, to float noise."""
+    assert move.centre is not None and move.facing_deg is not None
+    end = snake(unit, way.pivot_deg, way.steps).end
+    return (math.dist(end.centre, move.centre) <= REACH_NOISE
+            and angle_between_deg(end.facing_deg, move.facing_deg) <= REACH_NOISE)
 
 
 def _steps_json(move: Move) -> tuple[dict[str, float], ...]:
     pivot = ({"pivot": move.pivot_deg},) if move.pivot_deg else ()
     return pivot + tuple(s.to_json() for s in move.steps)
 
-
-def _unreachable(scenario: Scenario, move: Move) -> Verdict:
-    unit = scenario.unit(move.unit)
-    assert move.centre is not None and move.facing_deg is not None
-    probe = replace(move, manoeuvre=Manoeuvre.REFORM, files=None)
-    end = MoveContext(scenario, probe).end_unit
-    reason = ("no Pivot and Snaking Forward Moves with at most two wheels, heading kept "
-              "within the window, reach this pose")
-    violation = Violation(f"t9a.{move.manoeuvre}.reachable", math.inf, 0.0, "in", reason)
-    return Verdict(unit.id, move.manoeuvre, end.pose.centre, end.pose.facing_deg, end.files,
-                   end.corners(), (violation,), {})

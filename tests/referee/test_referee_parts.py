@@ -3,8 +3,10 @@ the checker is an agreement with something known to be right."""
 
 from __future__ import annotations
 
+import ast
 import itertools
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -89,3 +91,23 @@ def test_limits_compare_as_the_rules_say() -> None:
     noise at the limit counts as at it."""
     assert within(8.0, 8.0) and within(8.0 + 1e-12, 8.0) and not within(8.001, 8.0)
     assert not more_than(1.0, 1.0) and not more_than(1.0 + 1e-12, 1.0) and more_than(1.001, 1.0)
+
+
+# The referee judges with its own geometry: it may read the domain values (scenario, unit,
+# formation, move) but not the checker's clauses, kinematics, paths or assignments.
+REFEREE_MODULES = ("referee.py", "paths.py", "rulebook.py", "scenes.py")
+FORBIDDEN = ("constraints.t9a.clauses", "constraints.t9a.kinematics", "constraints.t9a.checker",
+             "constraints.t9a.context", "constraints.t9a.end_pose", "constraints.geometry",
+             "constraints.rank_and_file.obstacles", "constraints.sat", "optimizer")
+
+
+def test_the_referee_does_not_use_the_checkers_geometry() -> None:
+    here = Path(__file__).parent
+    found = []
+    for name in REFEREE_MODULES:
+        for node in ast.walk(ast.parse((here / name).read_text(encoding="utf-8"))):
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.module else []
+            found += [f"{name} imports {m}" for m in modules
+                      if any(m == f or m.startswith(f + ".") for f in FORBIDDEN)]
+    assert not found

@@ -4,9 +4,13 @@
    referee's tolerance band (its interval [lo, hi] straddling the limit), and the checker's
    measurement must lie in that interval.
 2. Scans across each clause's limit: a one-parameter family of moves; both must switch once,
-   at the same place within the stated shift.
+   at the same place within the stated shift.  Random families do the same in general
+   position.
 3. Counts: each clause must have been compared on enough legal and broken cases, so an
    empty comparison cannot pass for agreement.
+
+Walking paths follow the reading of docs/rules.md §8.9 as it is being rewritten: the base
+keeps more than 0.5" from obstacles, so its centre keeps half the base's smaller side more.
 
 Tolerances (worked out in tests/referee/referee.py and paths.py):
 - sums, rectangles, assignments: 1e-7" (float drift only), so those scans switch at the

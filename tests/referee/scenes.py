@@ -96,7 +96,8 @@ def random_mover(rng: np.random.Generator, width: float, depth: float) -> Unit:
                 round(float(mobility), 2), int(rng.integers(0, 6)),
                 bool(rng.random() < 0.3), bool(rng.random() < 0.25))
     for _ in range(100):
-        # Near an edge a third of the time, so the table edge comes into play.
+        # A third of the time within 3-6" of an edge (so the table edge comes into play),
+        # else within 6-23" of one: rejection sampling on the nearest edge's distance.
         margin = rng.uniform(0.0, 3.0) if rng.random() < 0.35 else rng.uniform(3.0, 20.0)
         centre = (float(rng.uniform(0.0, width)), float(rng.uniform(0.0, depth)))
         placed = unit.with_pose(Pose(centre, facing))

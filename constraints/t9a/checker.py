@@ -29,10 +29,13 @@ def check_move(scenario: Scenario, move: Move) -> Verdict:
     Verdict
         Legal, or every broken clause with its measurement, limit and witness.  An illegal
         move is a verdict, never an exception; `InvalidInputError` means the move does not
-        fit the scenario (an unknown unit, say).
+        fit the scenario (an unknown unit, say).  A move given by its end pose may also be
+        "not proved" (`Verdict.status`, docs/rules.md §4.8): no legal way was found and
+        none is ruled out, so it carries the reason and no violation.
     """
     validate_move(scenario, move)
     if move.is_end_pose:
+        # Imported here: end_pose imports `judge` from this module.
         from constraints.t9a.end_pose import check_end_pose
 
         return check_end_pose(scenario, move)

@@ -1,60 +1,263 @@
-"""Shortest paths of model centres around obstacles (Reform Moves, docs/rules.md §5.5).
+"""Shortest paths of model centres round obstacles (Reform Moves, docs/rules.md §5.5, §8.9).
 
-Obstacles (impassable terrain, other units) are grown by the mid-move spacing with a mitre
-join: every mitred edge lies exactly at the spacing from its original edge and every corner
-lies outside the round buffer, so the grown shape contains the true clearance zone.
-(shapely's round buffer is not conservative: GEOS cuts its arcs inside the true circle,
-docs/techniques.md §6.)  Paths run on the reduced visibility graph (docs/techniques.md §7):
-the convex vertices of the grown shapes (a shortest path only bends there) with all-pairs
-distances computed once, so a query is numpy work: the straight line when it is clear, else
-the best "start -> visible vertex -> ... -> visible vertex -> end".  A path touching a grown
-edge keeps exactly the spacing there, the infimum of legal paths.
+The zone a centre must stay out of
+----------------------------------
+A walking model's centre keeps more than a clearance r from every obstacle (r is half its
+base's smaller side plus the mid-move spacing, docs/rules.md §8.9).  The points within r of
+an obstacle form the obstacle grown by r with round corners.  `grown` replaces it by a
+polygon G: every edge pushed out by r + STRICT_IN, and every outward corner's arc of that
+radius circumscribed by tangent segments, their corners at most ROUNDING_IN (0.001") past r.
+So G holds every point within r of an obstacle and a hair (1e-9", so that a path exactly at
+r, as far as floats can tell, is refused: "more than r"), and every point of G lies within
+r + 0.001" of one.  A path clear of G's interior keeps more than r everywhere, and a path
+that keeps r + 0.001" is clear of G's interior: the approximation can only refuse, and only
+a path that comes within 0.001" of the limit.  A path touching G's outline from one side
+is the infimum of the legal paths beside it.  (shapely's round buffer cuts inside the true
+arc, and a mitre join reaches far past a sharp corner: docs/techniques.md §6.)
+
+Shortest paths
+--------------
+A shortest path round polygons bends only at their outward corners, leaving and arriving
+along lines that touch the outline there without entering it.  The reduced visibility graph
+keeps just those segments (docs/techniques.md §7): the pairs of corners whose line supports
+the outline at both ends (a vectorised local test) and that cross no grown interior (GEOS);
+the outline's own edges between corners are among them.  From each blocked source a
+Dijkstra search gives the distance to every corner (remembered per source: a Reform's
+sources are its start models, asked about for every end pose); a target then adds its best
+visible corner whose line to it supports the outline there.
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Sequence
 
-import networkx as nx
 import numpy as np
 import shapely
 from shapely.geometry import LineString, Point, Polygon
 
-MITRE_LIMIT = 10.0  # a bevel at 10x the spacing still lies outside the round buffer
+ROUNDING_IN = 0.001  # how far past the clearance a grown corner may reach
+STRICT_IN = 1e-9     # pushed out this much more, so a path exactly at the clearance is refused
+TURN_EPS = 1e-9      # relative cross product below which three points count as collinear
+SOURCE_CACHE = 256   # sources whose distances are remembered before the memory is cleared
+BAND_SLACK = 1e-6    # radians: bands of supporting directions are widened by this
+
+
+def grown(obstacles: Sequence[shapely.Geometry], clearance_in: float) -> shapely.Geometry:
+    """The obstacles grown by `clearance_in` with circumscribed round corners.
+
+    A convex polygon grows into one convex polygon: its edges pushed out, joined by the
+    corners' arcs.  Any other is the union of itself, a strip outside each edge and a fan at
+    each outward corner: a point near it is nearest to an edge (so in its strip) or to an
+    outward corner (so in its fan).  Edges are pushed out by clearance + STRICT_IN, arc
+    corners reach at most clearance + ROUNDING_IN.
+    """
+    push, reach = clearance_in + STRICT_IN, clearance_in + ROUNDING_IN
+    pieces: list[shapely.Geometry] = []
+    for shape in obstacles:
+        for poly in getattr(shape, "geoms", [shape]):
+            poly = shapely.orient_polygons(shapely.remove_repeated_points(poly))
+            if poly.is_empty or clearance_in <= 0:
+                pieces.append(poly)
+                continue
+            rings = [_Ring(np.asarray(r.coords)[:-1, :2], push, reach)
+                     for r in [poly.exterior, *poly.interiors]]
+            if len(rings) == 1 and rings[0].convex():
+                pieces.append(Polygon(np.vstack(rings[0].arcs())))
+                continue
+            pieces.append(poly)
+            for ring in rings:
+                pieces += ring.strips() + ring.fans()
+    return shapely.union_all(pieces) if pieces else Polygon()
+
+
+class _Ring:
+    """One ring of an obstacle, walked with the obstacle on its left, and what growing it
+    by `push` adds: strips outside its edges and arcs round its outward corners."""
+
+    def __init__(self, pts: np.ndarray, push: float, reach: float) -> None:
+        self.pts, self.push = pts, push
+        self.step = 2.0 * math.acos(push / reach)  # widest angle one arc segment may cover
+        edge = np.roll(pts, -1, axis=0) - pts      # edge k runs from pts[k] to pts[k + 1]
+        self.length = np.hypot(*edge.T)
+        self.along = edge / self.length[:, None]
+        self.out = np.column_stack([self.along[:, 1], -self.along[:, 0]])  # away from it
+        a, b = np.roll(self.along, 1, axis=0), self.along  # into and out of corner k
+        self.turn = np.arctan2(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0], np.sum(a * b, axis=1))
+        self.half = self.turn / np.maximum(1.0, np.ceil(self.turn / self.step)) / 2.0
+
+    def convex(self) -> bool:
+        """Whether the ring only turns left, and each edge is long enough to hold the ends of
+        its two corners' arcs in order (else the joined outline would cross itself)."""
+        ends = self.push * (np.tan(np.clip(self.half, 0, None))
+                            + np.roll(np.tan(np.clip(self.half, 0, None)), -1))
+        return bool(np.all(self.turn > -TURN_EPS) and np.all(ends < self.length))
+
+    def arcs(self) -> list[np.ndarray]:
+        """The corners of each outward corner's arc, in order round the ring."""
+        return [self._arc(int(k)) for k in np.flatnonzero(self.turn > TURN_EPS)]
+
+    def strips(self) -> list[Polygon]:
+        nxt, shift = np.roll(self.pts, -1, axis=0), self.push * self.out
+        return list(shapely.polygons(np.stack([self.pts, nxt, nxt + shift, self.pts + shift],
+                                              axis=1)))
+
+    def fans(self) -> list[Polygon]:
+        found = []
+        for k in np.flatnonzero(self.turn > TURN_EPS).tolist():
+            v, n_in, n_out = self.pts[k], self.out[k - 1], self.out[k]
+            found.append(Polygon([v, v + self.push * n_in, *self._arc(k),
+                                  v + self.push * n_out]))
+        return found
+
+    def _arc(self, k: int) -> np.ndarray:
+        """The arc of radius `push` about corner k, circumscribed by tangent segments of
+        equal angle (at most `step`) whose corners lie at push / cos(half that angle).  The
+        first and last corners are put on the two edges' pushed-out lines directly, so a
+        path along such a line meets no rounding error there."""
+        v, u_in, u_out = self.pts[k], self.along[k - 1], self.along[k]
+        n_in, n_out, half = self.out[k - 1], self.out[k], float(self.half[k])
+        count = round(float(self.turn[k]) / (2.0 * half))
+        angles = math.atan2(n_in[1], n_in[0]) + half * (2.0 * np.arange(count) + 1.0)
+        corners = v + self.push / math.cos(half) * np.column_stack([np.cos(angles),
+                                                                    np.sin(angles)])
+        corners[0] = v + self.push * (n_in + math.tan(half) * u_in)
+        corners[-1] = v + self.push * (n_out - math.tan(half) * u_out)
+        return corners
+
+
+def _side(d: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """Sign of the cross product d x e (rows), 0 where the three points are collinear to
+    within TURN_EPS of the lengths' product."""
+    cross = d[..., 0] * e[..., 1] - d[..., 1] * e[..., 0]
+    scale = np.hypot(d[..., 0], d[..., 1]) * np.hypot(e[..., 0], e[..., 1])
+    return np.where(np.abs(cross) <= TURN_EPS * scale, 0, np.sign(cross))
+
+
+def _unit(d: np.ndarray) -> np.ndarray:
+    return d / np.hypot(d[:, 0], d[:, 1])[:, None]
+
+
+def _supports(d: np.ndarray, e1: np.ndarray, e2: np.ndarray) -> np.ndarray:
+    """Whether the line through a corner with direction `d` supports the outline there: the
+    corner's two outline neighbours (unit directions `e1`, `e2` from it) lie on one side of
+    the line or on it (to within TURN_EPS), so the line does not enter the region there."""
+    dx, dy = d[..., 0], d[..., 1]
+    s1 = dx * e1[..., 1] - dy * e1[..., 0]
+    s2 = dx * e2[..., 1] - dy * e2[..., 0]
+    tol = TURN_EPS * (np.abs(dx) + np.abs(dy))
+    return ((s1 >= -tol) & (s2 >= -tol)) | ((s1 <= tol) & (s2 <= tol))
+
+
+def _overlapping(start: np.ndarray, width: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (i < j) of arcs [start, start + width] on a circle of circumference pi that
+    overlap: one's start lies in the other, so each pair is found from the earlier start
+    (the circle unrolled once so that arcs crossing pi are seen)."""
+    n = len(start)
+    starts = np.concatenate([start, start + np.pi])
+    owner = np.concatenate([np.arange(n), np.arange(n)])
+    order = np.argsort(starts, kind="stable")
+    starts, owner = starts[order], owner[order]
+    first = np.searchsorted(starts, start, side="left")
+    counts = np.searchsorted(starts, start + width, side="right") - first
+    i = np.repeat(np.arange(n), counts)
+    at = np.arange(int(counts.sum())) + np.repeat(first - (np.cumsum(counts) - counts), counts)
+    j = owner[at]
+    lo, hi = np.minimum(i, j), np.maximum(i, j)
+    pairs = np.sort(lo[lo != hi] * n + hi[lo != hi])  # (sorting beats np.unique's hashing)
+    pairs = pairs[np.r_[True, pairs[1:] != pairs[:-1]]] if len(pairs) else pairs
+    return pairs // max(n, 1), pairs % max(n, 1)
 
 
 class PathFinder:
-    """Lengths of shortest paths that keep clear of grown obstacles."""
+    """Lengths of shortest paths that keep clear of obstacles grown by a clearance."""
 
     def __init__(self, obstacles: Sequence[Polygon], clearance_in: float) -> None:
-        grown = [shapely.buffer(o, clearance_in, join_style="mitre", mitre_limit=MITRE_LIMIT)
-                 for o in obstacles if not o.is_empty]
-        self.region = shapely.union_all(grown) if grown else Polygon()
+        self.clearance_in = clearance_in
+        self.region = grown([o for o in obstacles if not o.is_empty], clearance_in)
         shapely.prepare(self.region)
-        self.vertices = self._convex_vertices()
-        self.graph = self._visibility_graph()
-        self.between = self._all_pairs()
+        # Each connected part on its own: GEOS relates a segment to a polygon in time that
+        # grows with the polygon's size, and a segment only ever meets a few parts.
+        self._parts = np.asarray([g for g in getattr(self.region, "geoms", [self.region])
+                                  if not g.is_empty], dtype=object)
+        shapely.prepare(self._parts)
+        self._tree = shapely.STRtree(self._parts)
+        self.vertices, self._e1, self._e2, self._ring_next = self._corners()
+        self._adjacent = self._graph()
+        self._sources: dict[tuple[float, float], tuple[np.ndarray, np.ndarray]] = {}
         # Results derived from this finder's paths, kept by whoever computes them (e.g. a
         # Reform's safe discs, wanted by both the batch mask and the CP-SAT encoding).
         self.memo: dict[tuple, object] = {}
 
-    def _convex_vertices(self) -> np.ndarray:
-        """Vertices where the free space is reflex: outward corners of the grown region."""
-        found = []
+    def _corners(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Outward corners of the grown region (where paths bend), each with its two outline
+        neighbours, and the index of the next corner along the outline when it is the very
+        next vertex (-1 otherwise): that edge is part of the outline, so free.  Vertices
+        where the outline runs straight on count as corners too: the union leaves some a
+        float's width outward, and a path along the edge must be able to pass them."""
+        found: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
         polys = getattr(self.region, "geoms", [self.region])
+        offset = 0
         for poly in polys:
             if poly.is_empty:
                 continue
             # Exterior counter-clockwise, holes clockwise: the obstacle is always on the left,
-            # so its outward corners (where paths bend) are the left turns.
+            # so its outward corners are the left turns.
             poly = shapely.orient_polygons(poly)
             for ring in [poly.exterior, *poly.interiors]:
-                pts = np.asarray(ring.coords)[:-1]
-                u = pts - np.roll(pts, 1, axis=0)
-                v = np.roll(pts, -1, axis=0) - pts
-                found.append(pts[u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0] > 0])
-        return np.vstack(found) if found else np.empty((0, 2))
+                pts = np.asarray(ring.coords)[:-1, :2]
+                before, after = np.roll(pts, 1, axis=0), np.roll(pts, -1, axis=0)
+                convex = _side(pts - before, after - pts) >= 0
+                number = np.cumsum(convex) - 1 + offset
+                follows = np.roll(convex, -1) & convex
+                nxt = np.where(follows, np.roll(number, -1), -1)[convex]
+                found.append((pts[convex], _unit(before - pts)[convex],
+                              _unit(after - pts)[convex], nxt))
+                offset += int(convex.sum())
+        if not found:
+            empty = np.empty((0, 2))
+            return empty, empty, empty, np.empty(0, dtype=int)
+        return tuple(np.concatenate(parts) for parts in zip(*found, strict=True))  # type: ignore[return-value]
+
+    def _graph(self) -> list[list[tuple[int, float]]]:
+        """Adjacency lists of the reduced visibility graph over the corners."""
+        i, j = self._bitangent_pairs()
+        v = self.vertices
+        outline = self._ring_next[i] == j
+        flipped = self._ring_next[j] == i
+        free = outline | flipped
+        check = ~free
+        free[check] = ~self._blocked(v[i[check]], v[j[check]])
+        lengths = np.hypot(*(v[j] - v[i]).T)
+        adjacent: list[list[tuple[int, float]]] = [[] for _ in range(len(v))]
+        for a, b, length in zip(i[free].tolist(), j[free].tolist(), lengths[free].tolist(),
+                                strict=True):
+            adjacent[a].append((b, length))
+            adjacent[b].append((a, length))
+        return adjacent
+
+    def _bitangent_pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Corner pairs (i < j) whose line supports the outline at both corners.
+
+        Only pairs whose bands of supporting directions overlap can qualify (a corner on an
+        arc supports a few degrees of directions), so those are found first by sorting the
+        bands, and the exact test runs on them alone instead of on every pair."""
+        i, j = _overlapping(*self._bands())
+        v = self.vertices
+        d = v[j] - v[i]
+        ok = _supports(d, self._e1[i], self._e2[i]) & _supports(d, self._e1[j], self._e2[j])
+        return i[ok], j[ok]
+
+    def _bands(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per corner, the directions (mod pi) of the lines that support the outline there:
+        from the incoming edge's direction turning counter-clockwise to the outgoing edge's;
+        as (start, width), widened by BAND_SLACK either side."""
+        t_in, t_out = -self._e1, self._e2
+        start = np.arctan2(t_in[:, 1], t_in[:, 0])
+        turn = np.arctan2(t_in[:, 0] * t_out[:, 1] - t_in[:, 1] * t_out[:, 0],
+                          np.sum(t_in * t_out, axis=1))
+        return np.mod(start - BAND_SLACK, np.pi), np.clip(turn, 0.0, None) + 2 * BAND_SLACK
 
     def _blocked(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Whether each segment a[k]-b[k] passes through the grown region's interior."""
@@ -62,30 +265,14 @@ class PathFinder:
         if self.region.is_empty or not len(a):
             return blocked
         segments = shapely.linestrings(np.stack([a, b], axis=1))
-        touching = np.asarray(shapely.intersects(self.region, segments))
-        if touching.any():
-            blocked[touching] = shapely.relate_pattern(self.region, segments[touching],
-                                                       "T********")
+        seg, part = self._tree.query(segments, predicate="intersects")
+        if len(seg):
+            inner = shapely.relate_pattern(self._parts[part], segments[seg], "T********")
+            blocked[seg[inner]] = True
         return blocked
 
-    def _visibility_graph(self) -> nx.Graph:
-        graph = nx.Graph()
-        n = len(self.vertices)
-        graph.add_nodes_from(range(n))
-        i, j = np.triu_indices(n, k=1)
-        if len(i):
-            ok = ~self._blocked(self.vertices[i], self.vertices[j])
-            lengths = np.hypot(*(self.vertices[i] - self.vertices[j]).T)
-            graph.add_weighted_edges_from(zip(i[ok].tolist(), j[ok].tolist(),
-                                              lengths[ok].tolist(), strict=True))
-        return graph
-
-    def _all_pairs(self) -> np.ndarray:
-        if not len(self.vertices):
-            return np.empty((0, 0))
-        return np.asarray(nx.floyd_warshall_numpy(self.graph, nodelist=range(len(self.vertices))))
-
     def inside(self, point: tuple[float, float]) -> bool:
+        """Whether `point` lies in the grown region's interior (no path starts there)."""
         return bool(self.region.contains(Point(point)))
 
     def clearance_of(self, points: np.ndarray) -> float:
@@ -94,14 +281,50 @@ class PathFinder:
             return math.inf
         return float(np.min(shapely.distance(self.region, shapely.points(points))))
 
-    def _seen_from(self, point: np.ndarray) -> np.ndarray:
-        """Straight distance to every vertex visible from `point` (inf where hidden)."""
-        out = np.full(len(self.vertices), math.inf)
-        if not len(self.vertices) or self.inside((float(point[0]), float(point[1]))):
-            return out
-        ok = ~self._blocked(np.repeat(point[None, :], len(self.vertices), 0), self.vertices)
-        out[ok] = np.hypot(*(self.vertices[ok] - point).T)
-        return out
+    def _seen_from(self, point: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The corners a path from `point` may bend at first (visible, and the line to them
+        touches the outline there without entering), with their straight distances."""
+        _, idx, dist = self._seen_all(point[None, :])
+        return idx, dist
+
+    def _seen_all(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`_seen_from` for many points at once: (point index, corner, distance), sorted by
+        point; none for a point inside the grown region."""
+        v = self.vertices
+        free = ~np.asarray(shapely.contains(self.region, shapely.points(points)))
+        d = v[None, :, :] - points[:, None, :]
+        touch = _supports(d, self._e1[None], self._e2[None]) & free[:, None]
+        owner, idx = np.nonzero(touch)
+        seen = ~self._blocked(points[owner], v[idx])
+        owner, idx = owner[seen], idx[seen]
+        return owner, idx, np.hypot(*(v[idx] - points[owner]).T)
+
+    def _from_source(self, point: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Shortest distance from `point` to every corner and the corner before it on that
+        path (-1: straight from the point), remembered per point."""
+        key = (float(point[0]), float(point[1]))
+        if key not in self._sources:
+            if len(self._sources) >= SOURCE_CACHE:
+                self._sources.clear()
+            self._sources[key] = self._dijkstra(*self._seen_from(point))
+        return self._sources[key]
+
+    def _dijkstra(self, first: np.ndarray, dist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        best = [math.inf] * len(self.vertices)
+        prev = [-1] * len(self.vertices)
+        heap = [(d, v, -1) for v, d in zip(first.tolist(), dist.tolist(), strict=True)]
+        heapq.heapify(heap)
+        done = [False] * len(self.vertices)
+        while heap:
+            d, v, p = heapq.heappop(heap)
+            if done[v]:
+                continue
+            done[v], best[v], prev[v] = True, d, p
+            for w, length in self._adjacent[v]:
+                if not done[w] and d + length < best[w]:
+                    best[w] = d + length  # tentative: only lowers what is pushed later
+                    heapq.heappush(heap, (d + length, w, v))
+        return np.asarray(best), np.asarray(prev)
 
     def lengths(self, sources: np.ndarray, targets: np.ndarray) -> np.ndarray:
         """(len(sources), len(targets)) shortest path lengths; inf where no path exists."""
@@ -112,11 +335,18 @@ class PathFinder:
         blocked = self._blocked(sources[s_idx], targets[t_idx]).reshape(out.shape)
         if not blocked.any():
             return out
-        rows, cols = np.unique(np.nonzero(blocked)[0]), np.unique(np.nonzero(blocked)[1])
-        from_src = {s: self._via(self._seen_from(sources[s])) for s in rows}
-        to_dst = {t: self._seen_from(targets[t]) for t in cols}
-        for s, t in zip(*np.nonzero(blocked), strict=True):
-            out[s, t] = float(np.min(from_src[s] + to_dst[t], initial=math.inf))
+        out[blocked] = math.inf
+        rows = np.flatnonzero(blocked.any(axis=1))
+        reach = np.stack([self._from_source(sources[s])[0] for s in rows])
+        keep = np.isfinite(reach).any(axis=1)  # the others are walled in, or start inside
+        rows, reach = rows[keep], reach[keep]
+        cols = np.flatnonzero(blocked[rows].any(axis=0))
+        owner, idx, last = self._seen_all(targets[cols])
+        for k, t in enumerate(cols):
+            mine = owner == k
+            via = np.min(reach[:, idx[mine]] + last[mine], axis=1, initial=math.inf)
+            hit = blocked[rows, t]
+            out[rows[hit], t] = via[hit]
         return out
 
     def _near(self, points: np.ndarray) -> bool:
@@ -126,24 +356,17 @@ class PathFinder:
         lo, hi = points.min(axis=0), points.max(axis=0)
         return bool(lo[0] <= maxx and hi[0] >= minx and lo[1] <= maxy and hi[1] >= miny)
 
-    def _via(self, seen: np.ndarray) -> np.ndarray:
-        """Shortest distance to every vertex through the vertices seen first."""
-        return np.min(seen[:, None] + self.between, axis=0) if len(seen) else seen
-
     def path(self, source: tuple[float, float], target: tuple[float, float]) -> LineString:
         """One shortest path as a polyline (for drawing); the straight line if none exists."""
         src, dst = np.asarray(source, float), np.asarray(target, float)
         if not self._blocked(src[None], dst[None])[0]:
             return LineString([source, target])
-        graph = self.graph.copy()
-        for name, point in (("src", src), ("dst", dst)):
-            seen = self._seen_from(point)
-            graph.add_node(name)
-            graph.add_weighted_edges_from((name, int(v), float(seen[v]))
-                                          for v in np.nonzero(np.isfinite(seen))[0])
-        try:
-            nodes = nx.dijkstra_path(graph, "src", "dst")
-        except (nx.NetworkXNoPath, nx.NodeNotFound):
+        best, prev = self._from_source(src)
+        idx, last = self._seen_from(dst)
+        if not len(idx) or not np.isfinite(np.min(best[idx] + last)):
             return LineString([source, target])
-        pts = [source] + [tuple(self.vertices[n]) for n in nodes[1:-1]] + [target]
-        return LineString(pts)
+        corner, bends = int(idx[np.argmin(best[idx] + last)]), []
+        while corner >= 0:
+            bends.append(tuple(self.vertices[corner]))
+            corner = int(prev[corner])
+        return LineString([source, *reversed(bends), target])

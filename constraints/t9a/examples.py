@@ -5,6 +5,7 @@ geometry is exact: the default unit is 5 files x 2 ranks (5" x 2"), Mobility 4, 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 INCH = (25.4, 25.4)
@@ -22,6 +23,25 @@ def unit(uid: str = "u", *, models: int = 10, files: int = 5,
 def wall(tid: str, x0: float, y0: float, x1: float, y1: float,
          kind: str = "impassable") -> Json:
     return {"id": tid, "kind": kind, "polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]}
+
+
+def rock(tid: str, tip: tuple[float, float], apex_deg: float, pointing_deg: float,
+         length: float = 2.0) -> Json:
+    """Impassable terrain shaped as a triangle `apex_deg` wide at its tip, the tip at `tip`
+    pointing towards `pointing_deg` (counter-clockwise from +x), `length` deep."""
+    back = math.radians(pointing_deg + 180.0)
+    half = length * math.tan(math.radians(apex_deg) / 2.0)
+    bx, by = tip[0] + length * math.cos(back), tip[1] + length * math.sin(back)
+    sx, sy = -math.sin(back) * half, math.cos(back) * half
+    return {"id": tid, "kind": "impassable",
+            "polygon": [list(tip), [bx + sx, by + sy], [bx - sx, by - sy]]}
+
+
+def gap_wall(x: float, y0: float, y1: float, gap: float, reach: float = 30.0) -> tuple[Json, Json]:
+    """An impassable wall from y0 to y1 across the table, `reach` either side of x, with a
+    gap `gap` wide centred on x (two pieces)."""
+    return (wall("wall-left", x - reach, y0, x - gap / 2.0, y1),
+            wall("wall-right", x + gap / 2.0, y0, x + reach, y1))
 
 
 def field(*units: Json, terrain: tuple[Json, ...] = (), rules: str = "t9a",

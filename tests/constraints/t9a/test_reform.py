@@ -42,19 +42,41 @@ def _hop(mobility: float):
     return reform(u, centre=(20.0, 18.0), terrain=(low_wall,))
 
 
+def round_the_wall(clearance: float) -> float:
+    """The middle model's path from (20, 10) to (20, 18) round the wall x 19..21, y 13.5..14.5
+    grown by `clearance` with round corners: a tangent from the start to the circle about
+    the corner (19, 13.5), the arc to the wall's side, along it (1"), and the mirror image to
+    the end.  With d = |(20, 10) - (19, 13.5)| = sqrt(13.25), the tangent is
+    sqrt(d^2 - c^2) and the arc turns pi - atan(3.5) - acos(c / d)."""
+    d = np.sqrt(13.25)
+    turn = np.pi - np.arctan(3.5) - np.arccos(clearance / d)
+    return 2 * (np.sqrt(d * d - clearance**2) + clearance * turn) + 1.0
+
+
 def test_model_paths_go_around_an_impassable_wall():
     verdict = _hop(5.0)
     assert verdict.legal
-    # Straight lines would all be 8"; round the wall (grown by 0.5") it is longer.  The middle
-    # model walking to its own slot round a grown corner covers 2 x hypot(1.5, 3) + 2; the best
-    # assignment lets models swap slots and does a little better, never worse.
-    finder = PathFinder([wall("w", 19.0, 13.5, 21.0, 14.5).shape], 0.5)
+    # Straight lines would all be 8"; round the wall it is longer.  A 1" base keeps its centre
+    # 0.5 + 0.5 = 1" from the wall (docs/rules.md §8.9), so the wall grows by 1" with round
+    # corners: the middle model walking to its own slot covers round_the_wall(1) =
+    # 8 + 2 pi - 4 atan(3.5) = 9.1132" (the grown outline's corners reach at most 0.001" past
+    # the clearance, so the finder's length lies between the clearance's and 0.001" more's).
+    finder = PathFinder([wall("w", 19.0, 13.5, 21.0, 14.5).shape], 1.0)
     middle = finder.lengths(np.array([[20.0, 10.0]]), np.array([[20.0, 18.0]]))[0, 0]
-    assert middle == pytest.approx(2 * np.hypot(1.5, 3.0) + 2.0)
+    assert round_the_wall(1.0) == pytest.approx(8 + 2 * np.pi - 4 * np.arctan(3.5))
+    assert round_the_wall(1.0) <= middle <= round_the_wall(1.001)
+    # The best assignment lets models swap slots and does better: the outer models walk
+    # straight past the wall's sides (1" off: the infimum of the legal paths), and
+    # the worst walks from (18, 10) up the side and round one corner to (20, 18):
+    # 4.5 + (pi - 2 atan(3.5)) + 3.5 = 8 + pi - 2 atan(3.5) = 8.5566".
     starts = np.array([[18.0 + k, 10.0] for k in range(5)])
     lengths = finder.lengths(starts, starts + [0.0, 8.0])
     brute = min(max(lengths[i, p[i]] for i in range(5)) for p in itertools.permutations(range(5)))
     assert verdict.measurements["model_path"] == pytest.approx(brute)
+    # The outline's corners lie at most 0.001" outside the arc it turns round (0.56 rad), so
+    # the finder's path is longer than the round one by less than 0.001".
+    bound = 8 + np.pi - 2 * np.arctan(3.5)
+    assert bound <= brute <= bound + 0.001
     assert 8.0 < brute < middle
 
 
@@ -77,10 +99,16 @@ def test_grown_obstacles_keep_the_full_clearance():
     square = shapely.box(0, 0, 2, 2)
     finder = PathFinder([square], 0.5)
     assert finder.region.covers(square.buffer(0.5, quad_segs=64))
-    # Going round a 2" square from one side to the other: the path hugs the grown corners.
+    # Going round a 2" square from (-1, 1) to (3, 1): the path hugs the grown corners, round
+    # with radius c: a tangent to the circle about (0, 0) (d = sqrt(2): sqrt(2 - c^2) long),
+    # the arc down to the bottom (3 pi / 4 - acos(c / d)), 2" along the bottom, and the
+    # mirror image.  The outline's corners reach at most 0.001" past c = 0.5.
+    def round_the_square(c: float) -> float:
+        d = np.sqrt(2.0)
+        return 2 * (np.sqrt(2.0 - c * c) + c * (3 * np.pi / 4 - np.arccos(c / d))) + 2.0
     a, b = np.array([[-1.0, 1.0]]), np.array([[3.0, 1.0]])
     length = finder.lengths(a, b)[0, 0]
-    assert length == pytest.approx(2 * np.hypot(0.5, 1.5) + 3.0)
+    assert round_the_square(0.5) <= length <= round_the_square(0.501)
 
 
 def test_a_model_starting_inside_the_spacing_zone_gives_a_verdict_not_a_crash():

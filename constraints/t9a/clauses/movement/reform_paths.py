@@ -2,8 +2,9 @@
 
 "Each model is considered to have moved from its starting position to end position, around
 obstructions where needed, and no single model can move further than twice its Mobility."
-Each model moves on its own, ignoring its own unit but not other units, and keeps more than
-0.5" from other units and Impassable Terrain (a model is treated as a unit in a move).  The
+Each model moves on its own, ignoring its own unit but not other units, and its base keeps
+more than 0.5" from other units and Impassable Terrain (a model is treated as a unit in a
+move); turning as it walks, its centre keeps that plus half the base's smaller side.  The
 measure is the longest shortest path (base centre) under the best assignment of models to
 end slots.
 """
@@ -23,7 +24,7 @@ from constraints.core.verdict import ClauseResult
 from constraints.geometry.assignment import bottleneck_assignment, quick_assignment
 from constraints.geometry.frame import Frame
 from constraints.geometry.paths import PathFinder
-from constraints.rank_and_file.obstacles import path_finder
+from constraints.rank_and_file.obstacles import walking_paths
 from constraints.rank_and_file.poses import MaskSetting, ReformPoses
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.context import EncodeContext
@@ -31,33 +32,82 @@ from constraints.sat.lattice import inscribed_polygon
 from constraints.sat.option import Option
 from constraints.t9a.clauses.movement.model_moves import allowed_pairs, assign
 from constraints.t9a.context import MoveContext
-from constraints.t9a.examples import field, reform, unit, wall
+from constraints.t9a.examples import field, gap_wall, reform, rock, unit, wall
 
 Point2 = tuple[float, float]
 
 
 def _hop(mobility: float) -> dict:
-    """Light Troops in one rank hopping 8" over a short wall: the middle models walk round."""
+    """Light Troops in one rank hopping 8" over a short wall: the middle models walk round.
+
+    1" bases keep their centres 0.5 + 0.5 = 1" from the wall (x 19-21, y 13.5-14.5), so the
+    models at x = 18 and 22 pass its sides straight, and under the best assignment the
+    longest walk is from (18, 10) up the side and round the corner (19, 14.5) to (20, 18):
+    4.5 + (pi - 2 atan 3.5) + 3.5 = 8.5566" (0.0004" more round the grown outline's corners).
+    """
     return field(unit(models=5, files=5, centre=(20.0, 10.0), mobility=mobility,
                       light_troops=True), terrain=(wall("wall", 19.0, 13.5, 21.0, 14.5),))
 
 
+def _rock() -> dict:
+    """The default unit (front edge y = 11) 1.2" from a 30-degree rock pointing at it: its
+    front models' centres stand 1.7" from the tip, clear of the 1" their bases need."""
+    return field(terrain=(rock("rock", (36.0, 12.2), 30.0, 270.0),))
+
+
+def _gap(base: tuple[float, float], gap: float, models: int = 1) -> dict:
+    """Light Troops (Mob 3) in one rank 1.5" behind a 0.5" wall with a gap `gap` wide, about
+    to Reform 5.5" forward through it (the wall's ends are 30" away either side)."""
+    return field(unit(models=models, files=models, centre=(36.0, 10.0), mobility=3.0,
+                      base=base, light_troops=True), terrain=gap_wall(36.0, 12.5, 13.0, gap))
+
+
+_BIG, _LONG = (50.0, 50.0), (25.0, 50.0)  # mm: a 50 mm square base, a 25 x 50 mm one
+_HAIR = 0.01  # well above the grown outline's 0.001" and far below any measure
+_THROUGH = reform(centre=(36.0, 15.5))
+
+
 class ModelPath(Clause):
+    """Reform model paths: each model's shortest walk round obstacles, at most 2 x Mob.
+
+    The centre of a walking model keeps more than 0.5" plus half its base's smaller side
+    from other units and Impassable Terrain (docs/rules.md §5.5, §8.9): its base keeps more
+    than 0.5", turning as it walks.  The zone it must stay out of (the obstacles grown by
+    that clearance, round at the corners) is replaced by a polygon containing it whose
+    corners reach at most 0.001" further (constraints/geometry/paths.py): so a path that
+    does not keep more than the clearance is always refused, and the only legal paths
+    refused, or measured longer than they are, are those coming within 0.001" of the
+    clearance (tests/constraints/geometry/test_paths.py).  A path that keeps exactly the
+    clearance from one obstacle is measured as the infimum of the legal paths beside it.
+    """
 
     examples = (
         RuleExample("a Reform in place moves nobody", field(), reform(), False,
                     ("model_path", 0.0)),
         RuleExample("with nothing in the way every model walks straight", field(),
                     reform(centre=(36.0, 12.0)), False, ("model_path", 2.0)),
-        RuleExample("Light Troops hopping 8\" walk round a short wall", _hop(5.0),
-                    reform(centre=(20.0, 18.0)), False),
-        RuleExample("the path, not the straight line, is limited: 8\" would pass 8.3\"",
-                    _hop(4.15), reform(centre=(20.0, 18.0)), True),
+        RuleExample("Light Troops hopping 8\" walk round a short wall: 8.5566\" passes "
+                    "8.56\"", _hop(4.28), reform(centre=(20.0, 18.0)), False),
+        RuleExample("the path, not the straight line, is limited: not 8.54\", though every "
+                    "straight line is 8\"", _hop(4.27), reform(centre=(20.0, 18.0)), True),
+        RuleExample("standing still 1.2\" from a 30-degree rock is legal", _rock(), reform(),
+                    False, ("model_path", 0.0)),
+        RuleExample("three 50 mm bases do not fit through a 1.05\" gap",
+                    _gap(_BIG, 1.05, models=3), _THROUGH, True),
+        RuleExample("nor does one through a gap of exactly its side + 1\"",
+                    _gap(_BIG, 50.0 / 25.4 + 1.0), _THROUGH, True),
+        RuleExample("but it does through its side + 1\" and a hair",
+                    _gap(_BIG, 50.0 / 25.4 + 1.0 + _HAIR), _THROUGH, False, ("model_path", 5.5)),
+        RuleExample("a 25 x 50 mm base turns to pass a gap of 25 mm + 1\" and a hair",
+                    _gap(_LONG, 25.0 / 25.4 + 1.0 + _HAIR), _THROUGH, False,
+                    ("model_path", 5.5)),
+        RuleExample("but no narrower one", _gap(_LONG, 25.0 / 25.4 + 1.0 - _HAIR), _THROUGH,
+                    True),
     )
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         end = ctx.end_unit
-        finder = path_finder(ctx.scenario, ctx.unit.id, self.params["spacing_in"])
+        finder = walking_paths(ctx.scenario, ctx.unit, self.params["spacing_in"])
         start_pts, end_pts = ctx.unit.model_positions(), end.model_positions()
         cost = finder.lengths(start_pts, end_pts)
         found = assign(ctx, end, cost)
@@ -76,10 +126,13 @@ class ModelPath(Clause):
         reference points, as the encoding's region is the travel disc grown by
         1 / cos(pi / 64), measured with the same allowance."""
         unit, frame, limit = setting.unit, setting.frame, self.limit_in(setting.unit)
-        finder = path_finder(setting.scenario, unit.id, self.params["spacing_in"])
+        finder = walking_paths(setting.scenario, unit, self.params["spacing_in"])
         needed = setting.limits.centre_reach_or(2 * unit.mobility_in) / math.cos(math.pi / 64) ** 2
+        nowhere = stranded(finder, unit.model_positions())
 
         def judge(poses: ReformPoses, ok: np.ndarray) -> np.ndarray:
+            if nowhere:
+                return np.zeros_like(ok)
             ok = ok.copy()
             pts = frame.point_array(poses.centres)
             for k in np.unique(poses.inv[ok]):
@@ -104,7 +157,7 @@ class ModelPath(Clause):
         tight when paths are straight and nothing is near.
         """
         limit = self.limit_in(ectx.unit)
-        finder = path_finder(ectx.scenario, ectx.unit.id, self.params["spacing_in"])
+        finder = walking_paths(ectx.scenario, ectx.unit, self.params["spacing_in"])
         origin = Point(0.0, 0.0)
         for option, region in zip(ectx.options, ectx.centre_regions, strict=True):
             if option.index in ectx.enc.forbidden:
@@ -203,6 +256,8 @@ def allowed_travel(finder: PathFinder, start: np.ndarray, unit: Unit, end: Unit,
     bottleneck in one solve; the exact bottleneck is computed only when that bound would cut
     the travel below `needed`.
     """
+    if stranded(finder, start):
+        return -math.inf
     slots = end.model_positions()
     clearance = finder.clearance_of(slots)
     cost = finder.lengths(start, slots)
@@ -211,6 +266,15 @@ def allowed_travel(finder: PathFinder, start: np.ndarray, unit: Unit, end: Unit,
     if limit - rough - FLOAT_NOISE < min(needed, clearance):
         rough = bottleneck_assignment(cost, mask).bottleneck
     return min(limit - rough - FLOAT_NOISE, clearance)
+
+
+def stranded(finder: PathFinder, start: np.ndarray) -> bool:
+    """Whether a model starts inside the grown obstacles: it has no path anywhere, not even
+    one standing still, so no Reform is legal (remembered per start)."""
+    key = ("stranded", start.tobytes())
+    if key not in finder.memo:
+        finder.memo[key] = any(finder.inside((float(x), float(y))) for x, y in start)
+    return bool(finder.memo[key])
 
 
 def in_discs(discs: list[tuple[Point2, float]], pts: np.ndarray, tol: float) -> np.ndarray:

@@ -17,6 +17,9 @@ is a legal path; the upper side because the grown polygons lie inside the round 
 zone of radius / cos(step / 2), and the visibility graph holds the shortest path round
 polygons.  A graph at a slightly smaller radius therefore bounds the truth from below
 (`bracket_radii`).
+
+Not modelled: docs/rules.md §8.9 closes a gap exactly as wide as the clearance needs on both
+sides; here such a gap is open.  That is one width, inside every tolerance band.
 """
 
 from __future__ import annotations

@@ -144,8 +144,10 @@ class ReformPoses(EndRectangles):
     def of(cls, unit: Unit, centres: np.ndarray, facings: np.ndarray, files: np.ndarray,
            tol: float) -> tuple[ReformPoses, np.ndarray]:
         """The poses, and whether each asks for a formation the unit can take at all."""
-        values, inverse = np.unique(np.stack([files, facings], axis=1), axis=0,
-                                    return_inverse=True)
+        # (files, facing) packed as one complex128: a 1-D unique, far faster than axis=0.
+        keys = np.stack([files.astype(float), facings], axis=1).view(np.complex128).reshape(-1)
+        packed, inverse = np.unique(keys, return_inverse=True)
+        values = np.stack([packed.real, packed.imag], axis=1)
         exists = (files >= 1) & (files <= unit.formation.model_count)
         return cls(unit, centres, facings, files, values, inverse.reshape(-1), tol), exists
 

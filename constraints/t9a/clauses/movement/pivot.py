@@ -9,21 +9,21 @@ fail where a reordering passes.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
 from constraints.core.clause import Clause, Masker, RuleExample, Stage
-from constraints.core.limits import within
+from constraints.core.limits import FLOAT_NOISE, within
 from constraints.core.scenario import Pose
 from constraints.core.verdict import ClauseResult
-from constraints.geometry.assignment import bottleneck_assignment
+from constraints.geometry.assignment import perfect_matching
 from constraints.rank_and_file.poses import MaskSetting, SnakingPoses
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.context import EncodeContext
 from constraints.t9a.clauses.movement.model_moves import allowed_pairs, assign, straight_costs
 from constraints.t9a.context import MoveContext
 from constraints.t9a.examples import advance, field, unit
-from constraints.t9a.moves import Manoeuvre, Move
 
 
 class PivotModelDistance(Clause):
@@ -59,7 +59,8 @@ class PivotModelDistance(Clause):
                            within(found.bottleneck, limit), message, witness)
 
     def masker(self, setting: MaskSetting) -> Masker:
-        return pivot_masker(self, setting)
+        limit = self.limit_in(setting.unit)
+        return pivot_masker(self.id, lambda angle: pivot_passes(setting.unit, angle, limit))
 
     def encode(self, ectx: EncodeContext) -> None:
         """The Pivot's model moves are fixed per angle: rule out the angles that fail."""
@@ -74,33 +75,35 @@ class PivotModelDistance(Clause):
 
 
 def pivot_passes(unit: Unit, angle_deg: float, limit: float) -> bool:
-    """Whether every model moves at most `limit` in a Pivot by `angle_deg`, best reordering.
+    """Whether every model moves at most `limit` in a Pivot by `angle_deg`, best reordering
+    (the check's verdict, decided without measuring the bottleneck).
 
     Without reordering each model moves 2 r sin(angle / 2) for its distance r from the
-    centre; when that already passes, no assignment is needed.
+    centre; when that already passes, no assignment is needed.  Otherwise it passes exactly
+    when the pairs (model, slot) within the limit hold a perfect matching: one matching test,
+    after the quick refusal of a model or slot with no partner that near.
     """
     start = unit.model_positions()
     reach = float(np.max(np.hypot(*(start - unit.pose.centre).T)))
     if within(2 * reach * abs(math.sin(math.radians(angle_deg) / 2)), limit):
         return True
     end = unit.with_pose(Pose(unit.pose.centre, unit.pose.facing_deg + angle_deg))
-    cost = straight_costs(unit, end)
-    return within(bottleneck_assignment(cost, allowed_pairs(unit, end)).bottleneck, limit)
+    near = allowed_pairs(unit, end) & (straight_costs(unit, end) <= limit + FLOAT_NOISE)
+    return perfect_matching(near) is not None
 
 
-def pivot_masker(clause: Clause, setting: MaskSetting) -> Masker:
+def pivot_masker(clause_id: str, passes: Callable[[float], bool]) -> Masker:
     """A Pivot clause's mask: it depends on the Pivot angle alone, so each distinct angle of a
-    batch is judged once, by the clause's own check."""
+    batch is judged once (`passes`, remembered)."""
     verdicts: dict[float, bool] = {}
 
-    def passes(pivot: float) -> bool:
+    def remembered(pivot: float) -> bool:
         if pivot not in verdicts:
-            move = Move(setting.unit.id, Manoeuvre(setting.manoeuvre), pivot_deg=pivot)
-            verdicts[pivot] = not clause.check(MoveContext(setting.scenario, move)).violations
+            verdicts[pivot] = passes(pivot)
         return verdicts[pivot]
 
     def judge(poses: SnakingPoses, ok: np.ndarray) -> np.ndarray:
         values, inverse = np.unique(poses.ways.pivot, return_inverse=True)
-        per_way = np.array([passes(float(p)) for p in values], dtype=bool)[inverse]
+        per_way = np.array([remembered(float(p)) for p in values], dtype=bool)[inverse]
         return ok & per_way[poses.inv]
-    return Masker(clause.id, Stage.WAY, judge)
+    return Masker(clause_id, Stage.WAY, judge)

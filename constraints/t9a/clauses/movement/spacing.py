@@ -43,6 +43,7 @@ from constraints.sat.sweep_bounds import (
 from constraints.t9a.clauses.movement.pivot import pivot_masker
 from constraints.t9a.context import MoveContext
 from constraints.t9a.examples import advance, field, fw, march, unit, wall, wh
+from constraints.t9a.moves import Manoeuvre, Move
 
 QUAD_SEGS = 16  # arc segments per quarter circle in the regions' spacing buffers
 # Relaxed spacing zones are shrunk by this much (inches) so float rounding cannot make them
@@ -186,7 +187,10 @@ class PivotSpacing(_SpacingClause):
         return ctx.pivoted_unit.boundary()
 
     def masker(self, setting: MaskSetting) -> Masker:
-        return pivot_masker(self, setting)
+        def passes(pivot: float) -> bool:
+            move = Move(setting.unit.id, Manoeuvre(setting.manoeuvre), pivot_deg=pivot)
+            return not self.check(MoveContext(setting.scenario, move)).violations
+        return pivot_masker(self.id, passes)
 
     def encode(self, ectx: EncodeContext) -> None:
         """The pivoted boundary is fixed per Pivot angle: rule out the angles that fail."""

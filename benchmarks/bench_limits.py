@@ -1,0 +1,149 @@
+"""Whole-command wall time against `--time-limit`, on large inputs, idle and loaded.
+
+    .venv/bin/python benchmarks/bench_limits.py [--limit S] [--repeats N] [--json OUT]
+
+Large inputs are generated here from fixed seeds (written to a temporary folder): a
+1,000-model unit (an Advance and a Reform), a Reform among 30 units, a Reform among 200
+rocks.  Each request runs `manoeuvre solve ... --time-limit S --json` as a fresh process
+(imports included) and its wall time is measured from outside; "loaded" runs the same with a
+busy loop on the other core.  The target: the command ends within 0.5 s of the limit.  Also
+printed: each answer's status and `stopped_by`, so a search that ends early (proved) is told
+apart from one the clock cut.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+MANOEUVRE = Path(sys.executable).parent / "manoeuvre"
+
+
+def _unit(uid: str, centre: tuple[float, float], facing: float, models: int = 10,
+          files: int = 5, base: tuple[float, float] = (20.0, 20.0), player: str = "red",
+          mobility: float = 4.0) -> dict[str, Any]:
+    return {"id": uid, "player": player, "base": list(base), "models": models, "files": files,
+            "centre": [round(centre[0], 3), round(centre[1], 3)], "facing": facing,
+            "mobility": mobility}
+
+
+def _field(units: list, terrain: list, width: float = 72.0, depth: float = 48.0) -> dict:
+    return {"format": "manoeuvre/1", "rules": "t9a", "battlefield": {"width": width,
+            "depth": depth}, "terrain": terrain, "units": units}
+
+
+def horde() -> dict:
+    """One 1,000-model unit: 40 files of 20 mm bases, 25 ranks (31.5" x 19.7")."""
+    return _field([_unit("horde", (36.0, 14.0), 90.0, models=1000, files=40)], [])
+
+
+def crowd(count: int = 30, seed: int = 1) -> dict:
+    """A 10-model unit in the middle of 30 others, each placed where it overlaps nothing."""
+    rng = np.random.default_rng(seed)
+    units = [_unit("mover", (36.0, 24.0), 90.0)]
+    boxes = [(36.0, 24.0)]
+    while len(units) <= count:
+        x, y = rng.uniform(5.0, 67.0), rng.uniform(5.0, 43.0)
+        if all(abs(x - bx) > 6.5 or abs(y - by) > 3.5 for bx, by in boxes):
+            boxes.append((x, y))
+            units.append(_unit(f"u{len(units)}", (x, y), float(rng.choice([90.0, 270.0])),
+                               player="blue" if len(units) % 2 else "red"))
+    return _field(units, [])
+
+
+def rocks(count: int = 200, seed: int = 2) -> dict:
+    """A 10-model unit among 200 small rocks (triangles 0.4-1" across), none within 1.2" of
+    it."""
+    rng = np.random.default_rng(seed)
+    terrain = []
+    while len(terrain) < count:
+        x, y = rng.uniform(1.0, 71.0), rng.uniform(1.0, 47.0)
+        if abs(x - 36.0) < 4.5 and abs(y - 24.0) < 3.0:
+            continue
+        size = rng.uniform(0.4, 1.0)
+        angles = rng.uniform(0.0, 2 * np.pi) + np.array([0.0, 2.1, 4.2])
+        pts = [[round(x + size * np.cos(a) / 2, 3), round(y + size * np.sin(a) / 2, 3)]
+               for a in angles]
+        terrain.append({"id": f"rock{len(terrain)}", "kind": "impassable", "polygon": pts})
+    return _field([_unit("mover", (36.0, 24.0), 90.0)], terrain)
+
+
+CASES = {
+    "horde-advance": (horde, "horde", "advance", ["--target", "36,18"]),
+    "horde-reform": (horde, "horde", "reform", ["--target", "37,15", "--facing", "60"]),
+    "crowd30-reform": (crowd, "mover", "reform", ["--target", "37,25", "--facing", "45"]),
+    "rocks200-reform": (rocks, "mover", "reform", ["--target", "37,25", "--facing", "45"]),
+}
+
+
+def _spin(seconds: float) -> None:
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
+def run(path: Path, unit: str, manoeuvre: str, extra: list[str], limit: float) -> dict:
+    command = [str(MANOEUVRE), "solve", str(path), "--unit", unit, "--manoeuvre", manoeuvre,
+               *extra, "--time-limit", str(limit), "--json"]
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - started
+    try:
+        answer = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        answer = {"status": f"exit {done.returncode}: {done.stderr.strip()[:120]}"}
+    return {"wall_s": wall, "status": answer.get("status"),
+            "stopped_by": answer.get("stopped_by"), "value": (answer.get("objective") or {})
+            .get("value")}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=float, default=10.0)
+    parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    print(f"{time.strftime('%Y-%m-%d %H:%M')}  load {os.getloadavg()}  limit {args.limit} s")
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.cases.split(","):
+            make, unit, manoeuvre, extra = CASES[name]
+            path = Path(tmp) / f"{name}.json"
+            path.write_text(json.dumps(make()))
+            for load in ("idle", "loaded"):
+                busy = None
+                if load == "loaded":
+                    busy = multiprocessing.get_context("spawn").Process(
+                        target=_spin, args=(args.repeats * (args.limit + 30.0),))
+                    busy.start()
+                try:
+                    runs = [run(path, unit, manoeuvre, extra, args.limit)
+                            for _ in range(args.repeats)]
+                finally:
+                    if busy is not None:
+                        busy.terminate()
+                        busy.join()
+                wall = statistics.median(r["wall_s"] for r in runs)
+                last = runs[-1]
+                print(f"{name:16} {load:6} wall {wall:6.2f} s  over the limit "
+                      f"{wall - args.limit:+6.2f} s  {last['status']}  "
+                      f"stopped_by {last['stopped_by']}  value {last['value']}")
+                out[f"{name}/{load}"] = runs
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -16,15 +16,19 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
+from constraints.core.jsonread import number, whole
 from constraints.core.scenario import Scenario, validate_manoeuvre
 from constraints.core.verdict import Violation
+from constraints.errors import InvalidInputError
 from constraints.geometry.frame import Frame
 from constraints.geometry.plane import Point, angle_between_deg, normalise_deg
+from constraints.rank_and_file.formation import MAX_MODELS
 from constraints.sat.lattice import Lattice
 from constraints.sat.option import Option
 from constraints.t9a.checker import check_move
 from constraints.t9a.moves import Move
 from optimizer.batch import BatchJudge
+from optimizer.batch.judge import validate_request
 from optimizer.families.base import family_for, options_for
 from optimizer.search.objectives import Objective
 from optimizer.search.solve import SearchResult, best_move
@@ -34,11 +38,13 @@ VIEW_LATTICE = Lattice(inch=0.1, degree=1.0, advance_wheel_deg=15.0)
 
 def is_legal(scenario: Scenario, move: Move) -> bool:
     """Whether the exact checker finds no broken clause."""
+    _check_move(move)
     return check_move(scenario, move).legal
 
 
 def violations(scenario: Scenario, move: Move) -> tuple[Violation, ...]:
     """Every broken clause of `move`, measured (empty when legal)."""
+    _check_move(move)
     return check_move(scenario, move).violations
 
 
@@ -165,6 +171,7 @@ def legal_moves(scenario: Scenario, unit_id: str, manoeuvre: str,
         Iterate for moves, `move in view`, `view.count()`; the poses of the searched family
         (one wheel; see optimizer.families) that the batch mask passes.
     """
+    _check_view(scenario, unit_id, manoeuvre, lattice)
     return LegalMoves(scenario, unit_id, manoeuvre, lattice)
 
 
@@ -188,6 +195,9 @@ def legal_region(scenario: Scenario, unit_id: str, manoeuvre: str, facing_deg: f
     shapely.Geometry
         The union of the lattice cells about the legal lattice centres (empty when none).
     """
+    _check_view(scenario, unit_id, manoeuvre, lattice)
+    facing_deg = number(facing_deg, "facing_deg")
+    files = None if files is None else whole(files, "files", minimum=1, maximum=MAX_MODELS)
     view = LegalMoves(scenario, unit_id, manoeuvre, lattice)
     wanted = files if files is not None else scenario.unit(unit_id).files
     parts = list(view.regions_by_facing(
@@ -214,5 +224,19 @@ def nearest_legal(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Poin
     SearchResult
         `best_move` for the objective `target_pose` (1 deg counts as 0.1").
     """
+    validate_request(scenario, unit_id, manoeuvre)
     return best_move(scenario, unit_id, manoeuvre,
                      Objective("target_pose", centre, facing_deg), time_limit_s=time_limit_s)
+
+
+def _check_view(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Lattice) -> None:
+    """The arguments of a view, as `InvalidInputError` naming the bad one."""
+    validate_request(scenario, unit_id, manoeuvre)
+    if not isinstance(lattice, Lattice):
+        raise InvalidInputError(f"expected a Lattice, got {type(lattice).__name__}",
+                                path="lattice")
+
+
+def _check_move(move: object) -> None:
+    if not isinstance(move, Move):
+        raise InvalidInputError(f"expected a Move, got {type(move).__name__}", path="move")

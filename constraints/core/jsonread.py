@@ -1,13 +1,18 @@
-"""Reading JSON with a path: every problem names where it is (`$.units[2].base`) and what.
+"""Reading input with a path: every problem names where it is (`$.units[2].base`) and what.
 
-Each accessor returns a plain Python value or raises `InvalidInputError`; nothing else of
-the project touches raw JSON.
+Each accessor of a `Node` returns a plain Python value or raises `InvalidInputError`; nothing
+else of the project touches raw JSON.  The same checks (`number`, `whole`, `text`, `point`,
+`flag`) validate values built in Python, naming the argument where a file names a JSON path,
+so a file and the API accept exactly the same values.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
+import unicodedata
+from numbers import Integral, Real
 from pathlib import Path
 from typing import Any
 
@@ -17,15 +22,31 @@ from constraints.errors import InvalidInputError
 # small enough that geometry never overflows.
 MAX_MAGNITUDE = 1e6
 MAX_COUNT = 10_000
+# No scenario or move comes near this; it stops /dev/zero or a disk image being read whole.
+MAX_FILE_BYTES = 16 * 1024 * 1024
+# Characters an id or name may not hold: control characters, line and paragraph separators
+# and lone surrogates (they cannot be printed, nor encoded as UTF-8).
+_UNPRINTABLE = frozenset(("Cc", "Cs", "Zl", "Zp"))
 
 
 def read_json(path: str | Path) -> Any:
     """Parse a JSON file, turning every way it can fail into one clear error."""
+    if not isinstance(path, str | os.PathLike):
+        raise InvalidInputError(f"expected a file path, got {_describe(path)}", path="path")
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInputError(f"cannot read file: {exc}", source=source) from None
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        raise InvalidInputError(f"cannot read file: {_reason(exc)}", source=source) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise InvalidInputError(f"file larger than {MAX_FILE_BYTES // 2**20} MiB",
+                                source=source)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError(f"cannot read file: not UTF-8 text ({exc.reason} at byte "
+                                f"{exc.start})", source=source) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -35,6 +56,13 @@ def read_json(path: str | Path) -> Any:
         raise InvalidInputError("not valid JSON: nested too deeply", source=source) from None
     except ValueError as exc:  # e.g. an integer literal past Python's digit limit
         raise InvalidInputError(f"not valid JSON: {exc}", source=source) from None
+
+
+def _reason(exc: Exception) -> str:
+    """An OS error without its repeated file name (the message names the file already)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc)
 
 
 class Node:
@@ -75,47 +103,17 @@ class Node:
 
     def number(self, *, positive: bool = False, minimum: float | None = None,
                maximum: float | None = None) -> float:
-        value = self.value
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            self._expect("a number")
-        try:
-            value = float(value)
-        except OverflowError:
-            raise self.fail("expected a finite number, got an integer too large") from None
-        if not math.isfinite(value):
-            raise self.fail(f"expected a finite number, got {value}")
-        if abs(value) > MAX_MAGNITUDE:
-            raise self.fail(f"expected a number of magnitude at most {MAX_MAGNITUDE:g}, "
-                            f"got {value:g}")
-        if positive and value <= 0:
-            raise self.fail(f"expected a number > 0, got {value}")
-        if minimum is not None and value < minimum:
-            raise self.fail(f"expected a number >= {minimum}, got {value}")
-        if maximum is not None and value > maximum:
-            raise self.fail(f"expected a number <= {maximum}, got {value}")
-        return float(value)
+        return number(self.value, self.path, positive=positive, minimum=minimum,
+                      maximum=maximum)
 
     def integer(self, *, minimum: int | None = None, maximum: int = MAX_COUNT) -> int:
-        value = self.value
-        if isinstance(value, bool) or not isinstance(value, int):
-            self._expect("a whole number")
-        if minimum is not None and value < minimum:
-            raise self.fail(f"expected a whole number >= {minimum}, got {value}")
-        if value > maximum:
-            raise self.fail(f"expected a whole number <= {maximum}, got {value}")
-        return int(value)
+        return whole(self.value, self.path, minimum=minimum, maximum=maximum)
 
     def string(self) -> str:
-        if self.value == "":
-            raise self.fail("expected a non-empty string, got an empty string")
-        if not isinstance(self.value, str):
-            self._expect("a non-empty string")
-        return str(self.value)
+        return text(self.value, self.path)
 
     def boolean(self) -> bool:
-        if not isinstance(self.value, bool):
-            self._expect("true or false")
-        return bool(self.value)
+        return flag(self.value, self.path)
 
     def point(self) -> tuple[float, float]:
         x, y = self.items(length=2)
@@ -124,6 +122,98 @@ class Node:
     def slot(self) -> tuple[int, int]:
         rank, file = self.items(length=2)
         return (rank.integer(minimum=0), file.integer(minimum=0))
+
+
+def number(value: Any, where: str, *, positive: bool = False, minimum: float | None = None,
+           maximum: float | None = None) -> float:
+    """`value` as a finite float of magnitude at most `MAX_MAGNITUDE`, within the limits.
+
+    Parameters
+    ----------
+    value : Any
+        A JSON value or a Python argument (any real number but a bool).
+    where : str
+        The JSON path or the argument's name, for the error.
+    positive, minimum, maximum
+        Further limits: > 0, >= minimum, <= maximum.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    InvalidInputError
+        Not a number, NaN, infinite, too large or outside the limits.
+    """
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise InvalidInputError(f"expected a number, got {_describe(value)}", path=where)
+    try:
+        value = float(value)
+    except (OverflowError, ValueError, TypeError):
+        raise InvalidInputError("expected a finite number, got an integer too large",
+                                path=where) from None
+    if not math.isfinite(value):
+        raise InvalidInputError(f"expected a finite number, got {value}", path=where)
+    if abs(value) > MAX_MAGNITUDE:
+        raise InvalidInputError(f"expected a number of magnitude at most {MAX_MAGNITUDE:g}, "
+                                f"got {value:g}", path=where)
+    if positive and value <= 0:
+        raise InvalidInputError(f"expected a number > 0, got {value}", path=where)
+    if minimum is not None and value < minimum:
+        raise InvalidInputError(f"expected a number >= {minimum}, got {value}", path=where)
+    if maximum is not None and value > maximum:
+        raise InvalidInputError(f"expected a number <= {maximum}, got {value}", path=where)
+    return value
+
+
+def whole(value: Any, where: str, *, minimum: int | None = None,
+          maximum: int = MAX_COUNT) -> int:
+    """`value` as an int within the limits (at most `MAX_COUNT` by default); a bool or a
+    float is not a whole number."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise InvalidInputError(f"expected a whole number, got {_describe(value)}", path=where)
+    count = int(value)
+    # A huge integer is not printed: past 4300 digits Python refuses to.
+    shown = str(count) if abs(count) < 10**18 else "a larger one"
+    if minimum is not None and count < minimum:
+        raise InvalidInputError(f"expected a whole number >= {minimum}, got {shown}",
+                                path=where)
+    if count > maximum:
+        raise InvalidInputError(f"expected a whole number <= {maximum}, got {shown}",
+                                path=where)
+    return count
+
+
+def text(value: Any, where: str) -> str:
+    """`value` as a non-empty string of printable characters (an id, a name, a kind)."""
+    if value == "":
+        raise InvalidInputError("expected a non-empty string, got an empty string", path=where)
+    if not isinstance(value, str):
+        raise InvalidInputError(f"expected a non-empty string, got {_describe(value)}",
+                                path=where)
+    for ch in value:
+        if unicodedata.category(ch) in _UNPRINTABLE:
+            raise InvalidInputError(f"expected printable text, got {value!r}, which holds "
+                                    f"{ch!r}", path=where)
+    return str(value)
+
+
+def flag(value: Any, where: str) -> bool:
+    """`value` as a bool (only true or false: 0 and 1 are not flags)."""
+    if not isinstance(value, bool):
+        raise InvalidInputError(f"expected true or false, got {_describe(value)}", path=where)
+    return value
+
+
+def point(value: Any, where: str) -> tuple[float, float]:
+    """`value` as an (x, y) pair of numbers (a tuple, list or array of two)."""
+    if isinstance(value, str | bytes | dict) or not hasattr(value, "__len__") \
+            or not hasattr(value, "__getitem__"):
+        raise InvalidInputError(f"expected a point (x, y), got {_describe(value)}", path=where)
+    if len(value) != 2:
+        raise InvalidInputError(f"expected a point (x, y), got {len(value)} items", path=where)
+    return (number(value[0], f"{where}[0]"), number(value[1], f"{where}[1]"))
 
 
 def _describe(value: Any) -> str:

@@ -66,6 +66,25 @@ class RulesProfile:
         return replace(self, params=MappingProxyType(params))
 
 
+# Bounds of a numeric rules parameter, by what its name says it counts (docs/formats.md
+# "Rules parameters"): far beyond any rules variant, and small enough that no geometry or
+# model built from them overflows or fills memory (a March of 1e7 x Mob did).
+OPTION_BOUNDS: tuple[tuple[str, float, str], ...] = (
+    ("_mob", 10.0, "times Mob"),
+    ("_deg", 180.0, "degrees"),
+    ("_in", 24.0, "inches"),
+)
+MAX_WHOLE_OPTION = 1000  # file counts and rank widths: a unit's most models
+
+
+def option_bound(key: str) -> tuple[float, str]:
+    """The largest value a numeric parameter `key` accepts, and its unit (words)."""
+    for suffix, most, unit in OPTION_BOUNDS:
+        if key.endswith(suffix):
+            return most, unit
+    return float(MAX_WHOLE_OPTION), ""
+
+
 def _checked_option(profile: RulesProfile, key: str, value: Any) -> ParamValue:
     where = f"$.rule_options.{key}"
     if key not in profile.params:
@@ -78,17 +97,33 @@ def _checked_option(profile: RulesProfile, key: str, value: Any) -> ParamValue:
             raise InvalidInputError(f"expected true or false, got {value!r}", path=where)
         return value
     if isinstance(default, tuple):
-        if not (isinstance(value, list) and len(value) == len(default)
-                and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
-            raise InvalidInputError(f"expected {len(default)} positive integers, got {value!r}",
-                                    path=where)
+        if not (isinstance(value, list | tuple) and len(value) == len(default)
+                and all(isinstance(v, int) and not isinstance(v, bool)
+                        and 0 < v <= MAX_WHOLE_OPTION for v in value)):
+            raise InvalidInputError(f"expected {len(default)} positive integers of at most "
+                                    f"{MAX_WHOLE_OPTION}, got {value!r}", path=where)
         return tuple(value)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0 \
-            or value == float("inf"):
-        raise InvalidInputError(f"expected a finite number >= 0, got {value!r}", path=where)
-    if isinstance(default, int) and not isinstance(value, int):
-        raise InvalidInputError(f"expected a whole number, got {value!r}", path=where)
+    if isinstance(value, bool) or not isinstance(value, int | float) \
+            or not 0 <= value < float("inf"):
+        shown = _shown(value) if isinstance(value, int) and not isinstance(value, bool) \
+            else repr(value)
+        raise InvalidInputError(f"expected a finite number >= 0, got {shown}", path=where)
+    if isinstance(default, int):
+        if not isinstance(value, int):
+            raise InvalidInputError(f"expected a whole number, got {value!r}", path=where)
+        most, unit = float(MAX_WHOLE_OPTION), ""
+    else:
+        most, unit = option_bound(key)
+    if value > most:
+        raise InvalidInputError(f"expected a number <= {most:g}{' ' + unit if unit else ''}, "
+                                f"got {_shown(value)}", path=where)
     return value
+
+
+def _shown(value: float) -> str:
+    """A number for a message, without converting a huge integer (which may not convert)."""
+    return f"{value:g}" if isinstance(value, float) or abs(value) < 10**15 else \
+        "an integer too large"
 
 
 PROFILES: dict[str, RulesProfile] = {}

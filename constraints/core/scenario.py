@@ -12,8 +12,10 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
+import shapely
 from shapely.geometry import Polygon, box
 
+from constraints.core.jsonread import MAX_COUNT, number, point, text, whole
 from constraints.core.profile import RulesProfile, find_profile
 from constraints.errors import InvalidInputError
 from constraints.geometry.plane import Point
@@ -38,6 +40,23 @@ class Terrain:
     polygon: tuple[Point, ...]
     test: int | None = None
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "id", text(self.id, "id"))
+        object.__setattr__(self, "kind", text(self.kind, "kind"))
+        if self.test is not None:
+            object.__setattr__(self, "test", whole(self.test, "test", minimum=1, maximum=6))
+        polygon = self.polygon
+        if isinstance(polygon, str | bytes) or not hasattr(polygon, "__len__") \
+                or not 3 <= len(polygon) <= MAX_COUNT:
+            raise InvalidInputError(f"expected 3 to {MAX_COUNT} points (x, y)", path="polygon")
+        points = tuple(point(p, f"polygon[{i}]") for i, p in enumerate(polygon))
+        object.__setattr__(self, "polygon", points)
+        if shapely.MultiPoint(points).convex_hull.area <= 0:
+            raise InvalidInputError("polygon is degenerate (zero area)", path="polygon")
+        if not self.shape.is_valid:
+            raise InvalidInputError(f"polygon is not simple: "
+                                    f"{shapely.is_valid_reason(self.shape)}", path="polygon")
+
     @cached_property
     def shape(self) -> Polygon:
         return Polygon(self.polygon)
@@ -51,6 +70,10 @@ class Terrain:
 class Battlefield:
     width_in: float
     depth_in: float
+
+    def __post_init__(self) -> None:
+        for name in ("width_in", "depth_in"):
+            object.__setattr__(self, name, number(getattr(self, name), name, positive=True))
 
     def area(self) -> Polygon:
         return box(0.0, 0.0, self.width_in, self.depth_in)

@@ -10,8 +10,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
+
+from constraints.core.jsonread import text, whole
+from constraints.errors import InvalidInputError
 
 Slot = tuple[int, int]
+MAX_MODELS = 1000  # rank-and-file models (and files) in one unit
 
 
 @dataclass(frozen=True)
@@ -20,6 +25,17 @@ class Character:
 
     id: str
     slot: Slot
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "id", text(self.id, "character id"))
+        object.__setattr__(self, "slot", checked_slot(self.slot, f"slot of {self.id}"))
+
+
+def checked_slot(slot: Any, where: str) -> Slot:
+    """`slot` as (rank, file), both whole numbers >= 0."""
+    if isinstance(slot, str | bytes) or not hasattr(slot, "__len__") or len(slot) != 2:
+        raise InvalidInputError("expected a slot (rank, file)", path=where)
+    return (whole(slot[0], f"{where}[0]", minimum=0), whole(slot[1], f"{where}[1]", minimum=0))
 
 
 @dataclass(frozen=True)
@@ -30,6 +46,14 @@ class Formation:
     models: int
     characters: tuple[Character, ...] = ()
     empty: tuple[Slot, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "files", whole(self.files, "files", minimum=1,
+                                                maximum=MAX_MODELS))
+        object.__setattr__(self, "models", whole(self.models, "models", minimum=0,
+                                                 maximum=MAX_MODELS))
+        object.__setattr__(self, "characters", _characters(self.characters))
+        object.__setattr__(self, "empty", _empty(self.empty))
 
     @property
     def model_count(self) -> int:
@@ -93,3 +117,24 @@ class Formation:
         for _, (rank, _file) in self.layout():
             per_rank[rank] = per_rank.get(rank, 0) + 1
         return sum(1 for n in per_rank.values() if n >= proper_rank_width)
+
+
+def _characters(characters: Any) -> tuple[Character, ...]:
+    if isinstance(characters, str | bytes) or not hasattr(characters, "__len__") \
+            or len(characters) > MAX_MODELS:
+        raise InvalidInputError(f"expected at most {MAX_MODELS} Characters",
+                                path="characters")
+    found = tuple(characters)
+    for i, char in enumerate(found):
+        if not isinstance(char, Character):
+            raise InvalidInputError(f"expected a Character, got {type(char).__name__}",
+                                    path=f"characters[{i}]")
+    return found
+
+
+def _empty(slots: Any) -> tuple[Slot, ...]:
+    if isinstance(slots, str | bytes) or not hasattr(slots, "__len__") \
+            or len(slots) > MAX_MODELS:
+        raise InvalidInputError(f"expected at most {MAX_MODELS} slots (rank, file)",
+                                path="empty")
+    return tuple(checked_slot(slot, f"empty[{i}]") for i, slot in enumerate(slots))

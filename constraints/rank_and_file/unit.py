@@ -8,9 +8,23 @@ from functools import cached_property
 import numpy as np
 from shapely.geometry import Polygon
 
+from constraints.core.jsonread import flag, number, point, text, whole
 from constraints.core.scenario import Pose
-from constraints.geometry.plane import Point, local_to_world, mm_to_in, rectangle_corners
+from constraints.errors import InvalidInputError
+from constraints.geometry.plane import (
+    Point,
+    local_to_world,
+    mm_to_in,
+    normalise_deg,
+    rectangle_corners,
+)
 from constraints.rank_and_file.formation import Formation, Slot
+
+# Far beyond any model's base or Mob, and small enough that the searches' grids of end
+# positions (Mob x the largest rules factor, on a 0.1" lattice) fit in memory.
+MAX_BASE_MM = 1000.0
+MAX_MOBILITY_IN = 20.0
+MAX_HEIGHT = 5
 
 
 @dataclass(frozen=True)
@@ -19,6 +33,11 @@ class Base:
 
     frontage_mm: float
     depth_mm: float
+
+    def __post_init__(self) -> None:
+        for name in ("frontage_mm", "depth_mm"):
+            object.__setattr__(self, name, number(getattr(self, name), name, positive=True,
+                                                  maximum=MAX_BASE_MM))
 
     @property
     def width_in(self) -> float:
@@ -42,6 +61,23 @@ class Unit:
     height: int = 1
     musician: bool = False
     light_troops: bool = False
+
+    def __post_init__(self) -> None:
+        # Runs on every `with_pose` too: only cheap checks here (the slots of characters
+        # and empty places are checked where a scenario is read).
+        for name, kind in (("base", Base), ("formation", Formation), ("pose", Pose)):
+            if not isinstance(getattr(self, name), kind):
+                raise InvalidInputError(f"expected a {kind.__name__}, got "
+                                        f"{type(getattr(self, name)).__name__}", path=name)
+        checked = {"id": text(self.id, "id"), "player": text(self.player, "player"),
+                   "pose": _pose(self.pose),
+                   "mobility_in": number(self.mobility_in, "mobility_in", positive=True,
+                                         maximum=MAX_MOBILITY_IN),
+                   "height": whole(self.height, "height", minimum=0, maximum=MAX_HEIGHT),
+                   "musician": flag(self.musician, "musician"),
+                   "light_troops": flag(self.light_troops, "light_troops")}
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)
 
     @property
     def files(self) -> int:
@@ -84,3 +120,13 @@ class Unit:
 
     def with_formation(self, formation: Formation) -> Unit:
         return replace(self, formation=formation)
+
+
+def _pose(pose: Pose) -> Pose:
+    """A finite pose, its facing in [0, 360) (so verdicts print 90, not 450)."""
+    centre = point(pose.centre, "pose.centre")
+    facing = normalise_deg(number(pose.facing_deg, "pose.facing_deg"))
+    facing = 0.0 if facing >= 360.0 else facing  # -1e-20 wraps to 360.0 in floats
+    if isinstance(pose.centre, tuple) and centre == pose.centre and facing == pose.facing_deg:
+        return pose
+    return Pose(centre, facing)

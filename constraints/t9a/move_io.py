@@ -7,12 +7,20 @@ from typing import Any
 
 from constraints.core.jsonread import Node, read_json
 from constraints.errors import InvalidInputError
-from constraints.t9a.moves import MANOEUVRES, Manoeuvre, Move, Step, StepKind
-from constraints.t9a.unit_io import MAX_MODELS
+from constraints.rank_and_file.formation import MAX_MODELS
+from constraints.t9a.moves import (
+    MANOEUVRES,
+    MAX_FORWARD_IN,
+    MAX_PIVOT_DEG,
+    MAX_STEPS,
+    MAX_WHEEL_DEG,
+    Manoeuvre,
+    Move,
+    Step,
+    StepKind,
+)
 
 _OPTIONAL = ("steps", "pivot", "files", "centre", "facing", "assignment")
-MAX_STEPS = 100
-MAX_FORWARD_IN = 1000.0
 
 
 def load_move(path: str | Path) -> Move:
@@ -20,8 +28,6 @@ def load_move(path: str | Path) -> Move:
         return move_from_json(read_json(path))
     except InvalidInputError as exc:
         raise exc.in_file(str(path)) from None
-
-
 
 
 def move_from_json(data: Any) -> Move:
@@ -42,7 +48,8 @@ def move_from_json(data: Any) -> Move:
     return Move(
         unit=f["unit"].string(), manoeuvre=manoeuvre,
         steps=_steps(f["steps"]) if "steps" in f else (),
-        pivot_deg=f["pivot"].number(minimum=-360.0, maximum=360.0) if "pivot" in f else 0.0,
+        pivot_deg=f["pivot"].number(minimum=-MAX_PIVOT_DEG, maximum=MAX_PIVOT_DEG)
+        if "pivot" in f else 0.0,
         files=f["files"].integer(minimum=1, maximum=MAX_MODELS) if "files" in f else None,
         centre=f["centre"].point() if "centre" in f else None,
         facing_deg=f["facing"].number() if "facing" in f else None,
@@ -64,10 +71,12 @@ def _step(node: Node) -> Step:
     (kind, value), = f.items()
     if kind == StepKind.FORWARD:
         return Step(StepKind.FORWARD, value.number(minimum=0.0, maximum=MAX_FORWARD_IN))
-    return Step(StepKind.WHEEL, value.number(minimum=-90.0, maximum=90.0))
+    return Step(StepKind.WHEEL, value.number(minimum=-MAX_WHEEL_DEG, maximum=MAX_WHEEL_DEG))
 
 
 def _assignment(node: Node) -> tuple[tuple[str, tuple[int, int]], ...]:
     if not isinstance(node.value, dict):
         raise node.fail("expected an object of model id -> [rank, file]")
-    return tuple((key, Node(v, f"{node.path}.{key}").slot()) for key, v in node.value.items())
+    pairs = [(Node(key, f"{node.path}.{key}"), Node(v, f"{node.path}.{key}"))
+             for key, v in node.value.items()]
+    return tuple((key.string(), slot.slot()) for key, slot in pairs)

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from constraints.core.jsonread import MAX_MAGNITUDE, number, point, text, whole
+from constraints.core.limits import FLOAT_NOISE
 from constraints.errors import InvalidInputError
 from constraints.geometry.plane import Point
-from constraints.rank_and_file.formation import Slot
+from constraints.rank_and_file.formation import MAX_MODELS, Slot, checked_slot
+
+MAX_STEPS = 100
+# Any two centres within bounds are less than 2 sqrt(2) x MAX_MAGNITUDE apart, and the
+# checker's own ways to an end pose have legs about that long at most: they fit.
+MAX_FORWARD_IN = 4 * MAX_MAGNITUDE
+MAX_WHEEL_DEG = 90.0
+MAX_PIVOT_DEG = 360.0
 
 
 class Manoeuvre(StrEnum):
@@ -57,7 +67,17 @@ class Step:
     value: float
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", _member(StepKind, self.kind, "step kind", "steps"))
+        kind = _member(StepKind, self.kind, "step kind", "kind")
+        object.__setattr__(self, "kind", kind)
+        if kind is StepKind.FORWARD:
+            value = number(self.value, "forward", minimum=0.0, maximum=MAX_FORWARD_IN)
+        else:
+            # Float noise past 90 comes from the checker's own ways (t1 + t2 fixed).
+            value = number(self.value, "wheel")
+            if abs(value) > MAX_WHEEL_DEG + FLOAT_NOISE:
+                raise InvalidInputError(f"expected a wheel within +-{MAX_WHEEL_DEG:g} degrees, "
+                                        f"got {value}", path="wheel")
+        object.__setattr__(self, "value", value)
 
     def to_json(self) -> dict[str, float]:
         return {str(self.kind): self.value}
@@ -90,8 +110,21 @@ class Move:
     assignment: tuple[tuple[str, Slot], ...] | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "manoeuvre",
-                           _member(Manoeuvre, self.manoeuvre, "manoeuvre", "manoeuvre"))
+        manoeuvre = _member(Manoeuvre, self.manoeuvre, "manoeuvre", "manoeuvre")
+        fixed = {"manoeuvre": manoeuvre, "unit": text(self.unit, "unit"),
+                 "steps": _steps(self.steps),
+                 "pivot_deg": number(self.pivot_deg, "pivot_deg", minimum=-MAX_PIVOT_DEG,
+                                     maximum=MAX_PIVOT_DEG),
+                 "files": None if self.files is None else
+                 whole(self.files, "files", minimum=1, maximum=MAX_MODELS),
+                 "centre": None if self.centre is None else point(self.centre, "centre"),
+                 "facing_deg": None if self.facing_deg is None else
+                 number(self.facing_deg, "facing_deg"),
+                 "assignment": None if self.assignment is None else
+                 _assignment(self.assignment)}
+        for name, value in fixed.items():
+            object.__setattr__(self, name, value)
+        _check_shape(self)
 
     @property
     def is_end_pose(self) -> bool:
@@ -113,3 +146,56 @@ class Move:
         if self.assignment is not None:
             out["assignment"] = {k: list(v) for k, v in self.assignment}
         return out
+
+
+def _steps(steps: Any) -> tuple[Step, ...]:
+    """The steps as a tuple of `Step` (anything else would be judged as a wheel)."""
+    if isinstance(steps, str | bytes | Mapping) or not hasattr(steps, "__len__"):
+        raise InvalidInputError("expected a sequence of steps (forward(d), wheel(a))",
+                                path="steps")
+    if len(steps) > MAX_STEPS:
+        raise InvalidInputError(f"expected at most {MAX_STEPS} steps, got {len(steps)}",
+                                path="steps")
+    found = tuple(steps)
+    for i, step in enumerate(found):
+        if not isinstance(step, Step):
+            raise InvalidInputError(f"expected a Step (forward(d) or wheel(a)), got "
+                                    f"{type(step).__name__}", path=f"steps[{i}]")
+    return found
+
+
+def _assignment(pairs: Any) -> tuple[tuple[str, Slot], ...]:
+    """(model id, (rank, file)) pairs, from pairs or a mapping."""
+    items = list(pairs.items()) if isinstance(pairs, Mapping) else pairs
+    if isinstance(items, str | bytes) or not hasattr(items, "__len__"):
+        raise InvalidInputError("expected (model id, (rank, file)) pairs", path="assignment")
+    if len(items) > 2 * MAX_MODELS:  # rank-and-file models and as many characters
+        raise InvalidInputError(f"expected at most {2 * MAX_MODELS} models, got {len(items)}",
+                                path="assignment")
+    found = []
+    for item in items:
+        if isinstance(item, str | bytes) or not hasattr(item, "__len__") or len(item) != 2:
+            raise InvalidInputError("expected (model id, (rank, file)) pairs",
+                                    path="assignment")
+        model = text(item[0], "assignment")
+        slot, where = item[1], f"assignment.{model}"
+        found.append((model, checked_slot(slot, where)))
+    return tuple(found)
+
+
+def _check_shape(move: Move) -> None:
+    """What a manoeuvre takes (docs/formats.md "Move"): only an Advance pivots, a Reform has
+    no steps, an Advance or March gives steps or a whole end pose."""
+    manoeuvre = move.manoeuvre
+    if move.pivot_deg and not manoeuvre.pivots:
+        raise InvalidInputError("only an Advance Move starts with a Pivot", path="pivot_deg")
+    if not manoeuvre.snaking and move.steps:
+        raise InvalidInputError("a Reform Move has no steps: give centre, facing and files",
+                                path="steps")
+    if manoeuvre.snaking and move.steps and (move.centre is not None
+                                             or move.facing_deg is not None):
+        raise InvalidInputError("give either steps or an end pose (centre, facing), not both",
+                                path="steps")
+    if manoeuvre.snaking and (move.centre is None) != (move.facing_deg is None):
+        raise InvalidInputError("an end pose needs both centre and facing",
+                                path="centre" if move.centre is not None else "facing_deg")

@@ -7,12 +7,12 @@ from typing import Any
 from constraints.core.jsonread import Node
 from constraints.core.scenario import Pose
 from constraints.errors import InvalidInputError
-from constraints.rank_and_file.formation import Character, Formation
-from constraints.rank_and_file.unit import Base, Unit
+from constraints.rank_and_file.formation import MAX_MODELS, Character, Formation
+from constraints.rank_and_file.unit import MAX_BASE_MM, MAX_MOBILITY_IN, Base, Unit
 
 TERRAIN_KINDS = ("impassable", "dangerous")
 
-MAX_MODELS = 1000  # rank-and-file models (and files) in one unit
+__all__ = ["MAX_MODELS", "TERRAIN_KINDS", "named_ids", "read_unit", "unit_to_json"]
 
 
 _UNIT_REQUIRED = ("id", "player", "base", "models", "files", "centre", "facing", "mobility")
@@ -24,11 +24,12 @@ _UNIT_OPTIONAL = ("height", "musician", "light_troops", "characters", "empty")
 def read_unit(node: Node) -> Unit:
     f = node.fields(_UNIT_REQUIRED, _UNIT_OPTIONAL)
     width, depth = f["base"].items(length=2)
-    base = Base(width.number(positive=True), depth.number(positive=True))
+    base = Base(width.number(positive=True, maximum=MAX_BASE_MM),
+                depth.number(positive=True, maximum=MAX_BASE_MM))
     formation = _formation(f)
     return Unit(f["id"].string(), f["player"].string(), base, formation,
                 Pose(f["centre"].point(), f["facing"].number()),
-                f["mobility"].number(positive=True),
+                f["mobility"].number(positive=True, maximum=MAX_MOBILITY_IN),
                 f["height"].integer(minimum=0, maximum=5) if "height" in f else 1,
                 f["musician"].boolean() if "musician" in f else False,
                 f["light_troops"].boolean() if "light_troops" in f else False)

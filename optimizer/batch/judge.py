@@ -22,12 +22,15 @@ from typing import Any
 import numpy as np
 
 from constraints.core.clause import Clause, Masker, Stage
+from constraints.core.jsonread import MAX_MAGNITUDE, number, text
 from constraints.core.limits import FLOAT_NOISE
-from constraints.core.scenario import Scenario
+from constraints.core.scenario import Scenario, validate_manoeuvre
+from constraints.errors import InvalidInputError
 from constraints.geometry.batch import chunks
 from constraints.geometry.convex import ConvexPiece, convex_pieces
 from constraints.geometry.frame import Frame
 from constraints.rank_and_file.family_limits import family_limits
+from constraints.rank_and_file.formation import MAX_MODELS
 from constraints.rank_and_file.poses import EndRectangles, MaskSetting, Rectangles
 from optimizer.families.base import family_for
 
@@ -41,6 +44,8 @@ class BatchJudge:
                  margin_in: float = 0.0) -> None:
         """`margin_in` > 0 judges every limit that much more strictly (the search uses it so
         its starting answer also satisfies the encoding's rounded rows)."""
+        validate_request(scenario, unit_id, manoeuvre)
+        margin_in = number(margin_in, "margin_in", minimum=0.0)
         self.margin_in = margin_in
         self.tol = FLOAT_NOISE - margin_in  # allowance at a limit: negative with a margin
         self.scenario = scenario
@@ -79,13 +84,17 @@ class BatchJudge:
         Returns
         -------
         array (N,) of bool
+
+        Raises
+        ------
+        InvalidInputError
+            Arrays of the wrong shape, or holding NaN, infinities or magnitudes past 1e6;
+            files that are not whole numbers from 1 to 1000.
         """
-        centres = np.asarray(centres, dtype=float).reshape(-1, 2)
-        facings = np.asarray(facings, dtype=float).reshape(-1)
-        turns = None if pivots is None else \
-            np.broadcast_to(np.asarray(pivots, dtype=float), facings.shape)
-        chosen = None if files is None else \
-            np.broadcast_to(np.asarray(files), facings.shape).astype(int)
+        centres = pose_array(centres, "centres", (-1, 2))
+        facings = pose_array(facings, "facings", (len(centres),))
+        turns = None if pivots is None else pose_array(pivots, "pivots", facings.shape)
+        chosen = None if files is None else _files_array(files, facings.shape)
         ok = np.zeros(len(facings), dtype=bool)
         for part in chunks(len(facings)):
             poses, exists = self.family.poses(
@@ -110,6 +119,19 @@ class BatchJudge:
         out[alive[good]] = True
         return out
 
+    def way_passes(self, facing_deg: float, pivot_deg: float, files: int) -> bool:
+        """Whether the clauses that judge a pose's way alone (Stage.WAY: the heading window,
+        the Pivot, the formation) pass poses of this facing, Pivot and files: when they do
+        not, no end centre can be legal, and a caller may skip them all."""
+        poses, _ = self.family.poses(self.unit, np.asarray([self.unit.pose.centre], float),
+                                     np.array([facing_deg]), np.array([pivot_deg]),
+                                     np.array([files]), self.tol)
+        ok = np.ones(1, dtype=bool)
+        for masker in self.maskers:
+            if masker.stage == Stage.WAY:
+                ok = masker.judge(poses, ok)
+        return bool(ok[0])
+
     def end_positions(self, centres: np.ndarray, facings: np.ndarray, widths: np.ndarray,
                       depths: np.ndarray, slack_in: float = 0.0) -> np.ndarray:
         """Whether each end rectangle (world centre, facing, width, depth) passes the
@@ -117,6 +139,11 @@ class BatchJudge:
         limit `slack_in` more lenient than the rules (the judge's margin does not apply):
         moving a rectangle by d changes each measure by at most d, so a rectangle failing
         them with slack d has no legal position within d of its centre."""
+        centres = pose_array(centres, "centres", (-1, 2))
+        facings = pose_array(facings, "facings", (len(centres),))
+        widths, depths = (pose_array(v, name, facings.shape, positive=True)
+                          for v, name in ((widths, "widths"), (depths, "depths")))
+        slack_in = number(slack_in, "slack_in", minimum=0.0)
         rects: EndRectangles = Rectangles(centres, facings, widths, depths,
                                           FLOAT_NOISE + slack_in)
         ok = np.ones(len(facings), dtype=bool)
@@ -130,5 +157,52 @@ def legal_mask(scenario: Scenario, unit_id: str, manoeuvre: str, centres: np.nda
                facings: np.ndarray, *, pivots: np.ndarray | None = None,
                files: int | np.ndarray | None = None) -> np.ndarray:
     """Whether each end pose is legal (see BatchJudge; build one to query repeatedly)."""
+    validate_request(scenario, unit_id, manoeuvre)
     judge = BatchJudge(scenario, unit_id, manoeuvre)
     return judge.mask(centres, facings, pivots=pivots, files=files)
+
+
+def validate_request(scenario: Any, unit_id: Any, manoeuvre: Any) -> None:
+    """`InvalidInputError` unless `scenario` is a Scenario holding the unit and the manoeuvre
+    (argument names as the public functions spell them)."""
+    if not isinstance(scenario, Scenario):
+        raise InvalidInputError(f"expected a Scenario, got {type(scenario).__name__}",
+                                path="scenario")
+    validate_manoeuvre(scenario, text(unit_id, "unit_id"), text(manoeuvre, "manoeuvre"),
+                       "unit_id", "manoeuvre")
+
+
+def pose_array(values: Any, name: str, shape: tuple[int, ...], *,
+               positive: bool = False) -> np.ndarray:
+    """`values` as finite floats of `shape` (a scalar is broadcast; -1 takes any length),
+    within MAX_MAGNITUDE, all > 0 when `positive`."""
+    try:
+        array = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"expected an array of numbers of shape {shape}",
+                                path=name) from None
+    if array.ndim == 0 and -1 not in shape:
+        array = np.broadcast_to(array, shape)
+    elif array.size == 0 and shape[0] == -1:  # no poses at all
+        array = array.reshape(0, *shape[1:])
+    elif array.shape == shape[1:] and shape[0] == -1:  # one pose: (2,) for (-1, 2)
+        array = array.reshape(1, *shape[1:])
+    if array.ndim != len(shape) or any(want not in (-1, got)
+                                       for want, got in zip(shape, array.shape, strict=True)):
+        raise InvalidInputError(f"expected shape {tuple('N' if d == -1 else d for d in shape)}"
+                                f", got {array.shape}", path=name)
+    if not np.isfinite(array).all() or (np.abs(array) > MAX_MAGNITUDE).any():
+        raise InvalidInputError(f"expected finite numbers of magnitude at most "
+                                f"{MAX_MAGNITUDE:g}", path=name)
+    if positive and (array <= 0).any():
+        raise InvalidInputError("expected numbers > 0", path=name)
+    return array
+
+
+def _files_array(files: Any, shape: tuple[int, ...]) -> np.ndarray:
+    """A Reform's end files per pose: whole numbers from 1 to MAX_MODELS."""
+    array = pose_array(files, "files", shape)
+    if (array != np.round(array)).any() or (array < 1).any() or (array > MAX_MODELS).any():
+        raise InvalidInputError(f"expected whole numbers of files from 1 to {MAX_MODELS}",
+                                path="files")
+    return array.astype(int)

@@ -26,6 +26,8 @@ from typing import Any, ClassVar
 import numpy as np
 import shapely
 
+from constraints.core.jsonread import number
+from constraints.core.jsonread import point as checked_point
 from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
 from constraints.geometry.frame import Frame
@@ -51,7 +53,7 @@ class Objective:
     facing_deg: float | None = None
 
     def __post_init__(self) -> None:
-        goal = GOALS.get(self.name)
+        goal = GOALS.get(self.name) if isinstance(self.name, str) else None
         if goal is None:
             raise InvalidInputError(f"unknown objective {self.name!r} "
                                     f"(known: {', '.join(GOALS)})", path="objective")
@@ -60,6 +62,12 @@ class Objective:
         if goal.needs_facing and self.facing_deg is None:
             raise InvalidInputError(f"objective {self.name!r} needs a facing",
                                     path="objective")
+        # Finite and within MAX_MAGNITUDE, as in files: NaN or 1e300 would reach the model.
+        if self.point is not None:
+            object.__setattr__(self, "point", checked_point(self.point, "objective.point"))
+        if self.facing_deg is not None:
+            object.__setattr__(self, "facing_deg", number(self.facing_deg,
+                                                          "objective.facing_deg"))
 
     @property
     def maximise(self) -> bool:

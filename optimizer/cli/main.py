@@ -1,31 +1,47 @@
 """The `manoeuvre` command line (docs/formats.md "Commands").
 
 Exit status: 0 legal / solved, 1 illegal / infeasible / timeout, 2 bad input (one line on
-stderr naming the file, the JSON path and the problem; never a traceback).
+stderr naming the file, the JSON path and the problem; never a traceback, never a partial
+output file).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import time
 from collections.abc import Sequence
+from importlib import metadata
 
 from constraints.core.scenario_io import load_scenario
 from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
 from constraints.t9a.checker import check_move
 from constraints.t9a.move_io import load_move
+from optimizer.cli.options import join_negative_values
 from optimizer.cli.search import (
     REGION_STYLE,
     add_search_commands,
     cmd_moves,
     cmd_solve,
-    load_move_or_result,
+    load_drawing,
     region_of,
 )
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
+EPILOG = """\
+units: lengths in inches, base sizes in mm, angles in degrees counter-clockwise from +x
+(a facing of 90 looks towards +y), times in seconds.
+
+exit status:
+  0  legal (check), solved (solve), a legal move found (moves), written (render)
+  1  illegal, infeasible, timed out, or no legal move
+  2  bad input: one line on stderr naming the file and JSON path (or the option) and the
+     problem; no output file is left behind
+
+docs/formats.md describes the files and every command."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,29 +52,87 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="manoeuvre", description="Referee and optimiser for unit movement.")
+    parser = _Parser(prog="manoeuvre", description="Referee and optimiser for unit movement "
+                     "(The Ninth Age Move Manoeuvres).", epilog=EPILOG,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    check = sub.add_parser("check", help="judge a move: legal, or every broken clause")
-    check.add_argument("scenario")
-    check.add_argument("move")
+    check = sub.add_parser("check", help="judge a move: legal, or every broken clause",
+                           epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    check.add_argument("scenario", help=SCENARIO_HELP)
+    check.add_argument("move", help="a move file (JSON: unit, manoeuvre, steps or end pose)")
     check.add_argument("--json", action="store_true", help="print the verdict as JSON")
-    render = sub.add_parser("render", help="draw a scenario, a move or a solve result")
-    render.add_argument("scenario")
-    render.add_argument("move", nargs="?", help="a move, or the JSON output of `solve`")
-    render.add_argument("-o", "--output", required=True, help="FILE.png or FILE.svg")
+    render = sub.add_parser("render", help="draw a scenario, a move or a solve result",
+                            epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    render.add_argument("scenario", help=SCENARIO_HELP)
+    render.add_argument("move", nargs="?", help="a move file, or the JSON output of `solve` "
+                        "(its target is marked)")
+    render.add_argument("-o", "--output", required=True,
+                        help="FILE.png or FILE.svg (written whole or not at all)")
     render.add_argument("--region", action="store_true",
                         help="shade where the unit may legally end at the move's end facing")
-    add_search_commands(sub)
+    add_search_commands(sub, EPILOG)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1)"
+
+
+def _version() -> str:
     try:
-        args = build_parser().parse_args(argv)
-        return COMMANDS[args.command](args)
+        return metadata.version("manoeuvre")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; its exit status (0, 1, or 2 for bad input).
+
+    Called without `argv` (as the `manoeuvre` script), the command's time limits count from
+    the start of the process; with `argv`, from this call.
+    """
+    called_at = time.monotonic()
+    try:
+        args = build_parser().parse_args(
+            join_negative_values(sys.argv[1:] if argv is None else argv))
     except InvalidInputError as exc:
         print(f"manoeuvre: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    args.whole_process, args.called_at = argv is None, called_at
+    status = _run(args)
+    if args.whole_process and args.command == "solve":
+        _leave_now(status)
+    return status
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        status = COMMANDS[args.command](args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+        return status
+    except InvalidInputError as exc:
+        print(f"manoeuvre: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_NO
+
+
+def _leave_now(status: int) -> None:
+    """End the process at once: the interpreter's own teardown (the solver's and plotting
+    libraries' modules) takes a few tenths of a second, which --time-limit must include."""
+    sys.stderr.flush()
+    os._exit(status)
+
+
+def _silence_stdout() -> None:
+    """The reader went away (`| head`): send what is left to /dev/null, so that Python's
+    own flush at exit does not report the broken pipe again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real stdout (captured in tests)
+        pass
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -73,10 +147,12 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from optimizer.render import render_to_file
+    from optimizer.render import check_output, render_to_file
 
+    output = check_output(args.output)  # before the work, which may take a while
     scenario = load_scenario(args.scenario)
-    move = load_move_or_result(args.move) if args.move else None
+    drawing = load_drawing(args.move) if args.move else None
+    move = drawing.move if drawing is not None else None
     verdict, overlays = None, []
     if move is not None:
         try:
@@ -85,7 +161,8 @@ def cmd_render(args: argparse.Namespace) -> int:
             raise exc.in_file(args.move) from None
         if args.region:
             overlays.append((region_of(scenario, move, verdict), REGION_STYLE))
-    render_to_file(scenario, args.output, move=move, verdict=verdict, overlays=overlays)
+    render_to_file(scenario, output, move=move, verdict=verdict, overlays=overlays,
+                   target=drawing.target if drawing is not None else None)
     print(f"wrote {args.output}")
     return EXIT_OK
 

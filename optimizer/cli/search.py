@@ -4,22 +4,27 @@ solve result and a legal region."""
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import shapely
 
-from constraints.core.jsonread import read_json
+from constraints.core.jsonread import Node, read_json
 from constraints.core.profile import PROFILES
 from constraints.core.scenario import Scenario
 from constraints.core.scenario_io import load_scenario
 from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
+from constraints.geometry.plane import Point, normalise_deg
 from constraints.t9a.move_io import move_from_json
 from constraints.t9a.moves import Move
+from optimizer.cli.options import finite, point, seconds_since_start
 from optimizer.queries import legal_moves, legal_region
 from optimizer.search.objectives import Objective
 from optimizer.search.solve import SearchResult, best_move
@@ -28,52 +33,82 @@ REGION_STYLE = {"facecolor": "#2ca02c", "alpha": 0.3, "edgecolor": "none",
                 "label": "legal end centres (this facing)"}
 # Every manoeuvre some registered profile has (the scenario's own profile is checked later).
 MANOEUVRES = tuple(sorted({m for p in PROFILES.values() for m in p.manoeuvres}))
+MAX_TIME_LIMIT_S = 3600.0
+# The most moves `moves` lists: a Reform has a hundred thousand legal end poses on the view
+# lattice, and listing them all takes a minute.
+MAX_LIST = 10_000
+# Kept back from --time-limit for printing the answer and leaving the process.
+PRINT_MARGIN_S = 0.1
+# The least time a search is given when start-up has used up the limit: it then answers at
+# once (TIMEOUT, or a starting answer) instead of not at all.
+MIN_SEARCH_S = 0.01
+# best_move's deterministic work budget, when this build's search has one.
+HAS_EFFORT = "effort" in inspect.signature(best_move).parameters
+SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1)"
 
 
-def add_search_commands(sub: Any) -> None:
-    solve = sub.add_parser("solve", help="the best legal move for an objective (CP-SAT)")
-    solve.add_argument("scenario")
-    solve.add_argument("--unit", required=True)
+def add_search_commands(sub: Any, epilog: str | None = None) -> None:
+    """The `solve` and `moves` commands, on the command line's subparsers."""
+    shown = {"epilog": epilog, "formatter_class": argparse.RawDescriptionHelpFormatter}
+    solve = sub.add_parser("solve", help="the best legal move for an objective (CP-SAT)",
+                           **shown)
+    solve.add_argument("scenario", help=SCENARIO_HELP)
+    solve.add_argument("--unit", required=True, help="the id of the unit that moves")
     solve.add_argument("--manoeuvre", required=True, choices=MANOEUVRES)
     goal = solve.add_mutually_exclusive_group(required=True)
-    goal.add_argument("--target", type=_point, help="X,Y: end the unit's centre near it")
-    goal.add_argument("--face", type=_point, help="X,Y: end facing this point")
+    goal.add_argument("--target", type=point, metavar="X,Y",
+                      help="inches: end the unit's centre near this point")
+    goal.add_argument("--face", type=point, metavar="X,Y",
+                      help="inches: end facing this point")
     goal.add_argument("--forward", action="store_true", help="go as far forward as possible")
     solve.add_argument("--front", action="store_true",
                        help="with --target: bring the Front Facing's centre to it")
-    solve.add_argument("--facing", type=float, help="with --target: and end facing this")
-    solve.add_argument("--time-limit", type=float, default=10.0, help="seconds (default 10)")
-    solve.add_argument("--json", action="store_true")
-    moves = sub.add_parser("moves", help="legal end positions on the view lattice")
-    moves.add_argument("scenario")
-    moves.add_argument("--unit", required=True)
+    solve.add_argument("--facing", type=finite, metavar="DEG",
+                       help="with --target: and end facing this way (degrees)")
+    solve.add_argument("--time-limit", type=finite, default=10.0, metavar="S",
+                       help="seconds for the whole command, start-up included (default 10, "
+                       f"at most {MAX_TIME_LIMIT_S:g})")
+    solve.add_argument("--effort", type=finite, metavar="E",
+                       help="the search's work budget in CP-SAT deterministic time units "
+                       "(the same answer on any machine; default: the search's own)"
+                       + ("" if HAS_EFFORT else "; this build's search has none: ignored"))
+    solve.add_argument("--json", action="store_true", help="print the result as JSON")
+    moves = sub.add_parser("moves", help="legal end positions on the view lattice", **shown)
+    moves.add_argument("scenario", help=SCENARIO_HELP)
+    moves.add_argument("--unit", required=True, help="the id of the unit that moves")
     moves.add_argument("--manoeuvre", required=True, choices=MANOEUVRES)
-    moves.add_argument("--limit", type=int, default=20)
-    moves.add_argument("--json", action="store_true")
-
-
-def _point(text: str) -> tuple[float, float]:
-    try:
-        x, y = (float(v) for v in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected X,Y, got {text!r}") from None
-    if not all(abs(v) < 1e6 for v in (x, y)):
-        raise argparse.ArgumentTypeError(f"expected finite X,Y, got {text!r}")
-    return (x, y)
+    moves.add_argument("--limit", type=int, default=20, metavar="N",
+                       help=f"list at most N moves (default 20, at most {MAX_LIST})")
+    moves.add_argument("--json", action="store_true", help="print the moves as JSON")
 
 
 def objective_of(args: argparse.Namespace) -> Objective:
+    """The objective the options ask for; `--front` and `--facing` only go with `--target`
+    (and not together: a target pose measures the unit's centre)."""
+    if args.target is None:
+        extra = [name for name, given in (("--front", args.front),
+                                          ("--facing", args.facing is not None)) if given]
+        if extra:
+            goal = "--forward" if args.forward else "--face"
+            raise InvalidInputError(f"{' and '.join(extra)} must come with --target, "
+                                    f"not with {goal}", path=extra[0])
     if args.forward:
         return Objective("forward")
     if args.face is not None:
         return Objective("face_point", args.face)
     if args.facing is not None:
+        if args.front:
+            raise InvalidInputError("--front and --facing cannot be combined: a target pose "
+                                    "(--facing) brings the unit's centre to the target",
+                                    path="--front")
         return Objective("target_pose", args.target, args.facing)
     return Objective("front_target_distance" if args.front else "target_distance", args.target)
 
 
 # The API arguments the command-line options stand for, to name them in errors.
-OPTIONS = {"unit_id": "--unit", "manoeuvre": "--manoeuvre", "time_limit_s": "--time-limit"}
+OPTIONS = {"unit_id": "--unit", "manoeuvre": "--manoeuvre", "time_limit_s": "--time-limit",
+           "effort": "--effort", "objective.point": "--target", "objective.point[0]": "--target",
+           "objective.point[1]": "--target", "objective.facing_deg": "--facing"}
 
 
 @contextmanager
@@ -86,36 +121,68 @@ def as_options() -> Iterator[None]:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    scenario = load_scenario(args.scenario)
-    if not 0 < args.time_limit <= 3600:
-        raise InvalidInputError("expected 0 < --time-limit <= 3600", path="command line")
+    if not 0 < args.time_limit <= MAX_TIME_LIMIT_S:
+        raise InvalidInputError(f"expected 0 < S <= {MAX_TIME_LIMIT_S:g}, got "
+                                f"{args.time_limit:g}", path="--time-limit")
     with as_options():
-        result = best_move(scenario, args.unit, args.manoeuvre, objective_of(args),
-                           time_limit_s=args.time_limit)
-    print(json.dumps(result.to_json(), indent=2) if args.json else result_text(result))
+        objective = objective_of(args)
+    scenario = load_scenario(args.scenario)
+    # --effort is passed only to a search that has a work budget (an older one ignores it).
+    effort: dict[str, Any] = {"effort": args.effort} \
+        if args.effort is not None and HAS_EFFORT else {}
+    with as_options():
+        result = best_move(scenario, args.unit, args.manoeuvre, objective,
+                           time_limit_s=search_time(args), **effort)
+    print(json.dumps(result_json(result), indent=2) if args.json else result_text(result))
     return 0 if result.status.found else 1
 
 
+def search_time(args: argparse.Namespace) -> float:
+    """What is left of --time-limit for the search: the limit counts from the start of the
+    command (the process, for the `manoeuvre` script), less a margin for printing."""
+    used = seconds_since_start(getattr(args, "whole_process", False),
+                               getattr(args, "called_at", time.monotonic()))
+    return max(args.time_limit - used - PRINT_MARGIN_S, MIN_SEARCH_S)
+
+
+def result_json(result: SearchResult) -> dict[str, Any]:
+    """The result as JSON, its objective naming the target point and facing (so `render`
+    can mark them)."""
+    out = result.to_json()
+    objective = result.objective
+    if objective.point is not None:
+        out["objective"].setdefault("point", list(objective.point))
+    if objective.facing_deg is not None:
+        out["objective"].setdefault("facing", objective.facing_deg)
+    return out
+
+
 def result_text(result: SearchResult) -> str:
+    """A readable result: status, objective, lattice and time, then the move and its end."""
     lines = [f"{result.status} ({result.objective.name}"
              + (f" = {result.value:.3f}" if result.value is not None else "")
              + f") on a {result.lattice.inch}\" / {result.lattice.degree} deg lattice "
              f"in {result.elapsed_s:.2f} s"]
+    stopped = result.to_json().get("stopped_by")
+    if stopped:
+        lines.append(f"  stopped by: {stopped}")
     if result.move is not None:
         lines.append(f"  move: {json.dumps(result.move.to_json())}")
     if result.verdict is not None:
         x, y = result.verdict.end_centre
         lines.append(f"  end: centre ({x:.3f}, {y:.3f}), facing "
-                     f"{result.verdict.end_facing_deg:.3f} deg, legal")
+                     f"{normalise_deg(result.verdict.end_facing_deg):.3f} deg, legal")
     if result.blocking:
         lines.append(f"  blocked by: {', '.join(result.blocking)}")
     return "\n".join(lines)
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
+    if not 1 <= args.limit <= MAX_LIST:
+        raise InvalidInputError(f"expected 1 <= N <= {MAX_LIST}, got "
+                                f"{args.limit if abs(args.limit) < 10**12 else 'more'}",
+                                path="--limit")
     scenario = load_scenario(args.scenario)
-    if args.limit < 1:
-        raise InvalidInputError("expected --limit >= 1", path="command line")
     with as_options():
         view = legal_moves(scenario, args.unit, args.manoeuvre)
     found: list[Move] = []
@@ -133,17 +200,38 @@ def cmd_moves(args: argparse.Namespace) -> int:
 
 
 
-def load_move_or_result(path: str | Path) -> Move:
-    """A move file, or a `solve --json` result (its move is drawn)."""
+@dataclass(frozen=True)
+class Drawing:
+    """What `render` draws from its second file: a move, and a solve result's target."""
+
+    move: Move
+    target: Point | None = None
+
+
+def load_drawing(path: str | Path) -> Drawing:
+    """A move file, or a `solve --json` result (its move is drawn, its target marked)."""
     data = read_json(path)
     try:
         if isinstance(data, dict) and "status" in data:
             if not isinstance(data.get("move"), dict):
                 raise InvalidInputError("this solve result has no move to draw", path="$.move")
-            return move_from_json(data["move"])
-        return move_from_json(data)
+            return Drawing(move_from_json(data["move"]), _target(data))
+        return Drawing(move_from_json(data))
     except InvalidInputError as exc:
         raise exc.in_file(str(path)) from None
+
+
+def load_move_or_result(path: str | Path) -> Move:
+    """A move file, or a `solve --json` result (its move)."""
+    return load_drawing(path).move
+
+
+def _target(result: dict[str, Any]) -> Point | None:
+    """The target point a solve result's objective names, if it names one."""
+    objective = result.get("objective")
+    if not isinstance(objective, dict) or objective.get("point") is None:
+        return None
+    return Node(objective["point"], "$.objective.point").point()
 
 
 def region_of(scenario: Scenario, move: Move, verdict: Verdict) -> shapely.Geometry:

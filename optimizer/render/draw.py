@@ -2,8 +2,9 @@
 
 `draw` paints onto any matplotlib Axes: the battlefield, terrain, every unit and its Front
 Facing, the moving unit before (dashed) and after (filled), the area its front swept, its
-corners, and each violation's witness in red.  `render_to_file` writes a PNG or SVG.  No
-pyplot state is touched: figures are plain `matplotlib.figure.Figure` objects.
+corners, each violation's witness in red (labelled with the rule's name), and a search's
+target.  `render_to_file` writes a PNG or SVG whole or not at all.  No pyplot state is
+touched: figures are plain `matplotlib.figure.Figure` objects.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import shapely
 from matplotlib.axes import Axes
@@ -21,13 +22,15 @@ from matplotlib.path import Path as MplPath
 from shapely.geometry import LineString, Polygon
 from shapely.geometry.polygon import orient
 
+from constraints.core.jsonread import point as checked_point
 from constraints.core.scenario import Scenario, Terrain
 from constraints.core.verdict import Verdict, Violation
-from constraints.errors import InvalidInputError
 from constraints.geometry.plane import Point
 from constraints.t9a.checker import check_move
 from constraints.t9a.context import MoveContext
 from constraints.t9a.moves import Move, Step, StepKind
+from optimizer.render.labels import rule_name, witness_line
+from optimizer.render.output import check_output, write_atomically
 
 Overlay = tuple[shapely.Geometry, dict[str, Any]]
 
@@ -40,17 +43,24 @@ TERRAIN_STYLE: dict[str, dict[str, Any]] = {
     "impassable": {"facecolor": "#5a5a5a", "edgecolor": "#2b2b2b", "hatch": "///"},
     "dangerous": {"facecolor": "#d8bf96", "edgecolor": "#8b6a3e", "hatch": ".."},
 }
-SUFFIXES = (".png", ".svg")
+TARGET = "#9467bd"
+# Terrain is labelled by id only when there is little of it; beyond, labels would cover the
+# field, and the legend names each kind.
+MAX_TERRAIN_LABELS = 12
+# Style keys only areas have: lines and points drawn with an area's style drop them.
+AREA_ONLY = ("facecolor", "edgecolor", "hatch", "fill")
 
 
 def draw(ax: Axes, scenario: Scenario, move: Move | None = None,
          verdict: Verdict | None = None, overlays: Sequence[Overlay] = (), *,
-         annotate: bool = True) -> None:
+         annotate: bool = True, target: Point | None = None) -> None:
     """Draw `scenario` (and `move` with its `verdict`, judged here when not given) onto `ax`.
 
     `overlays` are (shapely geometry, style kwargs) pairs drawn under the units: areas are
-    filled (alpha 0.3 unless styled), lines drawn as lines, points as dots.  With
-    `annotate=False` violations are drawn without their text labels and without a legend.
+    filled (alpha 0.3 unless styled), lines drawn as lines, points as dots.  `target` (a
+    search's target point) is marked.  With `annotate=False` violations are drawn without
+    their text labels and without a legend.  The legend goes beside the axes when the
+    figure has a layout engine to make room for it, else inside them (never off the canvas).
     """
     _draw_field(ax, scenario)
     _draw_terrain(ax, scenario.terrain)
@@ -68,10 +78,23 @@ def draw(ax: Axes, scenario: Scenario, move: Move | None = None,
                     color="#404040", clip_on=True)
     if move is not None and verdict is not None:
         _draw_move(ax, scenario, move, verdict, annotate)
-        _draw_violations(ax, verdict, annotate)
+        _draw_violations(ax, scenario, _executed(move, verdict), verdict, annotate)
         _set_title(ax, verdict)
-    if annotate and (move is not None or overlays):
+    if target is not None:
+        x, y = checked_point(target, "target")
+        ax.plot([x], [y], marker="X", markersize=9, color=TARGET, markeredgecolor="white",
+                linestyle="none", zorder=9, label="search target")
+    if annotate and (move is not None or overlays or target is not None
+                     or len(scenario.terrain) > MAX_TERRAIN_LABELS):
+        _legend(ax)
+
+
+def _legend(ax: Axes) -> None:
+    figure = ax.get_figure()
+    if figure is not None and figure.get_layout_engine() is not None:
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, framealpha=0.85)
+    else:
+        ax.legend(loc="upper right", fontsize=7, framealpha=0.85)
 
 
 def draw_geometry(ax: Axes, geometry: shapely.Geometry, **style: Any) -> None:
@@ -82,9 +105,10 @@ def draw_geometry(ax: Axes, geometry: shapely.Geometry, **style: Any) -> None:
         ax.add_patch(polygon_patch(geometry, **{"alpha": 0.3, **style}))
     elif isinstance(geometry, LineString | shapely.LinearRing):
         xs, ys = geometry.xy
-        ax.plot(xs, ys, **style)
+        ax.plot(xs, ys, **_line_style(style))
     elif isinstance(geometry, shapely.Point):
-        ax.plot([geometry.x], [geometry.y], **{"marker": "o", "linestyle": "none", **style})
+        ax.plot([geometry.x], [geometry.y],
+                **{"marker": "o", "linestyle": "none", **_line_style(style)})
     else:  # Multi* and collections: draw each part, labelling only the first
         for i, part in enumerate(shapely.get_parts(geometry)):
             draw_geometry(ax, part, **(style if i == 0 else _unlabelled(style)))
@@ -99,44 +123,67 @@ def polygon_patch(polygon: Polygon, **style: Any) -> PathPatch:
 
 
 def render_to_file(scenario: Scenario, path: str | Path, move: Move | None = None,
-                   verdict: Verdict | None = None, overlays: Sequence[Overlay] = ()) -> None:
-    """Write a picture to `path` (.png or .svg).  A move without a verdict is judged first.
+                   verdict: Verdict | None = None, overlays: Sequence[Overlay] = (), *,
+                   target: Point | None = None) -> None:
+    """Write a picture to `path` (.png or .svg), whole or not at all.
 
-    With a move there are two panels: the whole battlefield and a close-up of the move.
+    Parameters
+    ----------
+    scenario : Scenario
+        What to draw.
+    path : str or Path
+        The picture file; its folder must exist.  It is written to a temporary file there
+        and renamed into place, so a failure leaves no partial file.
+    move, verdict : optional
+        A move and its verdict (judged here when not given): then there are two panels,
+        the whole battlefield and a close-up of the move.
+    overlays : sequence of (shapely geometry, style)
+        Drawn under the units (see `draw`).
+    target : (x, y), optional
+        A search's target point, marked.
+
+    Raises
+    ------
+    InvalidInputError
+        The name does not end in .png or .svg, or the file cannot be written (naming it).
     """
-    suffix = Path(path).suffix.lower()
-    if suffix not in SUFFIXES:
-        raise InvalidInputError("output must end in .png or .svg", path="-o")
-    figure = make_figure(scenario, move, verdict, overlays)
-    figure.savefig(path, format=suffix[1:], dpi=150, bbox_inches="tight")
+    out = check_output(path)  # before drawing, which takes a while
+    figure = make_figure(scenario, move, verdict, overlays, target=target)
+
+    def save(stream: BinaryIO) -> None:
+        figure.savefig(stream, format=out.suffix.lower()[1:], dpi=150, bbox_inches="tight")
+    write_atomically(out, save)
 
 
 def make_figure(scenario: Scenario, move: Move | None = None, verdict: Verdict | None = None,
-                overlays: Sequence[Overlay] = ()) -> Figure:
+                overlays: Sequence[Overlay] = (), *, target: Point | None = None) -> Figure:
     """A figure: the battlefield, and beside it a close-up of the move when there is one."""
     if move is not None and verdict is None:
         verdict = check_move(scenario, move)
     if move is None or verdict is None:
         figure = Figure(figsize=(10, 7), layout="constrained")
-        draw(figure.add_subplot(), scenario, overlays=overlays)
+        draw(figure.add_subplot(), scenario, overlays=overlays, target=target)
         return figure
     figure = Figure(figsize=(15, 7), layout="constrained")
     whole, close = figure.subplots(1, 2, width_ratios=(1.2, 1))
-    draw(whole, scenario, move, verdict, overlays, annotate=False)
+    draw(whole, scenario, move, verdict, overlays, annotate=False, target=target)
     whole.set_title(f"battlefield {scenario.battlefield.width_in:g}\" x "
                     f"{scenario.battlefield.depth_in:g}\"", fontsize=10, color="black",
                     fontweight="normal")
     whole.indicate_inset_zoom(close, edgecolor="black")
-    draw(close, scenario, move, verdict, overlays)
-    zoom_to_move(close, scenario, move, verdict)
+    draw(close, scenario, move, verdict, overlays, target=target)
+    zoom_to_move(close, scenario, move, verdict, target=target)
     return figure
 
 
 def zoom_to_move(ax: Axes, scenario: Scenario, move: Move, verdict: Verdict,
-                 margin_in: float = 2.0, near_in: float = 3.0) -> None:
-    """Limit `ax` to the move (start, end, witnesses) and anything within `near_in` of it."""
+                 margin_in: float = 2.0, near_in: float = 3.0, *,
+                 target: Point | None = None) -> None:
+    """Limit `ax` to the move (start, end, witnesses, the target) and anything within
+    `near_in` of it."""
     points: list[Point] = [*scenario.unit(move.unit).corners(), *verdict.end_corners]
     points += [p for v in verdict.violations for p in v.witness]
+    points += [] if target is None else [target]
     hull = shapely.MultiPoint(points).convex_hull
     nearby = [u.boundary() for u in scenario.others(move.unit)]
     nearby += [t.shape for t in scenario.terrain]
@@ -159,13 +206,20 @@ def _draw_field(ax: Axes, scenario: Scenario) -> None:
     ax.tick_params(labelsize=7)
 
 
-def _draw_terrain(ax: Axes, terrain: Iterable[Terrain]) -> None:
+def _draw_terrain(ax: Axes, terrain: Sequence[Terrain]) -> None:
+    """Each feature in its kind's style, one legend entry per kind; ids only when few."""
     seen: set[str] = set()
     for feature in terrain:
         style = TERRAIN_STYLE.get(feature.kind, TERRAIN_STYLE["dangerous"])
         label = None if feature.kind in seen else f"{feature.kind} terrain"
         seen.add(feature.kind)
         ax.add_patch(polygon_patch(feature.shape, linewidth=1.0, zorder=1, label=label, **style))
+    if len(terrain) <= MAX_TERRAIN_LABELS:
+        _label_terrain(ax, terrain)
+
+
+def _label_terrain(ax: Axes, terrain: Iterable[Terrain]) -> None:
+    for feature in terrain:
         x, y = feature.shape.representative_point().coords[0]
         colour, back = ("white", "none") if feature.impassable else ("#4d3a1f", "#f3e9d8")
         ax.text(x, y, feature.id, ha="center", va="center", fontsize=7, color=colour, zorder=6,
@@ -240,22 +294,25 @@ def _executed(move: Move, verdict: Verdict) -> Move:
     return Move(move.unit, move.manoeuvre, tuple(steps), pivot_deg=pivot, files=move.files)
 
 
-def _draw_violations(ax: Axes, verdict: Verdict, annotate: bool) -> None:
-    """Each violation's witness in red, labelled with its clause and measurement."""
+def _draw_violations(ax: Axes, scenario: Scenario, move: Move, verdict: Verdict,
+                     annotate: bool) -> None:
+    """Each violation's measurement in red (a polyline, dots at its ends), labelled with
+    its rule, measurement and clause id."""
     for i, violation in enumerate(verdict.violations):
-        witness = violation.witness
-        if witness:
-            xs, ys = zip(*witness, strict=True)
+        line = witness_line(scenario, move, violation)
+        if line:
+            xs, ys = zip(*line, strict=True)
             ax.plot(xs, ys, color=BAD, linewidth=2.0, marker="o", markersize=4, zorder=7,
-                    label="violation witness" if i == 0 else None)
+                    markevery=[0, len(line) - 1],
+                    label="what was measured" if i == 0 else None)
         if annotate:
-            anchor = witness[-1] if witness else verdict.end_centre
+            anchor = line[-1] if line else verdict.end_centre
             _label_violation(ax, violation, anchor, i)
 
 
 def _label_violation(ax: Axes, violation: Violation, anchor: Point, index: int) -> None:
-    text = (f"{violation.clause}\nmeasured {violation.measured:.3f}, "
-            f"limit {violation.limit:.3f} {violation.dimension}")
+    text = (f"{rule_name(violation.clause)}\nmeasured {violation.measured:.3f}, "
+            f"limit {violation.limit:.3f} {violation.dimension}\n({violation.clause})")
     ax.annotate(text, xy=anchor, xytext=(14, -18 - 30 * index), textcoords="offset points",
                 color=BAD, fontsize=7, zorder=8, va="top",
                 bbox={"boxstyle": "round,pad=0.25", "facecolor": "white", "alpha": 0.85,
@@ -268,10 +325,23 @@ def _set_title(ax: Axes, verdict: Verdict) -> None:
     if verdict.legal:
         ax.set_title(head + "LEGAL", color=GOOD, fontsize=11, fontweight="bold")
     else:
-        text = textwrap.fill(head + "ILLEGAL: " + ", ".join(verdict.clauses()), width=70,
-                             break_on_hyphens=False)
+        # Rule names for players, each clause id beside its name for reference.
+        broken = ", ".join(f"{rule_name(c)} ({c})" for c in dict.fromkeys(verdict.clauses()))
+        text = textwrap.fill(head + "ILLEGAL: " + broken, width=80, break_on_hyphens=False)
         ax.set_title(text, color=BAD, fontsize=10, fontweight="bold")
 
 
 def _unlabelled(style: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in style.items() if k != "label"}
+
+
+def _line_style(style: dict[str, Any]) -> dict[str, Any]:
+    """An area's style for a line or a point (a sweep of zero area is a line): its edge or
+    face colour as the colour, the area-only keys dropped."""
+    line = {k: v for k, v in style.items() if k not in AREA_ONLY}
+    if "color" not in line:
+        colour = style.get("edgecolor", "none")
+        colour = style.get("facecolor") if colour in ("none", None) else colour
+        if colour not in ("none", None):
+            line["color"] = colour
+    return line

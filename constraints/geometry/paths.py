@@ -310,6 +310,8 @@ class PathFinder:
         return self._sources[key]
 
     def _dijkstra(self, first: np.ndarray, dist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Distances over the graph from a point that sees corners `first` at `dist`, and
+        each corner's predecessor (plain lists and heapq: a few hundred corners, sparse)."""
         best = [math.inf] * len(self.vertices)
         prev = [-1] * len(self.vertices)
         heap = [(d, v, -1) for v, d in zip(first.tolist(), dist.tolist(), strict=True)]

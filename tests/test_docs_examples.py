@@ -1,0 +1,65 @@
+"""What the documentation shows is what the program does: the verdict example of
+docs/formats.md is today's output, the search result example has today's keys, and notebook
+02 calls every query the README says it shows."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from optimizer import Move, check_move, forward, load_scenario
+from tests.support import ROOT
+
+FORMATS = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8")
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def json_block_after(heading: str) -> Any:
+    """The first ```json block after `heading` in docs/formats.md."""
+    rest = FORMATS[FORMATS.index(heading):]
+    return json.loads(re.search(r"```json\n(.*?)```", rest, re.S).group(1))
+
+
+def test_the_verdict_example_is_todays_output() -> None:
+    shown = json_block_after("## Verdict")
+    move = Move("spears", "march", (forward(9.01),))  # as the example says
+    real = check_move(load_scenario(ROOT / "examples" / "spears.json"), move).to_json()
+    assert set(shown) == set(real)
+    assert shown["legal"] == real["legal"]
+    assert shown["end"]["centre"] == pytest.approx(real["end"]["centre"], abs=0.01)
+    for corner, real_corner in zip(shown["end"]["corners"], real["end"]["corners"], strict=True):
+        assert corner == pytest.approx(real_corner, abs=0.01)
+    assert [v["clause"] for v in shown["violations"]] == \
+        [v["clause"] for v in real["violations"]]
+    assert shown["measurements"] == pytest.approx(real["measurements"], abs=0.01)
+
+
+def test_the_search_result_example_has_todays_keys() -> None:
+    from optimizer.cli.search import result_json
+    from optimizer.search.objectives import Objective
+    from optimizer.search.solve import best_move
+
+    shown = json_block_after("## Search result")
+    scenario = load_scenario(ROOT / "examples" / "flank_march.json")
+    result = best_move(scenario, "knights", "march",
+                       Objective("front_target_distance", (42.0, 18.5)), time_limit_s=20)
+    real = result_json(result)
+    assert set(shown) - {"blocking"} == set(real) - {"blocking"}
+    assert set(shown["objective"]) == set(real["objective"])
+    assert shown["objective"]["point"] == real["objective"]["point"]
+
+
+def test_notebook_02_calls_what_the_readme_promises() -> None:
+    promised = re.search(r"02_searching_moves\.ipynb` walks through it, with the queries an AI "
+                         r"opponent uses\s*\(([^)]*)\)", README)
+    assert promised is not None
+    names = re.findall(r"`([\w.]+)`", promised.group(1))
+    cells = json.loads((ROOT / "notebooks" / "02_searching_moves.ipynb")
+                       .read_text(encoding="utf-8"))["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    for name in names:
+        called = name.split(".")[-1]
+        assert re.search(rf"\b{called}\(", code), f"notebook 02 never calls {name}"

@@ -37,6 +37,7 @@ for line in sys.stdin:
                        time_limit_s=case["limit"])
     elapsed = time.perf_counter() - started
     print(json.dumps({"value": result.value, "status": str(result.status),
+                      "stopped_by": getattr(result, "stopped_by", None),
                       "time_s": elapsed}), flush=True)
 """
 
@@ -101,8 +102,9 @@ def report(runs: dict[str, dict[str, list[dict[str, Any]]]]) -> None:
         same += equal
         ratio = medians["new"] / medians["old"]
         ratios.append(ratio)
-        old_v = ",".join(f"{v:.4f}" for v in sorted(values["old"]))
-        new_v = ",".join(f"{v:.4f}" for v in sorted(values["new"]))
+        old_v, new_v = (",".join("-" if v is None else f"{v:.4f}"
+                                 for v in sorted(values[side], key=lambda v: (v is None, v)))
+                        for side in ("old", "new"))
         print(f"{name:18} {old_v:>10} {new_v:>10} {'yes' if equal else 'NO':>5} "
               f"{medians['old']:7.3f} {medians['new']:7.3f} {ratio:7.2f}")
     print(f"\nsame values in {same}/{len(runs)} cases; median of the time ratios new/old "

@@ -2,18 +2,32 @@
 
 from __future__ import annotations
 
+import math
+
 from constraints.core.cache import remembered
 from constraints.core.scenario import Scenario
 from constraints.geometry.paths import PathFinder
 from constraints.rank_and_file.unit import Unit
 
+NEAR_ROOM_IN = 0.01  # kept obstacles reach this much past the exact reach, for float noise
 
-def path_finder(scenario: Scenario, unit_id: str, clearance_in: float) -> PathFinder:
+
+def path_finder(scenario: Scenario, unit_id: str, clearance_in: float,
+                reach_in: float = math.inf) -> PathFinder:
     """Paths around everything `unit_id`'s models must avoid, with their centres kept
-    `clearance_in` from it; built once per scenario, unit and clearance."""
+    `clearance_in` from it; built once per scenario, unit, clearance and reach.
+
+    Obstacles farther than `reach_in` + `clearance_in` from the unit are left out: a walk no
+    longer than `reach_in` from a start inside the unit never comes near them, so every path
+    of at most that length, and every verdict "at most that length", is exact; a longer path
+    may be measured shorter, but never down to `reach_in` (its shortening would be a walk
+    within reach, which the left-out obstacles cannot touch)."""
     def build() -> PathFinder:
-        return PathFinder([shape for _, shape in scenario.obstacles_for(unit_id)], clearance_in)
-    return remembered(scenario, ("paths", unit_id, clearance_in), build)
+        here = scenario.unit(unit_id).boundary()
+        near = [shape for _, shape in scenario.obstacles_for(unit_id)
+                if shape.distance(here) <= reach_in + clearance_in + NEAR_ROOM_IN]
+        return PathFinder(near, clearance_in)
+    return remembered(scenario, ("paths", unit_id, clearance_in, reach_in), build)
 
 
 def walking_clearance(unit: Unit, spacing_in: float) -> float:
@@ -26,6 +40,8 @@ def walking_clearance(unit: Unit, spacing_in: float) -> float:
     return spacing_in + min(unit.base.width_in, unit.base.depth_in) / 2.0
 
 
-def walking_paths(scenario: Scenario, unit: Unit, spacing_in: float) -> PathFinder:
-    """The path finder for `unit`'s walking models (the clearance of `walking_clearance`)."""
-    return path_finder(scenario, unit.id, walking_clearance(unit, spacing_in))
+def walking_paths(scenario: Scenario, unit: Unit, spacing_in: float,
+                  reach_in: float = math.inf) -> PathFinder:
+    """The path finder for `unit`'s walking models (the clearance of `walking_clearance`),
+    exact for walks of at most `reach_in` (see `path_finder`)."""
+    return path_finder(scenario, unit.id, walking_clearance(unit, spacing_in), reach_in)

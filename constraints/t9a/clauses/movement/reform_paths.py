@@ -6,7 +6,8 @@ Each model moves on its own, ignoring its own unit but not other units, and its 
 more than 0.5" from other units and Impassable Terrain (a model is treated as a unit in a
 move); turning as it walks, its centre keeps that plus half the base's smaller side.  The
 measure is the longest shortest path (base centre) under the best assignment of models to
-end slots.
+end slots.  Paths are found among the obstacles within reach of a walk of 2 x Mob (so a path
+longer than that may be measured among those only: still longer than the limit).
 """
 
 from __future__ import annotations
@@ -107,11 +108,11 @@ class ModelPath(Clause):
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         end = ctx.end_unit
-        finder = walking_paths(ctx.scenario, ctx.unit, self.params["spacing_in"])
+        limit = self.params["mob_factor"] * ctx.mobility_in
+        finder = walking_paths(ctx.scenario, ctx.unit, self.params["spacing_in"], limit)
         start_pts, end_pts = ctx.unit.model_positions(), end.model_positions()
         cost = finder.lengths(start_pts, end_pts)
         found = assign(ctx, end, cost)
-        limit = self.params["mob_factor"] * ctx.mobility_in
         worst = found.worst_model
         model = ctx.unit.model_ids()[worst]
         src, dst = tuple(start_pts[worst]), tuple(end_pts[found.slots[worst]])
@@ -126,7 +127,7 @@ class ModelPath(Clause):
         reference points, as the encoding's region is the travel disc grown by
         1 / cos(pi / 64), measured with the same allowance."""
         unit, frame, limit = setting.unit, setting.frame, self.limit_in(setting.unit)
-        finder = walking_paths(setting.scenario, unit, self.params["spacing_in"])
+        finder = walking_paths(setting.scenario, unit, self.params["spacing_in"], limit)
         needed = setting.limits.centre_reach_or(2 * unit.mobility_in) / math.cos(math.pi / 64) ** 2
         nowhere = stranded(finder, unit.model_positions())
 
@@ -157,7 +158,7 @@ class ModelPath(Clause):
         tight when paths are straight and nothing is near.
         """
         limit = self.limit_in(ectx.unit)
-        finder = walking_paths(ectx.scenario, ectx.unit, self.params["spacing_in"])
+        finder = walking_paths(ectx.scenario, ectx.unit, self.params["spacing_in"], limit)
         origin = Point(0.0, 0.0)
         for option, region in zip(ectx.options, ectx.centre_regions, strict=True):
             if option.index in ectx.enc.forbidden:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import shapely
@@ -31,9 +32,13 @@ from optimizer.batch import BatchJudge
 from optimizer.batch.judge import validate_request
 from optimizer.families.base import family_for, options_for
 from optimizer.search.objectives import Objective
+from optimizer.search.regions import CentreRegions
 from optimizer.search.solve import SearchResult, best_move
 
 VIEW_LATTICE = Lattice(inch=0.1, degree=1.0, advance_wheel_deg=15.0)
+# Lattice points per side of the tiles a view judges at once: a view holds about TILE**2
+# points (a few MB) whatever the size of a region, so memory does not grow with Mobility.
+TILE = 256
 
 
 def is_legal(scenario: Scenario, move: Move) -> bool:
@@ -50,7 +55,7 @@ def violations(scenario: Scenario, move: Move) -> tuple[Violation, ...]:
 
 @dataclass(frozen=True)
 class Candidates:
-    """The lattice end poses of one option, in the world frame."""
+    """Lattice end poses of one option: start-frame and world centres."""
 
     option: Option
     frame_centres: np.ndarray  # (N, 2) start-frame inches
@@ -71,7 +76,6 @@ class LegalMoves:
         self.frame = Frame(unit.pose.centre, unit.pose.facing_deg)
         self.judge = BatchJudge(scenario, unit_id, manoeuvre)
         self.family = family_for(scenario.profile, manoeuvre)
-        self._grids: dict[int, np.ndarray] = {}
         self.options, self.regions = options_for(scenario, scenario.unit(unit_id), manoeuvre,
                                                  lattice)
 
@@ -102,37 +106,59 @@ class LegalMoves:
         return False
 
     def __iter__(self) -> Iterator[Move]:
-        for k in range(len(self.options)):
-            cands = self._candidates(k)
-            for centre in cands.frame_centres[self._legal(cands)]:
-                yield self.family.move(self.unit_id, self.frame, cands.option,
-                                       (float(centre[0]), float(centre[1])))
+        for k, option in enumerate(self.options):
+            for legal in self._legal_points(k):
+                for centre in legal.frame_centres:
+                    yield self.family.move(self.unit_id, self.frame, option,
+                                           (float(centre[0]), float(centre[1])))
 
     def count(self) -> int:
         """How many legal end poses the lattice holds."""
-        return sum(int(self._legal(self._candidates(k)).sum()) for k in range(len(self.options)))
+        return sum(len(legal.centres) for k in range(len(self.options))
+                   for legal in self._legal_points(k))
 
-    def _candidates(self, k: int) -> Candidates:
-        option, region = self.options[k], self.regions[k]
-        if id(region) not in self._grids:  # Reform options share one region
-            self._grids[id(region)] = self._lattice_points(region)
-        frame_pts = self._grids[id(region)]
-        return Candidates(option, frame_pts, self.frame.world_array(frame_pts))
+    def _legal_points(self, k: int) -> Iterator[Candidates]:
+        """Option k's legal lattice end centres, a tile at a time (so memory stays bounded
+        whatever the size of the option's region)."""
+        option = self.options[k]
+        if not self.judge.way_passes(option.facing_deg, option.pivot_deg, option.files):
+            return  # a formation, Pivot or turn that no end centre can make legal
+        # The relaxed region (optimizer.search.regions) holds every legal end centre and is
+        # often far smaller than the option's reach (a long Reform's travel disc clipped to
+        # the table, say).
+        region = self._relaxed.of(option)
+        for frame_pts in self._lattice_tiles(region):
+            world = self.frame.world_array(frame_pts)
+            ok = self.family.mask(self.judge, world, [option],
+                                  np.zeros(len(frame_pts), dtype=int))
+            if ok.any():
+                yield Candidates(option, frame_pts[ok], world[ok])
 
-    def _lattice_points(self, region: shapely.Geometry) -> np.ndarray:
+    @cached_property
+    def _relaxed(self) -> CentreRegions:
+        unit = self.scenario.unit(self.unit_id)
+        return CentreRegions(self.scenario, unit, self.manoeuvre, outer=True)
+
+    def _lattice_tiles(self, region: shapely.Geometry) -> Iterator[np.ndarray]:
+        """The region's lattice points (frame inches), in tiles of at most TILE x TILE."""
+        if region.is_empty:
+            return
         step = self.lattice.inch
+        # Within 1e-9 of the region (points on its edge count), tested without making a
+        # shapely point per lattice point.
+        grown = region.buffer(1e-9, quad_segs=2)
+        shapely.prepare(grown)
         minx, miny, maxx, maxy = region.bounds
-        xs = np.arange(np.floor(minx / step), np.ceil(maxx / step) + 1) * step
-        ys = np.arange(np.floor(miny / step), np.ceil(maxy / step) + 1) * step
-        grid = np.stack(np.meshgrid(xs, ys, indexing="ij"), axis=-1).reshape(-1, 2)
-        return grid[shapely.dwithin(shapely.points(grid), region, 1e-9)]
-
-    def _legal(self, cands: Candidates) -> np.ndarray:
-        n = len(cands.centres)
-        if not n:
-            return np.zeros(0, dtype=bool)
-        return self.family.mask(self.judge, cands.centres, [cands.option],
-                                np.zeros(n, dtype=int))
+        i0, i1 = int(np.floor(minx / step)), int(np.ceil(maxx / step))
+        j0, j1 = int(np.floor(miny / step)), int(np.ceil(maxy / step))
+        for i in range(i0, i1 + 1, TILE):
+            xs = np.arange(i, min(i + TILE, i1 + 1)) * step
+            for j in range(j0, j1 + 1, TILE):
+                ys = np.arange(j, min(j + TILE, j1 + 1)) * step
+                grid = np.stack(np.meshgrid(xs, ys, indexing="ij"), axis=-1).reshape(-1, 2)
+                inside = grid[shapely.intersects_xy(grown, grid[:, 0], grid[:, 1])]
+                if len(inside):
+                    yield inside
 
     def regions_by_facing(self, only: Callable[[Option], bool] | None = None) \
             -> dict[tuple[float, int], shapely.Geometry]:
@@ -143,10 +169,9 @@ class LegalMoves:
         for k, option in enumerate(self.options):
             if only is not None and not only(option):
                 continue
-            cands = self._candidates(k)
-            legal = cands.centres[self._legal(cands)]
-            if len(legal):
-                key = (round(normalise_deg(option.facing_deg), 6), option.files)
+            key = (round(normalise_deg(option.facing_deg), 6), option.files)
+            for cands in self._legal_points(k):
+                legal = cands.centres
                 found.setdefault(key, []).extend(shapely.box(legal[:, 0] - half,
                                                              legal[:, 1] - half,
                                                              legal[:, 0] + half,

@@ -175,3 +175,30 @@ def test_cli_moves_lists_legal_moves(tmp_path, capsys):
     listed = json.loads(capsys.readouterr().out)["moves"]
     assert len(listed) == 5
     assert main(["solve", path, "--unit", "nobody", "--manoeuvre", "march", "--forward"]) == 2
+
+
+def test_the_view_s_memory_does_not_grow_with_the_region():
+    """A view judges a region a tile at a time, so what it holds is bounded whatever the
+    region's size: a 1,200" square (1.4e8 lattice points at 0.1") comes in tiles of at most
+    TILE x TILE points, lazily; and a long Light Troops Reform gives its first moves at
+    once, within a few MB."""
+    import itertools
+    import tracemalloc
+
+    import shapely
+
+    from optimizer.queries import TILE
+
+    view = legal_moves(FIELD, "u", "reform")
+    tiles = list(itertools.islice(view._lattice_tiles(shapely.box(-600, -600, 600, 600)), 3))
+    assert [len(tile) for tile in tiles] == [TILE * TILE] * 3
+    far = scenario(unit("u", models=10, files=5, centre=(36.0, 24.0), mobility=20.0,
+                        light_troops=True))
+    tracemalloc.start()
+    try:
+        first = list(itertools.islice(legal_moves(far, "u", "reform"), 5))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(first) == 5 and all(is_legal(far, m) for m in first)
+    assert peak < 64 * 2**20, f"peak {peak / 2**20:.1f} MB"

@@ -45,7 +45,7 @@ def test_the_search_result_example_has_todays_keys() -> None:
     shown = json_block_after("## Search result")
     scenario = load_scenario(ROOT / "examples" / "flank_march.json")
     result = best_move(scenario, "knights", "march",
-                       Objective("front_target_distance", (42.0, 18.5)), time_limit_s=20)
+                       Objective("front_target_distance", (42.0, 18.5)), time_limit_s=120)
     real = result_json(result)
     assert set(shown) - {"blocking"} == set(real) - {"blocking"}
     assert set(shown["objective"]) == set(real["objective"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 import unicodedata
 from numbers import Integral, Real
 from pathlib import Path
@@ -29,11 +30,22 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 _UNPRINTABLE = frozenset(("Cc", "Cs", "Zl", "Zp"))
 
 
+def _is_fifo(path: str | os.PathLike) -> bool:
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False  # opening it will say what is wrong
+
+
 def read_json(path: str | Path) -> Any:
     """Parse a JSON file, turning every way it can fail into one clear error."""
     if not isinstance(path, str | os.PathLike):
         raise InvalidInputError(f"expected a file path, got {_describe(path)}", path="path")
     source = str(path)
+    if _is_fifo(path):
+        # Opening a pipe with no writer waits for one: refuse rather than hang.
+        raise InvalidInputError("cannot read file: a named pipe (FIFO), not a file",
+                                source=source)
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)

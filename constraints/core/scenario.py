@@ -126,6 +126,13 @@ class Scenario(Generic[U]):
 def validate_manoeuvre(scenario: Scenario, unit_id: str, manoeuvre: str,
                        unit_path: str = "$.unit", manoeuvre_path: str = "$.manoeuvre") -> None:
     """Raise `InvalidInputError` unless the unit exists and its profile has the manoeuvre."""
+    if not isinstance(scenario, Scenario):
+        raise InvalidInputError(f"expected a Scenario, got {type(scenario).__name__}",
+                                path="scenario")
+    for value, where in ((unit_id, unit_path), (manoeuvre, manoeuvre_path)):
+        if not isinstance(value, str):
+            raise InvalidInputError(f"expected a string, got {type(value).__name__}",
+                                    path=where)
     if not scenario.has_unit(unit_id):
         known = ", ".join(u.id for u in scenario.units)
         raise InvalidInputError(f"unknown unit {unit_id!r} (units: {known})", path=unit_path)

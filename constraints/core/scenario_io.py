@@ -33,8 +33,13 @@ def load_scenario(path: str | Path) -> Scenario:
 
 def save_scenario(scenario: Scenario, path: str | Path) -> None:
     """Write a scenario file that `load_scenario` reads back as the same scenario."""
-    Path(path).write_text(json.dumps(scenario_to_json(scenario), indent=2) + "\n",
-                          encoding="utf-8")
+    try:
+        Path(path).write_text(json.dumps(scenario_to_json(scenario), indent=2) + "\n",
+                              encoding="utf-8")
+    except (OSError, ValueError) as exc:
+        raise InvalidInputError(f"cannot write file: {exc.strerror or exc}" if
+                                isinstance(exc, OSError) else f"cannot write file: {exc}",
+                                source=str(path)) from None
 
 
 def scenario_from_json(data: Any) -> Scenario:

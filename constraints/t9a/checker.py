@@ -33,6 +33,8 @@ def check_move(scenario: Scenario, move: Move) -> Verdict:
         "not proved" (`Verdict.status`, docs/rules.md §4.8): no legal way was found and
         none is ruled out, so it carries the reason and no violation.
     """
+    if not isinstance(move, Move):
+        raise InvalidInputError(f"expected a Move, got {type(move).__name__}", path="move")
     validate_move(scenario, move)
     if move.is_end_pose:
         # Imported here: end_pose imports `judge` from this module.

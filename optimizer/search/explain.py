@@ -10,6 +10,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from constraints.core.jsonread import number
 from constraints.core.scenario import Scenario
 from constraints.core.status import Status
 from constraints.core.system import find_system
@@ -21,6 +22,7 @@ from optimizer.search.request import SearchRequest
 from optimizer.search.solve import DEFAULT_TIME_LIMIT_S, SearchResult
 
 UNREACHABLE = "reachable"  # suffix of the pseudo-clause for the move family itself
+MAX_TOLERANCE_IN = 100.0  # how far an end centre may miss the pose asked for
 
 
 def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facing_deg: float,
@@ -48,7 +50,8 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
     """
     started = time.perf_counter()
     lattice = lattice or Lattice()
-    tolerance = lattice.inch / 2 if tolerance_in is None else tolerance_in
+    tolerance = lattice.inch / 2 if tolerance_in is None else \
+        number(tolerance_in, "tolerance_in", minimum=0.0, maximum=MAX_TOLERANCE_IN)
     objective = Objective("target_pose", centre, facing_deg)
     request = SearchRequest(scenario, unit_id, manoeuvre, objective, lattice, time_limit_s)
     start = request.unit.pose.centre

@@ -106,7 +106,7 @@ def test_encode_is_sound_against_check(clause_id, monkeypatch):
             # best_move re-checks every answer under s's profile (this clause alone) and
             # raises EncodingMismatchError if it fails.
             result = best_move(s, move.unit, move.manoeuvre, objective, lattice=COARSE,
-                               time_limit_s=20.0)
+                               time_limit_s=120.0)
             assert result.status != Status.TIMEOUT
             if result.found:
                 assert check_move(s, result.move).legal

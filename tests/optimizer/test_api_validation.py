@@ -32,6 +32,7 @@ from optimizer import (
     load_scenario,
     nearest_legal,
     reach,
+    save_scenario,
     wheel,
     why_not,
 )
@@ -269,6 +270,24 @@ def test_batch_judge_accepts_one_pose_and_no_poses() -> None:
     (lambda: best_move(SPEARS, "spears", "march", Objective("forward"), time_limit_s=NAN),
      ("time_limit_s",)),
     (lambda: is_legal(SPEARS, {"unit": "spears"}), ("move", "Move")),
+    (lambda: best_move(SPEARS, ["spears"], "march", Objective("forward")), ("unit_id", "string")),
+    (lambda: reach(SPEARS, "spears", ["march"], (36.0, 12.0), 90.0), ("manoeuvre", "string")),
+    (lambda: reach(SPEARS, "spears", "march", (36.0, 12.0), 90.0, tolerance_in=NAN),
+     ("tolerance_in", "finite")),
+    (lambda: reach(SPEARS, "spears", "march", (36.0, 12.0), 90.0, tolerance_in=-1.0),
+     ("tolerance_in", ">= 0")),
+    (lambda: check_move(SPEARS, "x"), ("move", "Move")),
+    (lambda: save_scenario(SPEARS, "/nonexistent-folder/x.json"), ("cannot write",)),
 ])
 def test_api_functions_check_their_arguments(call: Any, words: tuple[str, ...]) -> None:
     assert_invalid(call, *words)
+
+
+def test_a_named_pipe_is_refused_not_waited_on(tmp_path) -> None:
+    import os
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes here")
+    fifo = tmp_path / "scenario.json"
+    os.mkfifo(fifo)
+    assert_invalid(lambda: load_scenario(fifo), "named pipe")

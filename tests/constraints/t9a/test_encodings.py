@@ -77,7 +77,7 @@ def without(monkeypatch: pytest.MonkeyPatch, *clause_ids: str, base: str = "t9a"
 
 
 def solve(s, manoeuvre, objective=FORWARD, lattice=None, unit_id="u"):
-    result = best_move(s, unit_id, manoeuvre, objective, time_limit_s=30.0, lattice=lattice)
+    result = best_move(s, unit_id, manoeuvre, objective, time_limit_s=120.0, lattice=lattice)
     if result.found:
         assert result.verdict is not None and result.verdict.legal
         assert check_move(s, result.move).legal  # best_move re-checks; judge it once more

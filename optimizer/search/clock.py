@@ -17,10 +17,13 @@ class Clock:
         self.started = time.perf_counter()
         self.limit_s = limit_s
         self.fired = False
+        # Kept back from every step for the work after the search (re-checking the answer),
+        # so that the whole search ends within its limit.
+        self.reserve_s = 0.0
 
     @property
     def deadline(self) -> float:
-        return self.started + self.limit_s
+        return self.started + self.limit_s - self.reserve_s
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
@@ -30,6 +33,6 @@ class Clock:
 
     def expired(self, fraction: float = 1.0) -> bool:
         """Whether `fraction` of the limit has passed (and if so, remember the cap fired)."""
-        past = time.perf_counter() > self.started + fraction * self.limit_s
+        past = time.perf_counter() > self.started + fraction * (self.limit_s - self.reserve_s)
         self.fired |= past
         return past

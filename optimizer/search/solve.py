@@ -10,6 +10,7 @@ Every answer is re-judged by the exact checker before it is returned; a rejectio
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -112,6 +113,7 @@ def solve(request: SearchRequest) -> SearchResult:
     clock = Clock(request.time_limit_s)
     options, regions = options_for(request.scenario, request.unit, request.manoeuvre,
                                    request.lattice)
+    still = _stand_still(request, options, clock)
     incumbent, keep, relaxed = prefilter(request, options, regions, clock)
     # Centres beyond an option's focus disc cannot beat the incumbent: encodings may leave
     # them out (a Reform's model paths then need one safe disc, not nine).
@@ -123,13 +125,34 @@ def solve(request: SearchRequest) -> SearchResult:
         # the pruning argument does not hold: search every option instead.
         result = _solve_kept(request, list(range(len(options))), None, clock, regions)
     if result.move is None:
-        result = _fallback(request, options, result, incumbent, clock)
+        result = _fallback(request, options, result, incumbent, still, clock)
     result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
     return replace(result, stopped_by="wall_clock" if clock.fired else result.stopped_by)
 
 
+def _stand_still(request: SearchRequest, options: list,
+                 clock: Clock) -> tuple[Any, Verdict] | None:
+    """Standing still, judged by the checker (the answer of last resort when legal).  Its
+    cost sets the clock's reserve: re-checking the search's answer costs about as much."""
+    k = request.family.stand_still(options, request.unit)
+    if k is None:
+        return None
+    started = time.perf_counter()
+    move = request.family.move(request.unit_id, request.frame, options[k], (0.0, 0.0))
+    verdict = find_system(request.scenario.rules).check(request.scenario, move)
+    clock.reserve_s = min(RESERVE_FACTOR * (time.perf_counter() - started),
+                          RESERVE_SHARE * clock.limit_s)
+    return move, verdict
+
+
+# The clock keeps back this many times the cost of one check, at most this share of the limit.
+RESERVE_FACTOR = 2.0
+RESERVE_SHARE = 0.25
+
+
 def _fallback(request: SearchRequest, options: list, result: SearchResult,
-              incumbent: Incumbent | None, clock: Clock) -> SearchResult:
+              incumbent: Incumbent | None, still: tuple[Any, Verdict] | None,
+              clock: Clock) -> SearchResult:
     """No move from the model: a legal starting answer, if there is one, as FEASIBLE.  The
     incumbent (found by the batch mask) when the search was cut short; standing still when
     the checker passes it, even against an INFEASIBLE of the model (whose rows are
@@ -137,13 +160,13 @@ def _fallback(request: SearchRequest, options: list, result: SearchResult,
     a proof)."""
     answers = []
     if incumbent is not None and result.status == Status.TIMEOUT:
-        answers.append((options[incumbent.option], incumbent.centre))
-    still = request.family.stand_still(options, request.unit)
+        move = request.family.move(request.unit_id, request.frame, options[incumbent.option],
+                                   incumbent.centre)
+        answers.append((move, find_system(request.scenario.rules).check(request.scenario,
+                                                                         move)))
     if still is not None:
-        answers.append((options[still], (0.0, 0.0)))
-    for option, centre in answers:
-        move = request.family.move(request.unit_id, request.frame, option, centre)
-        verdict = find_system(request.scenario.rules).check(request.scenario, move)
+        answers.append(still)
+    for move, verdict in answers:
         if verdict.legal:
             return replace(result, status=Status.FEASIBLE, value=request.goal.exact(verdict),
                            bound=None, elapsed_s=clock.elapsed(), move=move, verdict=verdict)

@@ -209,7 +209,9 @@ def run_scenario(kind: str, seed: int, manoeuvres: tuple[str, ...], repeat: tupl
         started = time.perf_counter()
         result = _solve(s, request, time_limit_s)
         record: dict[str, Any] = {
-            "request": request, "status": result.status, "value": result.value,
+            # The status within the family searched: the brute force judges that family.
+            "request": request, "status": result.family_status, "value": result.value,
+            "rules_status": result.status, "bound": result.bound,
             "move": result.move, "elapsed_s": time.perf_counter() - started}
         if result.move is not None:
             verdict = check_move(make_scenario(kind, seed), result.move)
@@ -217,8 +219,8 @@ def run_scenario(kind: str, seed: int, manoeuvres: tuple[str, ...], repeat: tupl
             record["violations"] = [v.message for v in verdict.violations]
         if again:
             second = _solve(make_scenario(kind, seed), request, time_limit_s)
-            record["repeat"] = (second.status, second.value, second.move)
-        if result.status == "INFEASIBLE":
+            record["repeat"] = (second.family_status, second.value, second.move)
+        if result.family_status == "INFEASIBLE":
             if manoeuvre not in baselines:
                 found, judged = baseline_legal_move(s, "u", manoeuvre, request.lattice)
                 baselines[manoeuvre] = {"found": found, "judged": judged}

@@ -163,6 +163,14 @@ def result_text(result: SearchResult) -> str:
              + (f" = {result.value:.3f}" if result.value is not None else "")
              + f") on a {result.lattice.inch}\" / {result.lattice.degree} deg lattice "
              f"in {result.elapsed_s:.2f} s"]
+    if result.bound_covers is not None and result.bound is not None:
+        wheels = result.family.get("max_wheels")
+        searched = f"ways of up to {wheels} wheel{'s' * (wheels != 1)} searched; " \
+            if wheels else ""
+        lines.append(f"  {searched}no legal way with any number of wheels does better than "
+                     f"{result.bound:.3f} (OPTIMAL within {result.tolerance:g})")
+    elif result.status == "NOT_FOUND":
+        lines.append("  no legal move in the family searched; other ways not ruled out")
     stopped = result.to_json().get("stopped_by")
     if stopped:
         lines.append(f"  stopped by: {stopped}")

@@ -22,6 +22,7 @@ from constraints.core.cache import remembered
 from constraints.core.profile import RulesProfile
 from constraints.core.scenario import Scenario
 from constraints.geometry.frame import Frame
+from constraints.geometry.pieces import Relaxation
 from constraints.rank_and_file.family_limits import FamilyLimits, family_limits
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.encoding import MoveEncoding
@@ -65,6 +66,17 @@ class Family(ABC):
 
     def post_rows(self, enc: MoveEncoding, limits: FamilyLimits) -> None:
         """The family's own rows on the model (default: none)."""
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        """What the family searches, for answers (empty: everything the rules allow, on the
+        lattice)."""
+        return {}
+
+    def relaxation(self, unit: Unit, limits: FamilyLimits) -> Relaxation | None:
+        """Where every way the rules allow can end, when the family searches fewer of them
+        (optimizer.search.certify bounds the objective over it); None when the family holds
+        every way (on the lattice) or no sound relaxation is known."""
         return None
 
 

@@ -31,6 +31,7 @@ from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import HalfPlane, Lattice
 from constraints.sat.option import Option
 from constraints.t9a.moves import Manoeuvre, Move, forward, wheel
+from constraints.t9a.snaking_reach import AdvanceReach, MarchReach, SnakingShape
 from optimizer.families.base import Family
 
 # Half-width (ticks, per unit of |normal|_1) of the band that stands for an off-axis straight
@@ -85,6 +86,19 @@ class SnakingFamily(Family):
     def stand_still(self, options: Sequence[Option], unit: Unit) -> int | None:
         """No Pivot, no wheel: the straight-ahead option with legs of 0."""
         return next((o.index for o in options if o.pivot_deg == 0 and o.wheel_deg == 0), None)
+
+    def describe(self) -> dict[str, Any]:
+        return {"max_wheels": 1}
+
+    def relaxation(self, unit: Unit, limits: FamilyLimits) -> AdvanceReach | MarchReach | None:
+        """Every way with any number of wheels (constraints.t9a.snaking_reach); none without
+        a distance and a heading-window clause of at most 180 deg (nothing then limits the
+        ways, or headings may wrap round)."""
+        if limits.budget_in is None or limits.window_deg is None or limits.window_deg > 180.0:
+            return None
+        shape = SnakingShape(unit.pose.centre, unit.pose.facing_deg, unit.width_in,
+                             unit.depth_in, limits.budget_in, limits.window_deg)
+        return AdvanceReach(shape) if self.pivots else MarchReach(shape)
 
     def post_rows(self, enc: MoveEncoding, limits: FamilyLimits) -> None:
         """Legs never go backwards; a straight option off the lattice axes is a band.  A

@@ -15,6 +15,7 @@ import numpy as np
 import shapely
 
 from constraints.core.verdict import Verdict
+from constraints.geometry.pieces import ReachPieces, facing_gap_deg, sector_distance
 from constraints.geometry.plane import Point, angle_between_deg
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.option import Option, front_offset
@@ -132,6 +133,10 @@ class Distance(Goal):
         assert self.objective.point is not None
         return math.dist(self._end_point(verdict), self.objective.point)
 
+    def piece_values(self, pieces: ReachPieces) -> np.ndarray:
+        assert self.objective.point is not None
+        return sector_distance(np.asarray(self.objective.point), pieces.centres())
+
 
 @register_goal
 class TargetDistance(Distance):
@@ -172,6 +177,11 @@ class FrontTargetDistance(Distance):
         fl, fr = verdict.end_corners[0], verdict.end_corners[1]
         return ((fl[0] + fr[0]) / 2, (fl[1] + fr[1]) / 2)
 
+    def piece_values(self, pieces: ReachPieces) -> np.ndarray:
+        """Pieces hold front centres first (constraints.geometry.pieces)."""
+        assert self.objective.point is not None
+        return sector_distance(np.asarray(self.objective.point), pieces)
+
 
 @register_goal
 class TargetPose(Distance):
@@ -198,6 +208,11 @@ class TargetPose(Distance):
         assert self.objective.facing_deg is not None
         turn = angle_between_deg(verdict.end_facing_deg, self.objective.facing_deg)
         return math.hypot(super().exact(verdict), 0.1 * turn)
+
+    def piece_values(self, pieces: ReachPieces) -> np.ndarray:
+        assert self.objective.facing_deg is not None
+        turn = facing_gap_deg(pieces, self.objective.facing_deg)
+        return np.hypot(super().piece_values(pieces), 0.1 * turn)
 
 
 def _distance(enc: MoveEncoding, target: tuple[float, float],

@@ -12,6 +12,7 @@ import shapely
 
 from constraints.core.verdict import Verdict
 from constraints.geometry.frame import Frame
+from constraints.geometry.pieces import ReachPieces, sector_support
 from constraints.geometry.plane import Point, angle_between_deg, unit_vector
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.option import Option
@@ -47,6 +48,11 @@ class Forward(Goal):
 
     def exact(self, verdict: Verdict) -> float:
         return self.frame.point(verdict.end_centre)[1]
+
+    def piece_values(self, pieces: ReachPieces) -> np.ndarray:
+        ahead = np.array(unit_vector(self.frame.heading_deg))
+        return sector_support(ahead, pieces.centres()) - \
+            float(np.dot(ahead, self.frame.origin))
 
 
 @register_goal
@@ -121,6 +127,22 @@ class FacePoint(Goal):
         assert self.objective.point is not None
         frame = Frame(verdict.end_centre, verdict.end_facing_deg)
         return abs(frame.point(self.objective.point)[0])
+
+    def piece_values(self, pieces: ReachPieces) -> np.ndarray:
+        """The point's distance from the interval of lateral positions the piece's centres
+        take on its middle facing's right axis, less how far the axis can turn within the
+        facing's spread (|P - C| x the spread, radians)."""
+        assert self.objective.point is not None
+        centres, point = pieces.centres(), np.asarray(self.objective.point)
+        h = np.radians(centres.facing)
+        right = np.stack([np.sin(h), -np.cos(h)], axis=1)
+        upper = sector_support(right, centres)
+        lower = -sector_support(-right, centres)
+        at = (right * point).sum(axis=1)
+        gap = np.maximum(np.maximum(at - upper, lower - at), 0.0)
+        far = np.hypot(*(point - centres.apex).T) + centres.radius + centres.grow
+        value = np.maximum(gap - far * np.radians(centres.spread), 0.0)
+        return np.where(centres.empty, np.inf, value)
 
 
 def lateral_gaps(options: list[Any], regions: list[shapely.Geometry],

@@ -31,6 +31,7 @@ from constraints.core.jsonread import point as checked_point
 from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
 from constraints.geometry.frame import Frame
+from constraints.geometry.pieces import ReachPieces
 from constraints.geometry.plane import Point
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.option import Option
@@ -117,6 +118,11 @@ class Goal(ABC):
     @abstractmethod
     def exact(self, verdict: Verdict) -> float:
         """The objective of a judged end pose, exactly (inches, or inches forward)."""
+
+    @abstractmethod
+    def piece_values(self, pieces: ReachPieces) -> np.ndarray:
+        """Per piece of end poses (world terms), a bound on `exact` over every pose in it
+        (lower when minimising, upper when maximising; +-inf for an empty piece)."""
 
     def target_discs(self, options: list[Option],
                      worst: float) -> tuple[np.ndarray, np.ndarray] | None:

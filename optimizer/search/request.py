@@ -31,6 +31,9 @@ DEFAULT_TIME_LIMIT_S = 10.0
 # room for hard Reforms.  The answer depends on it, never on the machine's load.
 DEFAULT_EFFORT = 20.0
 MAX_EFFORT = 1e5
+# OPTIMAL: the answer within this of a bound over every way the rules allow (inches, or the
+# objective's own units); the answers state it.
+DEFAULT_TOLERANCE = 0.01
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,6 +48,7 @@ class SearchRequest:
     time_limit_s: float = DEFAULT_TIME_LIMIT_S
     workers: int = 1
     effort: float = DEFAULT_EFFORT
+    tolerance: float = DEFAULT_TOLERANCE
 
     def __post_init__(self) -> None:
         validate_manoeuvre(self.scenario, self.unit_id, self.manoeuvre, "unit_id", "manoeuvre")
@@ -58,6 +62,10 @@ class SearchRequest:
         if not (isinstance(self.effort, int | float) and 0 < self.effort <= MAX_EFFORT):
             raise InvalidInputError(f"expected 0 < effort <= {MAX_EFFORT:g}, got "
                                     f"{self.effort!r}", path="effort")
+        if isinstance(self.tolerance, bool) or not (isinstance(self.tolerance, int | float)
+                                                    and 0 < self.tolerance <= 1e3):
+            raise InvalidInputError(f"expected 0 < tolerance <= 1000, got {self.tolerance!r}",
+                                    path="tolerance")
         if not (isinstance(self.workers, int) and self.workers >= 1):
             raise InvalidInputError(f"expected workers >= 1, got {self.workers!r}",
                                     path="workers")

@@ -47,7 +47,7 @@ def test_the_same_answer_idle_and_under_load():
 
 def test_a_finished_search_was_stopped_by_nothing():
     answer = _answer(ROCKS_MARCH, effort=20.0)
-    assert answer["status"] == "OPTIMAL" and answer["stopped_by"] is None
+    assert answer["family"]["status"] == "OPTIMAL" and answer["stopped_by"] is None
 
 
 def test_a_wall_clock_cut_says_so_and_still_answers_standing_still():

@@ -119,6 +119,25 @@ def test_every_move_is_legal(answers):
             assert a["move"] is None and a["value"] is None, a["request"]
 
 
+def test_the_rules_status_follows_the_bound_over_every_way(answers):
+    """Statuses in `answers` are the family's; the answer's own status speaks of every way
+    the rules allow: OPTIMAL only within the tolerance of the bound, none in a Snaking
+    family is NOT_FOUND (more wheels might find one), and a Reform keeps its status."""
+    for a in answers:
+        family, rules = a["status"], a["rules_status"]
+        if a["request"].manoeuvre == "reform":
+            assert rules == family, a["request"]
+            continue
+        if family == "INFEASIBLE":
+            assert rules == "NOT_FOUND", a["request"]
+        elif a["value"] is not None:
+            gap = abs(a["value"] - a["bound"])
+            assert (rules == "OPTIMAL") == (gap <= 0.01 + 1e-12), (a["request"], gap)
+            better = a["bound"] >= a["value"] if a["request"].objective.maximise \
+                else a["bound"] <= a["value"]
+            assert better, a["request"]
+
+
 def test_the_same_request_gives_the_same_answer(answers):
     compared = 0
     proofs = {"OPTIMAL", "INFEASIBLE"}

@@ -1,0 +1,107 @@
+"""Sets of end poses as pieces: a sector of front centres (grown by a margin) and an interval
+of end facings, and the measures an objective's bound needs of them.
+
+A relaxation of where a move can end (e.g. constraints.t9a.snaking_reach) covers a box of its
+parameters with one piece; an objective's bound over every way is its best value over the
+pieces (optimizer.search.certify).  Piece k holds:
+
+- front centres: apex[k] + radius[k] x {r u(t) : 0 <= r <= 1, t in [arc_lo, arc_hi]} grown
+  by `grow[k]` (a full disc when the arc spans 2 pi; an arc wider than pi is only used as a
+  full disc, so every sector is convex);
+- end facings within `spread[k]` degrees of `facing[k]`;
+- end centres: the front centres plus `back[k]` (the offset at `facing[k]`), grown by
+  `back_grow[k]` (how far the offset turns within the spread).
+
+Empty pieces (no way in the box) have a negative radius.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+FULL = 2.0 * np.pi
+
+
+@dataclass(frozen=True)
+class ReachPieces:
+    facing: np.ndarray     # (n,) end facing at the box's middle, world degrees
+    spread: np.ndarray     # (n,) degrees either side of it
+    apex: np.ndarray       # (n, 2) front centres' sector apex, world inches
+    radius: np.ndarray     # (n,) sector radius; negative: the piece is empty
+    arc_lo: np.ndarray     # (n,) world radians
+    arc_hi: np.ndarray     # (n,) world radians, arc_lo <= arc_hi <= arc_lo + 2 pi
+    grow: np.ndarray       # (n,) margin around the sector
+    back: np.ndarray       # (n, 2) end centre less front centre at `facing`
+    back_grow: np.ndarray  # (n,) how far that offset moves within the spread
+
+    def __len__(self) -> int:
+        return len(self.radius)
+
+    @property
+    def empty(self) -> np.ndarray:
+        return self.radius < 0
+
+    def centres(self) -> ReachPieces:
+        """The same pieces for end centres: shifted by `back`, grown by `back_grow`."""
+        return ReachPieces(self.facing, self.spread, self.apex + self.back, self.radius,
+                           self.arc_lo, self.arc_hi, self.grow + self.back_grow,
+                           np.zeros_like(self.back), np.zeros_like(self.back_grow))
+
+
+class Relaxation(Protocol):
+    """Where a move can end, box by box of its parameters (radians)."""
+
+    weights: np.ndarray  # per parameter, inches per radian: which parameter to split first
+
+    def initial(self) -> tuple[np.ndarray, np.ndarray]:
+        """Boxes (mid points, half widths) covering every way."""
+        ...
+
+    def pieces(self, mids: np.ndarray, halves: np.ndarray) -> ReachPieces:
+        """Per box, a piece holding the end poses of every way in it."""
+        ...
+
+
+def _inside_arc(angle: np.ndarray, pieces: ReachPieces) -> np.ndarray:
+    width = pieces.arc_hi - pieces.arc_lo
+    return (width >= FULL - 1e-12) | (np.mod(angle - pieces.arc_lo, FULL) <= width)
+
+
+def _to_segment(q: np.ndarray, angle: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """Distance from q (n, 2) to the segments from 0 to length x u(angle)."""
+    u = np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    t = np.clip((q * u).sum(axis=1), 0.0, np.maximum(length, 0.0))
+    return np.hypot(q[:, 0] - t * u[:, 0], q[:, 1] - t * u[:, 1])
+
+
+def sector_distance(points: np.ndarray, pieces: ReachPieces) -> np.ndarray:
+    """Distance from points[k] ((n, 2) or (2,)) to piece k's grown sector (0 inside; inf
+    for an empty piece)."""
+    q = np.asarray(points, dtype=float) - pieces.apex
+    r = pieces.radius
+    angle = np.arctan2(q[:, 1], q[:, 0])
+    radial = np.maximum(np.hypot(q[:, 0], q[:, 1]) - r, 0.0)
+    edges = np.minimum(_to_segment(q, pieces.arc_lo, r), _to_segment(q, pieces.arc_hi, r))
+    gap = np.where(_inside_arc(angle, pieces), radial, edges)
+    return np.where(pieces.empty, np.inf, np.maximum(gap - pieces.grow, 0.0))
+
+
+def sector_support(directions: np.ndarray, pieces: ReachPieces) -> np.ndarray:
+    """The largest x . e over piece k's grown sector for unit e = directions[k] ((n, 2) or
+    (2,)); -inf for an empty piece."""
+    e = np.broadcast_to(np.asarray(directions, dtype=float), pieces.apex.shape)
+    angle = np.arctan2(e[:, 1], e[:, 0])
+    along = np.maximum(np.cos(angle - pieces.arc_lo), np.cos(angle - pieces.arc_hi))
+    reach = np.where(_inside_arc(angle, pieces), 1.0, np.maximum(along, 0.0))
+    value = (pieces.apex * e).sum(axis=1) + pieces.radius * reach + pieces.grow
+    return np.where(pieces.empty, -np.inf, value)
+
+
+def facing_gap_deg(pieces: ReachPieces, facing_deg: float) -> np.ndarray:
+    """The least difference (degrees, 0 to 180) between `facing_deg` and any end facing of
+    each piece."""
+    off = np.abs(np.mod(pieces.facing - facing_deg + 180.0, 360.0) - 180.0)
+    return np.maximum(off - pieces.spread, 0.0)

@@ -1,0 +1,202 @@
+"""Where any Advance or March can end, with any number of Snaking Forward Moves: a relaxation
+of the reachable end poses under the budget and the heading window, box by box of its
+parameters (docs/rules.md §8.10, docs/techniques.md §9).
+
+March.  Headings are relative to the start facing h0; u(t) is the unit vector at heading
+h0 + t, W the frontage, rho = W/2, D the depth, B the budget, w the window.  Take a way that
+ends at heading h and whose headings span [p, q] (so -w <= p <= min(0, h), max(0, h) <= q
+<= w).  With lo = min(0, h), hi = max(0, h) and J(a, b) the integral of u over [a, b]:
+
+    F1 - F0 - V  lies in  M x Sector[p, q],      Sector = {r u(t) : 0 <= r <= 1, p <= t <= q}
+    V = rho [2 J(p, lo) + J(lo, hi) + 2 J(hi, q)],
+    M = B - rho T - W min(m(-p) + m(q - p) + m(q - h), m(q) + m(q - p) + m(h - p)),
+    T = 2 (q - p) - |h|,
+
+F0, F1 the start and end front centres, psi(x) = sin x - x / 2, and m(x) = m_R(x) the least
+sum of psi over turns of at most R = min(q - p, 90 deg) each, adding up to x or more.
+Why: the front centre moves along the current heading, a forward step by its length and a
+wheel by rho per radian.  The heading runs continuously from 0 to h through p and q, so every
+heading in [p, lo] and [hi, q] is swept by wheels at least twice and every one in [lo, hi]
+once: that moves the front centre by V at least and turns T in all at least.  The rest of
+the path (forward steps, extra turning) has length at most the budget left and runs at
+headings in [p, q], so it adds a point of (length) x conv u[p, q], inside M x Sector.  A
+wheel of x costs W sin x = rho x + W psi(x).  If p is reached before q, the wheels before
+that turn right by -p or more, those up to q left by q - p or more, the later ones right by
+q - h or more (the other order alike), and no wheel turns more than R; psi is concave with
+psi(0) = 0, so turns of at most R adding up to y have a psi-sum of at least
+floor(y / R) psi(R) + psi(y mod R), and over every y >= x at least
+m_R(x) = floor(x / R) psi(R) + min(psi(x mod R), psi(R)).  The end centre is F1 - D/2 u(h).
+
+Advance.  After a free Pivot by phi the same holds from heading g = h0 + phi with the
+simplest sector: one wheel's drift V1(g, T) = sign(T) rho (l(g) - l(g + T)) for the net
+turn T, M = B - rho |T| - W Phi(|T|) (constraints.t9a.snaking_bound) and the sector of the
+whole window about g.
+
+Over a box of parameters, a piece (constraints.geometry.pieces) holds every front centre of
+every point of the box: the radius is M's largest value there, the arc the union of the
+arcs, and the sector is grown by the box's half widths times Lipschitz constants of the
+apex.  Every clause but the budget and the window is left out: the relaxation only grows.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from constraints.geometry.pieces import FULL, ReachPieces
+
+INITIAL_CELL = math.radians(15.0)  # the first boxes' width in every parameter
+
+
+def _u(angle: np.ndarray) -> np.ndarray:
+    return np.stack([np.cos(angle), np.sin(angle)], axis=-1)
+
+
+def _left(angle: np.ndarray) -> np.ndarray:
+    return np.stack([-np.sin(angle), np.cos(angle)], axis=-1)
+
+
+def _cells(lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
+    """Mid points and half widths of equal cells of at most INITIAL_CELL covering [lo, hi]."""
+    count = max(1, math.ceil((hi - lo) / INITIAL_CELL - 1e-9))
+    half = (hi - lo) / count / 2.0
+    return lo + half * (2 * np.arange(count) + 1), np.full(count, half)
+
+
+def _grid(*axes: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    mids = np.stack([m.reshape(-1) for m in np.meshgrid(*(a[0] for a in axes),
+                                                          indexing="ij")], axis=1)
+    halves = np.stack([m.reshape(-1) for m in np.meshgrid(*(a[1] for a in axes),
+                                                            indexing="ij")], axis=1)
+    return mids, halves
+
+
+def _abs_range(mid: np.ndarray, half: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The least and largest |x| over [mid - half, mid + half]."""
+    lo, hi = mid - half, mid + half
+    least = np.where((lo <= 0) & (hi >= 0), 0.0, np.minimum(np.abs(lo), np.abs(hi)))
+    return least, np.maximum(np.abs(lo), np.abs(hi))
+
+
+def _psi(x: np.ndarray) -> np.ndarray:
+    return np.sin(x) - x / 2.0
+
+
+def least_psi(x: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """m_R(x): the least sum of psi over turns of at most R adding up to x or more
+    (nondecreasing in x; for a smaller R it is no smaller, so R's largest value bounds it)."""
+    safe = np.maximum(r, 1e-9)
+    whole = np.floor(x / safe)
+    value = whole * _psi(safe) + np.minimum(_psi(x - whole * safe), _psi(safe))
+    return np.where(r > 1e-9, value, 0.0)
+
+
+@dataclass(frozen=True)
+class SnakingShape:
+    """The unit at the start of the move, and what the rules give it (world terms)."""
+
+    centre: tuple[float, float]
+    facing_deg: float
+    width: float
+    depth: float
+    budget: float
+    window_deg: float
+
+    @property
+    def rho(self) -> float:
+        return self.width / 2.0
+
+    @property
+    def window(self) -> float:
+        return math.radians(min(self.window_deg, 180.0))
+
+    def front(self, heading: np.ndarray) -> np.ndarray:
+        return np.asarray(self.centre) + self.depth / 2.0 * _u(heading)
+
+
+def _way_pieces(s: SnakingShape, start: np.ndarray, mids: np.ndarray,
+                halves: np.ndarray) -> ReachPieces:
+    """Pieces of boxes of (h, p, q) (radians) from start headings `start` (world radians, per
+    box): the March's relaxation (module docstring)."""
+    h, p, q = mids.T
+    dh, dp, dq = halves.T
+    lo, hi = np.minimum(0.0, h), np.maximum(0.0, h)
+
+    def integral(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.stack([np.sin(start + b) - np.sin(start + a),
+                         np.cos(start + a) - np.cos(start + b)], axis=1)
+
+    drift = s.rho * (2 * integral(p, lo) + integral(lo, hi) + 2 * integral(hi, q))
+    h_least, h_most = _abs_range(h, dh)
+    span_least = np.maximum((q - dq) - (p + dp), 0.0)
+    turns = np.maximum.reduce([2 * span_least - h_most, span_least, h_least])
+    r = np.minimum((q + dq) - (p - dp), np.pi / 2)
+
+    def runs(*lengths: np.ndarray) -> np.ndarray:
+        return sum((least_psi(np.maximum(x, 0.0), r) for x in lengths), np.zeros_like(h))
+
+    # p reached first: right -p, left q - p, right q - h; q first: left q, right q - p,
+    # left h - p (each run's least length over the box).
+    psi_least = np.minimum(runs(-(p + dp), span_least, (q - dq) - (h + dh)),
+                           runs(q - dq, span_least, (h - dh) - (p + dp)))
+    radius = s.budget - s.rho * turns - s.width * psi_least
+    # No point of the box keeps p <= min(0, h) and q >= max(0, h): no way at all.
+    radius = np.where((p - dp > np.minimum(0.0, h + dh)) |
+                      (q + dq < np.maximum(0.0, h - dh)), -1.0, radius)
+    arc_lo, arc_hi = start + p - dp, start + q + dq
+    wide = arc_hi - arc_lo > np.pi  # not convex: the whole disc holds conv u[p, q]
+    arc_hi = np.where(wide, arc_lo + FULL, arc_hi)
+    facing = start + h
+    return ReachPieces(
+        np.degrees(facing), np.degrees(dh), s.front(start) + drift, radius, arc_lo, arc_hi,
+        s.rho * (dh + 2 * dp + 2 * dq), -s.depth / 2.0 * _u(facing), s.depth / 2.0 * dh)
+
+
+def _way_cells(window: float) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    return _cells(-window, window), _cells(-window, 0.0), _cells(0.0, window)
+
+
+class MarchReach:
+    """Boxes of (h, p, q) (radians, relative to the start facing)."""
+
+    def __init__(self, shape: SnakingShape) -> None:
+        self.shape = shape
+        # Inches per radian: how fast a piece moves or grows with each parameter.
+        self.weights = np.array([3 * shape.rho + shape.depth / 2.0, 6 * shape.rho,
+                                 6 * shape.rho])
+
+    def initial(self) -> tuple[np.ndarray, np.ndarray]:
+        return _grid(*_way_cells(self.shape.window))
+
+    def pieces(self, mids: np.ndarray, halves: np.ndarray) -> ReachPieces:
+        start = np.full(len(mids), math.radians(self.shape.facing_deg))
+        return _way_pieces(self.shape, start, mids, halves)
+
+
+class AdvanceReach:
+    """Boxes of (phi, h, p, q): the Pivot, then the March's parameters from its heading."""
+
+    def __init__(self, shape: SnakingShape) -> None:
+        self.shape = shape
+        rho, depth = shape.rho, shape.depth
+        self.weights = np.array([depth / 2.0 + 4 * rho + shape.budget,
+                                 3 * rho + depth / 2.0, 6 * rho, 6 * rho])
+
+    def initial(self) -> tuple[np.ndarray, np.ndarray]:
+        return _grid(_cells(-np.pi, np.pi), *_way_cells(self.shape.window))
+
+    def pieces(self, mids: np.ndarray, halves: np.ndarray) -> ReachPieces:
+        s = self.shape
+        dphi = halves[:, 0]
+        start = math.radians(s.facing_deg) + mids[:, 0]
+        inner = _way_pieces(s, start, mids[:, 1:], halves[:, 1:])
+        # Within the box the Pivot turns the start front by D/2 per radian, the drift V (at
+        # most rho x the sweep) and the sector (at most its radius) with it.
+        sweep = 2 * ((mids[:, 3] + halves[:, 3]) - (mids[:, 2] - halves[:, 2]))
+        moved = (s.depth / 2.0 + s.rho * sweep + np.maximum(inner.radius, 0.0)) * dphi
+        return ReachPieces(
+            inner.facing, inner.spread + np.degrees(dphi), inner.apex, inner.radius,
+            inner.arc_lo, inner.arc_hi, inner.grow + moved, inner.back,
+            inner.back_grow + s.depth / 2.0 * dphi)

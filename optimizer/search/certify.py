@@ -1,0 +1,80 @@
+"""OPTIMAL that holds under the rules: a bound on the objective over every legal way, proved by
+branch and bound over a relaxation's boxes (docs/techniques.md §9).
+
+A relaxation (constraints.t9a.snaking_reach) covers its parameter space with boxes and maps a
+box to a piece that holds every end pose of every way in it; the goal bounds its objective
+over a piece (Goal.piece_values).  Boxes whose bound cannot beat the answer by more than the
+tolerance are settled; the others are halved along their most sensitive parameter, until
+none is left or the work cap is reached.  The bound is the best over every box's bound: no
+legal way does better.  The work is counted in boxes, not seconds: the same answer on any
+machine.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from constraints.geometry.pieces import Relaxation
+from optimizer.search.objectives import Goal
+
+CERTIFY_TOLERANCE_IN = 0.01  # OPTIMAL: the answer within this of every legal way's value
+MAX_BOXES = 400_000          # boxes judged per certificate, at most
+MIN_HALF = 1e-7              # radians x weight: boxes this small are not split again
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """A bound on the objective over every legal way, and how it was reached."""
+
+    bound: float
+    boxes: int             # boxes judged
+    closed: bool           # every box settled, not cut short by the cap or the deadline
+    timed_out: bool = False
+
+    def proves(self, value: float, tolerance: float) -> bool:
+        """Whether `value` is within `tolerance` of the bound (the answer is OPTIMAL)."""
+        return abs(value - self.bound) <= tolerance + 1e-12
+
+
+def certify(goal: Goal, relaxation: Relaxation, value: float,
+            tolerance: float = CERTIFY_TOLERANCE_IN, max_boxes: int = MAX_BOXES,
+            deadline: float | None = None) -> Certificate:
+    """The bound over every way, refined until it is within `tolerance` of `value` (an
+    answer's objective), `max_boxes` are judged or the `deadline` (time.perf_counter) passes.
+    Cut short, the bound is the best over the boxes still open: sound, only looser."""
+    sign = -1.0 if goal.maximise else 1.0  # work in "lower is better" terms
+    target = sign * value - tolerance
+    mids, halves = relaxation.initial()
+    best, judged = np.inf, 0
+    while len(mids):
+        values = sign * goal.piece_values(relaxation.pieces(mids, halves))
+        judged += len(mids)
+        open_ = values < target
+        if (~open_).any():
+            best = min(best, float(values[~open_].min()))
+        if not open_.any():
+            break
+        mids, halves = mids[open_], halves[open_]
+        late = deadline is not None and time.perf_counter() > deadline
+        if late or judged + 2 * len(mids) > max_boxes or \
+                float((halves * relaxation.weights).max()) < MIN_HALF:
+            best = min(best, float(values[open_].min()))
+            return Certificate(sign * min(best, sign * value), judged, False, late)
+        mids, halves = _split(mids, halves, relaxation.weights)
+    return Certificate(sign * min(best, sign * value), judged, True)
+
+
+def _split(mids: np.ndarray, halves: np.ndarray,
+           weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each box halved along the parameter that moves its piece most."""
+    axis = np.argmax(halves * weights, axis=1)
+    rows = np.arange(len(mids))
+    halves = halves.copy()
+    halves[rows, axis] /= 2.0
+    low, high = mids.copy(), mids.copy()
+    low[rows, axis] -= halves[rows, axis]
+    high[rows, axis] += halves[rows, axis]
+    return np.concatenate([low, high]), np.concatenate([halves, halves])

@@ -1,0 +1,130 @@
+"""The relaxation of every Advance and March with any number of wheels
+(constraints.t9a.snaking_reach): random ways of up to six wheels, executed step by step, end
+inside the piece of every box holding their parameters; and the examples the bound's
+argument rests on."""
+
+import math
+
+import numpy as np
+import pytest
+
+from constraints.geometry.frame import Frame
+from constraints.geometry.pieces import ReachPieces, facing_gap_deg, sector_distance, sector_support
+from constraints.rank_and_file.unit import Base
+from constraints.t9a.kinematics import snake
+from constraints.t9a.moves import forward, wheel
+from constraints.t9a.snaking_reach import AdvanceReach, MarchReach, SnakingShape, least_psi
+from optimizer.search.certify import certify
+from optimizer.search.objectives import Objective
+from tests.support import unit
+
+
+def _random_way(rng: np.random.Generator, window: float, wheels: int):
+    """Steps of a way that keeps its heading within `window` of the start (the budget is
+    whatever it costs): (steps, headings after each wheel)."""
+    steps, heading, headings = [], 0.0, [0.0]
+    for _ in range(wheels):
+        if rng.uniform() < 0.6:
+            steps.append(forward(float(rng.uniform(0.0, 2.0))))
+        turn = float(rng.uniform(max(-90.0, -window - heading), min(90.0, window - heading)))
+        steps.append(wheel(turn))
+        heading += turn
+        headings.append(heading)
+    if rng.uniform() < 0.7:
+        steps.append(forward(float(rng.uniform(0.0, 2.0))))
+    return tuple(steps), headings
+
+
+def _box(rng: np.random.Generator, params: np.ndarray, zero: bool):
+    """A box holding `params`: the point itself, or a random box around it."""
+    if zero:
+        return params[None, :], np.zeros((1, len(params)))
+    halves = rng.uniform(0.0, math.radians(4.0), len(params))
+    return (params + rng.uniform(-1.0, 1.0, len(params)) * halves)[None, :], halves[None, :]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_every_random_way_ends_inside_the_piece_of_its_box(seed):
+    rng = np.random.default_rng(seed)
+    files, ranks = int(rng.integers(1, 8)), int(rng.integers(1, 5))
+    u = unit(models=files * ranks, files=files, centre=(50.0, 50.0),
+             facing=float(rng.uniform(0.0, 360.0)))
+    window = float(rng.choice([30.0, 60.0, 90.0]))
+    advance = seed % 2 == 0
+    pivot = float(rng.uniform(-180.0, 180.0)) if advance else 0.0
+    steps, headings = _random_way(rng, window, int(rng.integers(0, 7)))
+    way = snake(u, pivot, steps)
+    shape = SnakingShape(u.pose.centre, u.pose.facing_deg, u.width_in, u.depth_in,
+                         way.distance_in + 1e-9, window)
+    params = np.radians([headings[-1], min(headings), max(headings)])
+    if advance:
+        params = np.concatenate([[math.radians(pivot)], params])
+    reach = AdvanceReach(shape) if advance else MarchReach(shape)
+    end = way.end
+    h = math.radians(end.facing_deg)
+    front = np.asarray(end.centre) + u.depth_in / 2.0 * np.array([math.cos(h), math.sin(h)])
+    for zero in (True, False, False):
+        pieces = reach.pieces(*_box(rng, params, zero))
+        assert not pieces.empty[0]
+        assert sector_distance(front, pieces)[0] <= 1e-9
+        assert sector_distance(np.asarray(end.centre), pieces.centres())[0] <= 1e-9
+        off = abs((end.facing_deg - pieces.facing[0] + 180.0) % 360.0 - 180.0)
+        assert off <= pieces.spread[0] + 1e-9
+
+
+# -- examples ----------------------------------------------------------------------------------
+
+def test_least_psi_is_the_cheapest_split_into_turns_of_at_most_r():
+    r = np.array([math.radians(90.0)])
+    psi = lambda x: math.sin(x) - x / 2  # noqa: E731
+    # psi falls past 60 deg: 120 deg or more costs at least two turns of 90 (not 90 + 30),
+    # 78 deg or more at least one of 90.
+    assert least_psi(np.radians([120.0]), r)[0] == pytest.approx(2 * psi(math.pi / 2))
+    assert 2 * psi(math.pi / 2) < psi(math.pi / 2) + psi(math.radians(30.0))
+    assert least_psi(np.radians([78.0]), r)[0] == pytest.approx(psi(math.pi / 2))
+    assert least_psi(np.radians([40.0]), np.radians([20.0]))[0] == \
+        pytest.approx(2 * psi(math.radians(20.0)))
+
+
+def test_the_sidestep_of_the_techniques_note_is_certified():
+    """5 files of 20 mm, 4 ranks, Mob 4, March (8") from (36, 10) facing 90 to (40, 16)
+    facing 90: wheel -31.164, forward 3.925, wheel +31.164 ends 1.5252" away, and no way
+    with any number of wheels does better than that by 0.01"."""
+    u = unit(models=20, files=5, centre=(36.0, 10.0), facing=90.0, base=Base(20.0, 20.0))
+    shape = SnakingShape(u.pose.centre, 90.0, u.width_in, u.depth_in, 8.0, 90.0)
+    way = snake(u, 0.0, (wheel(-31.164), forward(3.925), wheel(31.164)))
+    assert way.distance_in <= 8.0 + 1e-3
+    goal = Objective("target_pose", (40.0, 16.0), 90.0).goal(Frame((36.0, 10.0), 90.0))
+    value = math.dist(way.end.centre, (40.0, 16.0))
+    assert value == pytest.approx(1.5252, abs=5e-4)
+    certificate = certify(goal, MarchReach(shape), value)
+    assert certificate.closed and value - 0.01 <= certificate.bound <= value
+
+
+class _SidewaysAtFacing:
+    """How far left a March ends at exactly its start facing (a goal for `certify`)."""
+
+    maximise = True
+
+    def piece_values(self, pieces: ReachPieces) -> np.ndarray:
+        left = sector_support(np.array([0.0, 1.0]), pieces.centres())
+        return np.where(facing_gap_deg(pieces, 0.0) > 0.0, -np.inf, left)
+
+
+def test_a_march_shifts_sideways_no_more_than_the_sidestep_corollary():
+    """At unchanged facing the sideways shift is at most the largest W(1 - cos t) +
+    (B - 2 W sin t) sin t over affordable t (2 W sin t <= B) (docs/techniques.md §9),
+    reached by wheel, forward, wheel back."""
+    u = unit(models=10, files=5, centre=(0.0, 0.0), facing=0.0)  # facing +x: left is +y
+    width, budget = u.width_in, 8.0
+    t = np.radians(np.linspace(0.0, 90.0, 90_001))
+    t = t[2 * width * np.sin(t) <= budget]
+    shift = width * (1 - np.cos(t)) + (budget - 2 * width * np.sin(t)) * np.sin(t)
+    best = float(np.max(shift))
+    shape = SnakingShape((0.0, 0.0), 0.0, width, u.depth_in, budget, 90.0)
+    certificate = certify(_SidewaysAtFacing(), MarchReach(shape), best)  # type: ignore[arg-type]
+    assert certificate.closed and best <= certificate.bound <= best + 0.01
+    angle = float(t[np.argmax(shift)])
+    legs = budget - 2 * width * math.sin(angle)
+    way = snake(u, 0.0, (wheel(math.degrees(angle)), forward(legs), wheel(-math.degrees(angle))))
+    assert way.end.centre[1] == pytest.approx(best, abs=1e-6)

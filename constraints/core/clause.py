@@ -74,6 +74,9 @@ class Clause(ABC):
     """A rule clause bound to a profile's parameters."""
 
     examples: ClassVar[tuple[RuleExample, ...]] = ()
+    # Whether the clause judges the way (legs, wheels, Pivot) and not just the end pose:
+    # a search over ways with several wheels encodes it with `encode_ways`.
+    judges_way: ClassVar[bool] = False
 
     def __init__(self, spec: ClauseSpec, profile: RulesProfile) -> None:
         self.id = spec.id
@@ -86,6 +89,11 @@ class Clause(ABC):
     def encode(self, ectx: Any) -> None:
         """Post this clause's CP-SAT rows (sound: every accepted pose passes `check`)."""
         raise NotImplementedError(f"{self.id} has no CP-SAT encoding")
+
+    def encode_ways(self, wctx: Any) -> None:
+        """Post this clause's rows on a model of ways with several wheels (sound, as
+        `encode`); only clauses that judge the way have them."""
+        raise NotImplementedError(f"{self.id} has no encoding over ways of several wheels")
 
     def masker(self, setting: Any) -> Masker | None:
         """The vectorised sound form of this clause for a batch judge's `setting`, or None

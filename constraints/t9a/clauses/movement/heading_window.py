@@ -7,6 +7,7 @@ Inclusive; each wheel turns one way only, so checking after every wheel is enoug
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -19,12 +20,14 @@ from constraints.rank_and_file.poses import MaskSetting, SnakingPoses
 from constraints.sat.context import EncodeContext
 from constraints.t9a.context import MoveContext
 from constraints.t9a.examples import advance, field, march, unit, wh
+from constraints.t9a.ways_sweep import WayContext
 
 # Two models on 1" bases with Mobility 10: room for any pair of wheels.
 _PAIR = field(unit(models=2, files=2, mobility=10.0, centre=(36.0, 20.0)))
 
 
 class HeadingWindow(Clause):
+    judges_way = True
 
     examples = (
         RuleExample("exactly 90 deg from the start heading is within", _PAIR,
@@ -61,6 +64,16 @@ class HeadingWindow(Clause):
         def judge(poses: SnakingPoses, ok: np.ndarray) -> np.ndarray:
             return ok & (np.abs(poses.ways.delta) <= window)[poses.inv]
         return Masker(self.id, Stage.WAY, judge)
+
+    def encode_ways(self, wctx: WayContext) -> None:
+        """Every stage's heading within the window of the first (the heading after the
+        Pivot), in whole lattice steps."""
+        way = wctx.way
+        steps = int(math.floor(float(self.params["window_deg"]) / way.shape.step_deg + 1e-9))
+        first = way.stages[0].value
+        for stage in way.stages[1:]:
+            way.model.add(stage.value - first <= steps)
+            way.model.add(first - stage.value <= steps)
 
     def encode(self, ectx: EncodeContext) -> None:
         """Options have one wheel, so the window rules out options with a larger wheel."""

@@ -24,9 +24,11 @@ from constraints.sat.context import EncodeContext
 from constraints.t9a.clauses.movement.model_moves import allowed_pairs, assign, straight_costs
 from constraints.t9a.context import MoveContext
 from constraints.t9a.examples import advance, field, unit
+from constraints.t9a.ways_sweep import WayContext
 
 
 class PivotModelDistance(Clause):
+    judges_way = True
 
     examples = (
         RuleExample("a Pivot in place moves nobody", field(), advance(), False,
@@ -72,6 +74,13 @@ class PivotModelDistance(Clause):
                 verdicts[angle] = pivot_passes(ectx.unit, angle, limit)
             if not verdicts[angle]:
                 ectx.enc.forbid(option.index, self.id)
+
+    def encode_ways(self, wctx: WayContext) -> None:
+        """The same, over the model's Pivot headings."""
+        limit, way = self.limit_in(wctx.ectx.unit), wctx.way
+        for p in way.shape.pivots:
+            if not pivot_passes(wctx.ectx.unit, p * way.shape.step_deg, limit):
+                way.forbid_pivot(p)
 
 
 def pivot_passes(unit: Unit, angle_deg: float, limit: float) -> bool:

@@ -8,6 +8,7 @@ corner advances along the unit's forward direction, frontage x sin(angle).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -21,9 +22,12 @@ from constraints.sat.context import EncodeContext
 from constraints.t9a.context import MoveContext
 from constraints.t9a.examples import advance, field, fw, march, unit, wh
 from constraints.t9a.moves import StepKind
+from constraints.t9a.ways_model import LEG_IN
+from constraints.t9a.ways_sweep import WayContext
 
 
 class SnakingDistance(Clause):
+    judges_way = True
 
     examples = (
         RuleExample("forward steps cost the distance moved", field(),
@@ -72,6 +76,12 @@ class SnakingDistance(Clause):
             cost += unit.width_in * np.abs(np.sin(np.radians(poses.ways.delta)))[poses.inv]
             return ok & (cost <= limit + poses.tol)
         return Masker(self.id, Stage.LEGS, judge)
+
+    def encode_ways(self, wctx: WayContext) -> None:
+        """Legs and wheel costs (each rounded up) within the limit, in whole LEG_IN."""
+        way = wctx.way
+        limit = math.floor(self.limit_in(wctx.ectx.unit) / LEG_IN + 1e-9)
+        way.model.add(sum(way.leg_totals) + sum(way.costs) <= limit)
 
     def encode(self, ectx: EncodeContext) -> None:
         """a + wheel cost + b <= limit, with a and b affine in the end centre per option."""

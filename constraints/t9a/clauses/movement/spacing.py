@@ -44,6 +44,7 @@ from constraints.t9a.clauses.movement.pivot import pivot_masker
 from constraints.t9a.context import MoveContext
 from constraints.t9a.examples import advance, field, fw, march, unit, wall, wh
 from constraints.t9a.moves import Manoeuvre, Move
+from constraints.t9a.ways_sweep import WayContext, keep_clear
 
 QUAD_SEGS = 16  # arc segments per quarter circle in the regions' spacing buffers
 # Relaxed spacing zones are shrunk by this much (inches) so float rounding cannot make them
@@ -164,6 +165,7 @@ def _circumradius(option: Option) -> float:
 
 
 class PivotSpacing(_SpacingClause):
+    judges_way = True
 
     # A 5 x 2 unit pivoting 90 deg is 2 wide and 5 deep: its rear reaches y = 7.5.
     examples = (
@@ -194,20 +196,32 @@ class PivotSpacing(_SpacingClause):
 
     def encode(self, ectx: EncodeContext) -> None:
         """The pivoted boundary is fixed per Pivot angle: rule out the angles that fail."""
-        gap, unit = self.params["spacing_in"], ectx.unit
         pivots = sorted({o.pivot_deg for o in ectx.options if o.pivot_deg != 0})
-        if not pivots or ectx.obstacle_union.is_empty:
-            return
-        shapes = [Polygon(rectangle_corners(unit.pose.centre, unit.pose.facing_deg + p,
-                                            unit.width_in, unit.depth_in)) for p in pivots]
-        clear = shapely.distance(np.array(shapes, dtype=object), ectx.obstacle_union)
-        failing = {p for p, d in zip(pivots, clear, strict=True) if not more_than(d, gap)}
+        failing = self._failing(ectx, pivots)
         for option in ectx.options:
             if option.pivot_deg in failing:
                 ectx.enc.forbid(option.index, self.id)
 
+    def encode_ways(self, wctx: WayContext) -> None:
+        """The same, over the model's Pivot headings."""
+        way = wctx.way
+        by_angle = {p * way.shape.step_deg: p for p in way.shape.pivots if p != 0}
+        for angle in self._failing(wctx.ectx, sorted(by_angle)):
+            way.forbid_pivot(by_angle[angle])
+
+    def _failing(self, ectx: EncodeContext, pivots: list[float]) -> set[float]:
+        """The Pivot angles whose pivoted boundary comes within the gap of an obstacle."""
+        gap, unit = self.params["spacing_in"], ectx.unit
+        if not pivots or ectx.obstacle_union.is_empty:
+            return set()
+        shapes = [Polygon(rectangle_corners(unit.pose.centre, unit.pose.facing_deg + p,
+                                            unit.width_in, unit.depth_in)) for p in pivots]
+        clear = shapely.distance(np.array(shapes, dtype=object), ectx.obstacle_union)
+        return {p for p, d in zip(pivots, clear, strict=True) if not more_than(d, gap)}
+
 
 class FrontSpacing(_SpacingClause):
+    judges_way = True
 
     examples = (
         RuleExample("the front passes rocks 0.6\" to its side",
@@ -255,6 +269,15 @@ class FrontSpacing(_SpacingClause):
             return clear_of(fx, fy, poses.front_boxes, poses.axes, pieces, poses.beyond(gap),
                             ok)
         return Masker(self.id, Stage.SWEEP, judge)
+
+    def encode_ways(self, wctx: WayContext) -> None:
+        """Every leg and wheel of the way clear of each obstacle piece the front can reach
+        (constraints.t9a.ways_sweep)."""
+        gap, way, unit = float(self.params["spacing_in"]), wctx.way, wctx.ectx.unit
+        reach = way.shape.budget + unit.width_in + unit.depth_in + gap + 1e-6
+        for piece in wctx.ectx.obstacles:
+            if piece.shape.distance(Point(0.0, 0.0)) <= reach:
+                keep_clear(way, piece, gap)
 
     def encode(self, ectx: EncodeContext) -> None:
         """First leg and wheel: a <= a bound from exact geometry (constraints.clauses.

@@ -26,6 +26,7 @@ from constraints.sat.sweep_bounds import (
 )
 from constraints.t9a.context import MoveContext
 from constraints.t9a.examples import field, fw, march, reform, unit, wh
+from constraints.t9a.ways_sweep import WayContext, keep_inside
 
 
 def overhang(shape: shapely.Geometry, field: Battlefield) -> float:
@@ -88,6 +89,7 @@ class TableEdgeEnd(_TableEdge):
 
 
 class TableEdgeFront(_TableEdge):
+    judges_way = True
 
     # A 5" front at y = 41 on a 45" deep table: a 90 deg left wheel swings its outer corner
     # up to y = 46 (the arc's polygon is circumscribed: a few millionths more).
@@ -121,6 +123,14 @@ class TableEdgeFront(_TableEdge):
             ok = first_leg_ok(poses.ways, poses.inv, poses.a, ok, bounds)
             return ok & poses.front_boxes.overhang_ok(field.width_in, field.depth_in, poses.tol)
         return Masker(self.id, Stage.SWEEP, judge)
+
+    def encode_ways(self, wctx: WayContext) -> None:
+        """Every leg and wheel of the way inside each table edge the front can reach."""
+        way, unit = wctx.way, wctx.ectx.unit
+        reach = way.shape.budget + unit.width_in + unit.depth_in
+        for hp in wctx.ectx.table:
+            if hp.rhs <= reach:  # the edge's distance from the start centre (unit normal)
+                keep_inside(way, hp.normal, hp.rhs)
 
     def encode(self, ectx: EncodeContext) -> None:
         """First leg and wheel: a bound from exact geometry; last leg: its parallelogram's

@@ -54,6 +54,14 @@ class ValidFinalPosition(Clause):
                     field(unit("column", models=12, files=1, base=(25.0, 50.0),
                                centre=(36.0, 20.0))),
                     advance(wh(30.0), uid="column"), True),
+        RuleExample("three wheels of 10 deg end where one of 30 deg does: too far",
+                    field(unit("column", models=12, files=1, base=(25.0, 50.0),
+                               centre=(36.0, 20.0))),
+                    advance(wh(10.0), wh(10.0), wh(10.0), uid="column"), True),
+        RuleExample("three wheels that turn back end within reach",
+                    field(unit("column", models=12, files=1, base=(25.0, 50.0),
+                               centre=(36.0, 20.0))),
+                    march(wh(10.0), fw(1.0), wh(-20.0), fw(1.0), wh(10.0), uid="column"), False),
     )
 
     def check(self, ctx: MoveContext) -> ClauseResult:

@@ -191,8 +191,10 @@ def make_request(kind: str, seed: int, k: int, manoeuvre: str) -> Request:
 
 
 def _solve(s: Scenario, request: Request, time_limit_s: float):
+    """The one-wheel family, which the brute force below enumerates too (the K-wheel model
+    is tested in tests/optimizer/search/test_ways.py)."""
     return best_move(s, "u", request.manoeuvre, request.objective, time_limit_s=time_limit_s,
-                     lattice=request.lattice, workers=1)
+                     lattice=request.lattice, workers=1, max_wheels=1)
 
 
 def run_scenario(kind: str, seed: int, manoeuvres: tuple[str, ...], repeat: tuple[bool, ...],

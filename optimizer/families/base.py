@@ -33,6 +33,8 @@ from constraints.sat.option import Option
 class Family(ABC):
     """One manoeuvre's move family."""
 
+    pivots: bool = False  # its ways start with a free Pivot (an Advance)
+
     @abstractmethod
     def options(self, unit: Unit, frame: Frame, lattice: Lattice,
                 limits: FamilyLimits) -> tuple[list[Option], list[shapely.Geometry]]:
@@ -68,10 +70,15 @@ class Family(ABC):
         """The family's own rows on the model (default: none)."""
         return None
 
-    def describe(self) -> dict[str, Any]:
-        """What the family searches, for answers (empty: everything the rules allow, on the
-        lattice)."""
-        return {}
+    def holds_ways(self, wheels: int, lattice: Lattice) -> bool:
+        """Whether the options already hold every way of up to `wheels` wheels on the
+        lattice (then no model of ways is needed)."""
+        return True
+
+    def way_search(self, request: Any, wheels: int, deadline: float) -> Any:
+        """A model of the family's ways with up to `wheels` wheels for a search request
+        (optimizer.search.more_wheels), where the family has ways (default: none)."""
+        return None
 
     def relaxation(self, unit: Unit, limits: FamilyLimits) -> Relaxation | None:
         """Where every way the rules allow can end, when the family searches fewer of them

@@ -33,6 +33,7 @@ from constraints.sat.option import Option
 from constraints.t9a.moves import Manoeuvre, Move, forward, wheel
 from constraints.t9a.snaking_reach import AdvanceReach, MarchReach, SnakingShape
 from optimizer.families.base import Family
+from optimizer.families.snaking_ways import WaySearch
 
 # Half-width (ticks, per unit of |normal|_1) of the band that stands for an off-axis straight
 # line (it then holds the rounded point of every point of the line).
@@ -43,7 +44,8 @@ BAND_BACK_TICKS = 0.001
 
 
 class SnakingFamily(Family):
-    """Advance (`pivots`: a Pivot first) or March."""
+    """Advance (`pivots`: a Pivot first) or March; ways of several wheels as one model
+    (`way_search`)."""
 
     def __init__(self, manoeuvre: str, pivots: bool) -> None:
         self.manoeuvre, self.pivots = manoeuvre, pivots
@@ -87,8 +89,13 @@ class SnakingFamily(Family):
         """No Pivot, no wheel: the straight-ahead option with legs of 0."""
         return next((o.index for o in options if o.pivot_deg == 0 and o.wheel_deg == 0), None)
 
-    def describe(self) -> dict[str, Any]:
-        return {"max_wheels": 1}
+    def holds_ways(self, wheels: int, lattice: Lattice) -> bool:
+        """One wheel, on the lattice's degree (an Advance's options wheel on
+        `advance_wheel_deg`)."""
+        return wheels <= 1 and (not self.pivots or lattice.advance_wheel_deg == lattice.degree)
+
+    def way_search(self, request: Any, wheels: int, deadline: float) -> WaySearch:
+        return WaySearch(request, wheels, deadline)
 
     def relaxation(self, unit: Unit, limits: FamilyLimits) -> AdvanceReach | MarchReach | None:
         """Every way with any number of wheels (constraints.t9a.snaking_reach); none without

@@ -23,6 +23,7 @@ from optimizer.search.objectives import Goal
 CERTIFY_TOLERANCE_IN = 0.01  # OPTIMAL: the answer within this of every legal way's value
 MAX_BOXES = 400_000          # boxes judged per certificate, at most
 MIN_HALF = 1e-7              # radians x weight: boxes this small are not split again
+ROUND_BOXES = 50_000         # boxes split per round, lowest bound first
 
 
 @dataclass(frozen=True)
@@ -44,27 +45,36 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
             deadline: float | None = None) -> Certificate:
     """The bound over every way, refined until it is within `tolerance` of `value` (an
     answer's objective), `max_boxes` are judged or the `deadline` (time.perf_counter) passes.
-    Cut short, the bound is the best over the boxes still open: sound, only looser."""
+
+    Boxes are refined lowest bound first, at most ROUND_BOXES a round, so that a certificate
+    cut short still has the highest bound its work could give: the least over every box not
+    settled, sound, only looser."""
     sign = -1.0 if goal.maximise else 1.0  # work in "lower is better" terms
     target = sign * value - tolerance
     mids, halves = relaxation.initial()
-    best, judged = np.inf, 0
-    while len(mids):
-        values = sign * goal.piece_values(relaxation.pieces(mids, halves))
-        judged += len(mids)
+    values = sign * goal.piece_values(relaxation.pieces(mids, halves))
+    best, judged = np.inf, len(mids)
+    while True:
         open_ = values < target
         if (~open_).any():
             best = min(best, float(values[~open_].min()))
-        if not open_.any():
-            break
-        mids, halves = mids[open_], halves[open_]
+        mids, halves, values = mids[open_], halves[open_], values[open_]
+        if not len(values):
+            return Certificate(sign * min(best, sign * value), judged, True)
         late = deadline is not None and time.perf_counter() > deadline
-        if late or judged + 2 * len(mids) > max_boxes or \
-                float((halves * relaxation.weights).max()) < MIN_HALF:
-            best = min(best, float(values[open_].min()))
+        refine = np.argsort(values, kind="stable")[:ROUND_BOXES]
+        refine = refine[(halves[refine] * relaxation.weights).max(axis=1) >= MIN_HALF]
+        if late or not len(refine) or judged + 2 * len(refine) > max_boxes:
+            best = min(best, float(values.min()))
             return Certificate(sign * min(best, sign * value), judged, False, late)
-        mids, halves = _split(mids, halves, relaxation.weights)
-    return Certificate(sign * min(best, sign * value), judged, True)
+        keep = np.ones(len(values), dtype=bool)
+        keep[refine] = False
+        new_mids, new_halves = _split(mids[refine], halves[refine], relaxation.weights)
+        new_values = sign * goal.piece_values(relaxation.pieces(new_mids, new_halves))
+        judged += len(new_mids)
+        mids = np.concatenate([mids[keep], new_mids])
+        halves = np.concatenate([halves[keep], new_halves])
+        values = np.concatenate([values[keep], new_values])
 
 
 def _split(mids: np.ndarray, halves: np.ndarray,

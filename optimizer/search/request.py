@@ -34,6 +34,9 @@ MAX_EFFORT = 1e5
 # OPTIMAL: the answer within this of a bound over every way the rules allow (inches, or the
 # objective's own units); the answers state it.
 DEFAULT_TOLERANCE = 0.01
+# Ways of an Advance or March searched with up to this many wheels (benchmarks/README.md).
+DEFAULT_MAX_WHEELS = 3
+MAX_WHEELS = 8
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,6 +52,7 @@ class SearchRequest:
     workers: int = 1
     effort: float = DEFAULT_EFFORT
     tolerance: float = DEFAULT_TOLERANCE
+    max_wheels: int = DEFAULT_MAX_WHEELS
 
     def __post_init__(self) -> None:
         validate_manoeuvre(self.scenario, self.unit_id, self.manoeuvre, "unit_id", "manoeuvre")
@@ -66,6 +70,10 @@ class SearchRequest:
                                                     and 0 < self.tolerance <= 1e3):
             raise InvalidInputError(f"expected 0 < tolerance <= 1000, got {self.tolerance!r}",
                                     path="tolerance")
+        if isinstance(self.max_wheels, bool) or not (isinstance(self.max_wheels, int)
+                                                     and 1 <= self.max_wheels <= MAX_WHEELS):
+            raise InvalidInputError(f"expected 1 <= max_wheels <= {MAX_WHEELS}, got "
+                                    f"{self.max_wheels!r}", path="max_wheels")
         if not (isinstance(self.workers, int) and self.workers >= 1):
             raise InvalidInputError(f"expected workers >= 1, got {self.workers!r}",
                                     path="workers")

@@ -11,9 +11,8 @@ time-out without an answer is TIMEOUT, never "no legal move".
 
 from __future__ import annotations
 
-import math
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -30,75 +29,29 @@ from constraints.sat.context import SearchTimeout
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import Lattice
 from optimizer.families.base import options_for
-from optimizer.search.certify import certify
 from optimizer.search.clock import Clock
 from optimizer.search.incumbent import Incumbent
 from optimizer.search.model import Search, build_search, decode, recheck, solution, solver_for
+from optimizer.search.more_wheels import with_more_wheels
 from optimizer.search.objectives import Objective
 from optimizer.search.prefilter import focus_discs, prefilter
 from optimizer.search.request import (
     DEFAULT_EFFORT,
+    DEFAULT_MAX_WHEELS,
     DEFAULT_TIME_LIMIT_S,
     DEFAULT_TOLERANCE,
     SearchRequest,
 )
+from optimizer.search.result import SearchResult
 
 __all__ = ["DEFAULT_TIME_LIMIT_S", "SearchResult", "best_move", "objective_value", "solve"]
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """A search's answer: status, objective, lattice, time, and the move with its verdict."""
-
-    status: Status
-    objective: Objective
-    value: float | None
-    bound: float | None
-    lattice: Lattice
-    elapsed_s: float
-    move: Any = None
-    verdict: Verdict | None = None
-    blocking: tuple[str, ...] = ()
-    stats: dict[str, Any] = field(default_factory=dict)
-    stopped_by: str | None = None  # "deterministic_time", "wall_clock" or None (finished)
-    family: dict[str, Any] = field(default_factory=dict)  # what was searched, if not all
-    family_status: Status | None = None  # the solver's status within the family searched
-    bound_covers: str | None = None  # "any_wheels": the bound holds for every legal way
-    tolerance: float | None = None   # OPTIMAL: value within this of the bound
-
-    @property
-    def found(self) -> bool:
-        return self.move is not None
-
-    def to_json(self) -> dict[str, Any]:
-        objective: dict[str, Any] = {"name": self.objective.name, "value": _round(self.value),
-                                     "bound": _round(self.bound)}
-        if self.bound_covers is not None:
-            objective["bound_covers"] = self.bound_covers
-            objective["tolerance"] = self.tolerance
-            if self.value is not None and self.bound is not None:
-                objective["gap"] = _round(abs(self.value - self.bound))
-        out: dict[str, Any] = {
-            "status": str(self.status), "objective": objective,
-            "lattice": self.lattice.to_json(), "elapsed_s": round(self.elapsed_s, 4),
-            "move": self.move.to_json() if self.move else None,
-            "verdict": self.verdict.to_json() if self.verdict else None,
-            "stopped_by": self.stopped_by}
-        if self.family:
-            out["family"] = {**self.family, "status": str(self.family_status)}
-        if self.blocking:
-            out["blocking"] = list(self.blocking)
-        return out
-
-
-def _round(value: float | None) -> float | None:
-    return None if value is None or not math.isfinite(value) else round(value, 6)
 
 
 def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objective, *,
               time_limit_s: float = DEFAULT_TIME_LIMIT_S, lattice: Lattice | None = None,
               workers: int = 1, effort: float | None = None,
-              tolerance: float = DEFAULT_TOLERANCE) -> SearchResult:
+              tolerance: float = DEFAULT_TOLERANCE,
+              max_wheels: int = DEFAULT_MAX_WHEELS) -> SearchResult:
     """The best legal `manoeuvre` of a unit for `objective`, proved on the lattice.
 
     Parameters
@@ -118,6 +71,9 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
         ended the search.
     tolerance : float
         OPTIMAL means the answer is within this of a bound over every way the rules allow.
+    max_wheels : int
+        An Advance or March searches ways of up to this many wheels (1 to 8) where one
+        wheel does not already reach the bound.
 
     Returns
     -------
@@ -126,7 +82,8 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
     """
     return solve(SearchRequest(scenario, unit_id, manoeuvre, objective, lattice or Lattice(),
                                time_limit_s, workers,
-                               DEFAULT_EFFORT if effort is None else effort, tolerance))
+                               DEFAULT_EFFORT if effort is None else effort, tolerance,
+                               max_wheels))
 
 
 def solve(request: SearchRequest) -> SearchResult:
@@ -149,33 +106,8 @@ def solve(request: SearchRequest) -> SearchResult:
     if result.move is None:
         result = _fallback(request, options, result, incumbent, still, clock)
     result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
-    result = _certified(request, result, clock)
+    result = with_more_wheels(request, result, clock)
     return replace(result, stopped_by="wall_clock" if clock.fired else result.stopped_by)
-
-
-def _certified(request: SearchRequest, result: SearchResult, clock: Clock) -> SearchResult:
-    """The status the rules justify.  A family that holds every way (on the lattice) keeps
-    the solver's; otherwise the answer is OPTIMAL only within the tolerance of a bound over
-    every way, FEASIBLE with that bound if not, and no answer in the family is NOT_FOUND."""
-    family = request.family.describe()
-    result = replace(result, family=family, family_status=result.status)
-    relaxation = request.family.relaxation(request.unit, request.limits)
-    if relaxation is None:
-        return result
-    if result.status == Status.INFEASIBLE:
-        return replace(result, status=Status.NOT_FOUND)
-    if result.value is None:
-        return result
-    certificate = certify(request.goal, relaxation, result.value, request.tolerance,
-                          deadline=clock.started + clock.limit_s)
-    clock.fired |= certificate.timed_out
-    result.stats.update({"certificate_boxes": certificate.boxes,
-                         "certificate_closed": certificate.closed})
-    status = Status.OPTIMAL if certificate.proves(result.value, request.tolerance) \
-        else Status.FEASIBLE
-    return replace(result, status=status, bound=certificate.bound, bound_covers="any_wheels",
-                   tolerance=request.tolerance,
-                   elapsed_s=clock.elapsed())
 
 
 def _stand_still(request: SearchRequest, options: list,

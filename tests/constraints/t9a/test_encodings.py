@@ -77,7 +77,10 @@ def without(monkeypatch: pytest.MonkeyPatch, *clause_ids: str, base: str = "t9a"
 
 
 def solve(s, manoeuvre, objective=FORWARD, lattice=None, unit_id="u"):
-    result = best_move(s, unit_id, manoeuvre, objective, time_limit_s=120.0, lattice=lattice)
+    # The one-wheel family: these tests hold its encodings to the checker (the K-wheel
+    # model has its own, tests/optimizer/search/test_ways.py).
+    result = best_move(s, unit_id, manoeuvre, objective, time_limit_s=120.0, lattice=lattice,
+                       max_wheels=1)
     if result.found:
         assert result.verdict is not None and result.verdict.legal
         assert check_move(s, result.move).legal  # best_move re-checks; judge it once more
@@ -85,10 +88,10 @@ def solve(s, manoeuvre, objective=FORWARD, lattice=None, unit_id="u"):
 
 
 def optimal(s, manoeuvre, objective=FORWARD, lattice=None):
-    """The search's answer, proved best within the family it searched (the encoding's own
-    claim; whether the rules' bound closes too is optimizer.search.certify's)."""
+    """The search's answer, proved best over the family's options (the one-wheel encodings'
+    own claim; whether the rules' bound closes too is optimizer.search.certify's)."""
     result = solve(s, manoeuvre, objective, lattice)
-    assert result.family_status == "OPTIMAL", result.family_status
+    assert result.stats["options_status"] == "OPTIMAL", result.stats["options_status"]
     return result
 
 
@@ -504,11 +507,14 @@ def test_pivot_model_distance_forbids_exactly_the_pivots_the_checker_rejects():
 
 
 def test_pivot_model_distance_binds():
-    # On the 1 deg lattice the best Pivot is 88 or 92 deg: 2 deg short, value 0.2.
+    # A Pivot alone does best at 88 or 92 deg (2 deg short, value 0.2).  A Pivot of 92 deg and
+    # a 1 deg-lattice wheel back by 2 deg ends facing the heading with the centre moved
+    # 0.055" (the least any Pivot outside the band and wheel back can do).  The clause still
+    # binds: a 90 deg Pivot (value 0) is out of reach.
     s = scenario(unit(**NARROW), **WIDE_VFP)
     result = optimal(s, "advance", FACE_LEFT)
-    assert result.move.pivot_deg in (88.0, 92.0)
-    assert result.value == pytest.approx(0.2)
+    assert not 88.85 < abs(result.move.pivot_deg) < 91.15
+    assert 0.05 < result.value <= 0.2 + FLOAT
 
 
 def test_off_switch_pivot_model_distance(monkeypatch):
@@ -798,7 +804,7 @@ def test_spacing_is_judged_corner_to_corner():
     s = scenario(unit(), terrain=(_rocks_beside(0.48, bottom_in=12.0),), **STRAIGHT)
     assert check_move(s, Move("u", "march")).legal
     result = solve(s, "march")
-    assert result.family_status == "OPTIMAL"
+    assert result.stats["options_status"] == "OPTIMAL"
     limit = 1.0 - math.sqrt(1.0 - 0.48**2)
     assert between(result.value, limit - CORNER_LOSS, limit)
 

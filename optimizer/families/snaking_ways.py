@@ -1,0 +1,172 @@
+"""The Snaking family's ways of up to K Snaking Forward Moves as one CP-SAT model over
+per-stage headings and legs (constraints.t9a.ways_model), for optimizer.search.more_wheels.
+
+Data: the end facings are the options (the end-pose clauses encode them as ever, their rows
+kept `END_SLACK_TICKS` back because the way's end centre lies within that of the lattice
+point the options use); variables: the way model; constraints: every clause, through
+`encode_ways` where it judges the way and `encode` where it judges the end pose; objective:
+the goal's, on the lattice point; then the search solves it and decodes the way.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import shapely
+from ortools.sat.python import cp_model
+
+from constraints.sat.context import EncodeContext
+from constraints.sat.encoding import MoveEncoding
+from constraints.sat.option import Option
+from constraints.t9a.moves import Manoeuvre, Move, StepKind, forward, wheel
+from constraints.t9a.ways_model import LEG_IN, POS_IN, TRIG_SCALE, WayModel, WayShape
+from constraints.t9a.ways_sweep import WayContext
+
+END_SLACK_TICKS = 1.0  # the way's end centre lies within this of the options' lattice point
+
+
+class WaySearch:
+    """One model of the ways of up to `wheels` wheels for a search request (its scenario,
+    unit, manoeuvre, clauses, limits, lattice, family and goal)."""
+
+    def __init__(self, request: Any, wheels: int, deadline: float) -> None:
+        self.request = request
+        unit, limits, lattice = request.unit, request.limits, request.lattice
+        assert limits.budget_in is not None and limits.window_deg is not None
+        step = lattice.degree
+        half_turn = int(round(180.0 / step))
+        pivots = tuple(range(-half_turn + 1, half_turn + 1)) if request.family.pivots else (0,)
+        self.shape = WayShape(unit.width_in, unit.depth_in, limits.budget_in,
+                              limits.window_deg, step, pivots, wheels)
+        self.options = self._options(half_turn)
+        radius = self.shape.budget + unit.width_in + unit.depth_in
+        regions = [shapely.Point(0.0, 0.0).buffer(radius, 64)] * len(self.options)
+        self.enc = MoveEncoding(self.options, lattice, radius / math.cos(math.pi / 256))
+        self.enc.use_bands([True] * len(self.options), END_SLACK_TICKS)
+        self.way = WayModel(self.enc.sat_model, self.shape)
+        self._tie_end_facing(half_turn)
+        self._tie_end_centre()
+        ectx = EncodeContext(request.scenario, unit, request.manoeuvre, self.enc, regions,
+                             deadline)
+        wctx = WayContext(ectx, self.way)
+        for clause in request.clauses:
+            if clause.judges_way:
+                clause.encode_ways(wctx)
+            else:
+                clause.encode(ectx)
+            ectx.check_time()
+        request.goal.post(self.enc, regions)
+
+    def _options(self, half_turn: int) -> list[Option]:
+        """One option per end facing (lattice steps from the start facing): within the
+        window for a March, all round for an Advance."""
+        unit, step = self.request.unit, self.shape.step_deg
+        ends = range(-half_turn + 1, half_turn + 1) if self.request.family.pivots else \
+            range(-self.shape.window, self.shape.window + 1)
+        return [Option(k, unit.pose.facing_deg + g * step, 90.0 + g * step, unit.files,
+                       unit.width_in, unit.depth_in) for k, g in enumerate(ends)]
+
+    def _tie_end_facing(self, half_turn: int) -> None:
+        """Option k is chosen exactly when the last stage's heading is its facing."""
+        last = self.way.stages[-1].onehot
+        turn = 2 * half_turn
+        for lit, option in zip(self.enc.option_vars, self.options, strict=True):
+            g = round((option.frame_facing_deg - 90.0) / self.shape.step_deg)
+            same = [v for h, v in last.items() if (h - g) % turn == 0]
+            self.enc.sat_model.add(lit == sum(same))
+
+    def _tie_end_centre(self) -> None:
+        """The end centre, front less D/2 dir(PHI_K), within END_SLACK_TICKS of the
+        lattice point (right_ticks, forward_ticks), per axis."""
+        way, enc = self.way, self.enc
+        fx, fy = way.ends[-1]
+        cos, sin = way.stages[-1].trig
+        half = self.shape.depth / 2.0 / TRIG_SCALE
+        room = END_SLACK_TICKS * enc.tick
+        for centre, terms in ((enc.right_ticks, [(POS_IN, fx, way.reach),
+                                                 (half, sin, TRIG_SCALE)]),
+                              (enc.forward_ticks, [(POS_IN, fy, way.reach),
+                                                   (-half, cos, TRIG_SCALE)])):
+            lattice = (-enc.tick, centre, enc.bound)
+            way.row([*terms, lattice], room)
+            way.row([(-c, v, b) for c, v, b in terms] + [(enc.tick, centre, enc.bound)], room)
+
+    def templates(self, points: np.ndarray, count: int, spread: int) -> list[list[int]]:
+        """Stage headings (lattice steps) of ways through the relaxation's points (phi,)
+        h, p, q (lattice steps, best first), each at least `spread` steps from the points
+        taken before in some parameter (the relaxation knows no obstacle: the best points
+        may all lead into one): p visited first or q first, wheels past a quarter split in
+        two; shapes needing more wheels than the model's left out."""
+        found: list[list[int]] = []
+        taken: list[np.ndarray] = []
+        for row in points:
+            if any(np.abs(row - t).max() < spread for t in taken):
+                continue
+            shapes = self._shapes(row)
+            if shapes:
+                taken.append(row)
+            for seq in shapes:
+                if seq not in found:
+                    found.append(seq)
+            if len(found) >= count:
+                break
+        return found[:count]
+
+    def _shapes(self, row: np.ndarray) -> list[list[int]]:
+        """The heading sequences of one point (phi,) h, p, q, in lattice steps."""
+        quarter, stages = self.shape.quarter, len(self.way.stages)
+        phi, (h, p, q) = (row[0], row[1:]) if self.request.family.pivots else (0.0, row)
+        out = []
+        for order in ((p, q, h), (q, p, h)):
+            seq = [round(phi)]
+            for x in order:
+                target = round(phi + x)
+                while abs(target - seq[-1]) > quarter:
+                    seq.append(seq[-1] + quarter * (1 if target > seq[-1] else -1))
+                if target != seq[-1]:
+                    seq.append(target)
+            if len(seq) <= stages and all(g in self.way.stages[k].onehot
+                                          for k, g in enumerate(seq)):
+                out.append(seq + [seq[-1]] * (stages - len(seq)))
+        return out
+
+    def hint(self, move: Any) -> None:
+        """Start from a legal move of at most `wheels` wheels on the lattice's degrees."""
+        step = self.shape.step_deg
+        heading = round(move.pivot_deg / step) if self.request.family.pivots else 0
+        headings, legs = [heading], [0]
+        for s in move.steps:
+            if s.kind == StepKind.WHEEL:
+                heading += round(s.value / step)
+                headings.append(heading)
+                legs.append(0)
+            else:
+                legs[-1] += int(s.value / LEG_IN)
+        if len(headings) > len(self.way.stages):
+            return
+        while len(headings) < len(self.way.stages):
+            headings.append(headings[-1])
+            legs.append(0)
+        self.way.hint(headings, legs)
+
+    def solve(self, solver: cp_model.CpSolver,
+              headings: Sequence[int] | None = None) -> tuple[Any, Move | None]:
+        """(CP-SAT status, move) of the model, or of the ways with these stage headings
+        (lattice steps) when given; the move as the way model decodes it."""
+        model = self.enc.sat_model
+        model.clear_assumptions()
+        if headings is not None:
+            model.add_assumptions([stage.onehot[h] for stage, h in
+                                   zip(self.way.stages, headings, strict=True)])
+        status = solver.solve(model)
+        model.clear_assumptions()
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return status, None
+        pivot, steps = self.way.decode(solver)
+        return status, Move(self.request.unit_id, Manoeuvre(self.request.manoeuvre),
+                            steps=tuple(forward(v) if kind == "forward" else wheel(v)
+                                        for kind, v in steps),
+                            pivot_deg=pivot if self.request.family.pivots else 0.0)

@@ -1,0 +1,185 @@
+"""After the one-wheel search: the status the rules justify, and ways of up to K wheels where
+the one-wheel answer does not already settle it.
+
+1. A family that holds every way (a Reform, on the lattice) keeps the solver's status.
+2. For an Advance or March, the answer is certified against the bound over every way with
+   any number of wheels (optimizer.search.certify).  Within the tolerance: OPTIMAL, and no
+   way of more wheels could do better by more than that, so none is searched.
+3. Otherwise the family's model of ways with up to K wheels (every wheel on the lattice's
+   degree; optimizer.families.snaking_ways) searches: first the ways through the
+   relaxation's best points (headings fixed), then the whole model from the best answer so
+   far, within its own share of the work budget; the better answer is certified again.
+   OPTIMAL needs the bound; FEASIBLE carries it; no answer in the family is NOT_FOUND.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from constraints.core.status import Status
+from constraints.core.verdict import Verdict
+from constraints.errors import EncodingMismatchError
+from constraints.sat.context import SearchTimeout
+from optimizer.search.certify import certify
+from optimizer.search.clock import Clock
+from optimizer.search.model import recheck, solver_for
+from optimizer.search.request import SearchRequest
+from optimizer.search.result import SearchResult
+
+# The K-wheel model's share of the work budget (CP-SAT deterministic time), at most: per
+# way shape tried (TEMPLATES of them), and for the whole model after them.
+WAYS_EFFORT = 0.25
+TEMPLATES = 8
+TEMPLATE_EFFORT = 0.2
+TEMPLATE_SPREAD = 6     # lattice steps between the relaxation points the shapes go through
+COARSE_POINTS = 50_000  # the first grid of the relaxation's parameters, at most
+BEST_POINTS = 40        # points kept from each grid for the next, finer one
+STATUSES = {cp_model.OPTIMAL: Status.OPTIMAL, cp_model.FEASIBLE: Status.FEASIBLE,
+            cp_model.INFEASIBLE: Status.INFEASIBLE}
+
+
+def with_more_wheels(request: SearchRequest, result: SearchResult,
+                     clock: Clock) -> SearchResult:
+    # The status of the search over the family's options (its encodings' own claim).
+    result.stats.update({"options_status": str(result.status), "options_value": result.value})
+    relaxation = request.family.relaxation(request.unit, request.limits)
+    if relaxation is None:
+        return replace(result, family_status=result.status)
+    result = replace(result, family={"max_wheels": request.max_wheels},
+                     family_status=result.status)
+    certified = _certified(request, result, clock)
+    if certified.status == Status.OPTIMAL or result.status == Status.TIMEOUT or \
+            request.family.holds_ways(request.max_wheels, request.lattice) or \
+            clock.left() <= 0:
+        return certified
+    try:
+        ways = request.family.way_search(request, request.max_wheels, clock.deadline)
+    except SearchTimeout:
+        clock.fired = True
+        return certified
+    if ways is None:
+        return certified
+    status, result = _search_ways(request, ways, result, clock)
+    family = _family_status(status, result)
+    if not family.found and not result.found:
+        return replace(certified, status=Status.NOT_FOUND if family == Status.INFEASIBLE
+                       else certified.status, family_status=family)
+    final = replace(_certified(request, result, clock), family_status=family)
+    # Proved under the rules: nothing a longer search could find, whatever cut it short.
+    return replace(final, stopped_by=None) if final.status == Status.OPTIMAL else final
+
+
+def _search_ways(request: SearchRequest, ways: Any, result: SearchResult,
+                 clock: Clock) -> tuple[Status, SearchResult]:
+    """Ways through the relaxation's best lattice points first (headings fixed, legs free),
+    the best of them (or the one-wheel answer) then the whole model's starting point."""
+    templates = ways.templates(_lattice_points(request), TEMPLATES, TEMPLATE_SPREAD)
+    for headings in templates:
+        result = _better(request, result, _solved(request, ways, clock, TEMPLATE_EFFORT,
+                                                  headings)[1])
+    if result.move is not None:
+        ways.hint(result.move)
+    effort = min(request.effort, WAYS_EFFORT)
+    status, found = _solved(request, ways, clock, effort)
+    result.stats.update({"ways_templates": len(templates), "ways_status": str(status)})
+    if status not in (Status.OPTIMAL, Status.INFEASIBLE):
+        result = replace(result, stopped_by="deterministic_time")  # the model's share ran out
+    return status, _better(request, result, found)
+
+
+def _solved(request: SearchRequest, ways: Any, clock: Clock, effort: float,
+            headings: Any = None) -> tuple[Status, tuple[Any, Verdict] | None]:
+    """One solve of the way model: its status and its move with the checker's verdict."""
+    solver = solver_for(max(0.05, clock.left()), request.workers, effort)
+    code, move = ways.solve(solver, headings)
+    if code == cp_model.MODEL_INVALID:
+        raise EncodingMismatchError(f"invalid CP-SAT model: "
+                                    f"{ways.enc.sat_model.validate()}")
+    status = STATUSES.get(code, Status.TIMEOUT)
+    if status == Status.TIMEOUT and solver.deterministic_time < 0.999 * effort:
+        clock.fired = True
+    return status, (None if move is None else (move, recheck(request.scenario, move)))
+
+
+def _better(request: SearchRequest, result: SearchResult,
+            found: tuple[Any, Verdict] | None) -> SearchResult:
+    """The result with the found move instead, when it is better."""
+    if found is None:
+        return result
+    value = request.goal.exact(found[1])
+    if result.value is None or request.goal.better(value, result.value):
+        return replace(result, value=value, move=found[0], verdict=found[1])
+    return result
+
+
+def _lattice_points(request: SearchRequest) -> np.ndarray:
+    """Lattice points (whole steps of every parameter of the relaxation) where it is best,
+    best first (ties: most budget to spare): a coarse grid, then finer grids round the best
+    points, down to one step; every grid's points are kept, so that the list spans the
+    whole range (the relaxation knows no obstacle: its best shapes may all be blocked)."""
+    relaxation = request.family.relaxation(request.unit, request.limits)
+    assert relaxation is not None
+    step = np.radians(request.lattice.degree)
+    mids, halves = relaxation.initial()
+    lo = np.round((mids - halves).min(axis=0) / step)
+    hi = np.round((mids + halves).max(axis=0) / step)
+    spacing = 1
+    while np.prod((hi - lo) / spacing + 1) > COARSE_POINTS:
+        spacing *= 2
+    axes = [np.arange(a, b + 1, spacing) for a, b in zip(lo, hi, strict=True)]
+    points = np.stack(np.meshgrid(*axes, indexing="ij"), -1).reshape(-1, len(lo))
+    seen: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    while True:
+        pieces = relaxation.pieces(points * step, np.zeros(points.shape))
+        values = request.goal.piece_values(pieces)
+        values = -values if request.goal.maximise else values
+        keep = np.isfinite(values)
+        seen.append((points[keep], values[keep], pieces.radius[keep]))
+        order = np.lexsort((-pieces.radius[keep], values[keep]))[:BEST_POINTS]
+        if spacing == 1 or not len(order):
+            break
+        spacing //= 2
+        around = np.stack(np.meshgrid(*[(-spacing, 0, spacing)] * len(lo), indexing="ij"),
+                          -1).reshape(-1, len(lo))
+        best = points[keep][order]
+        points = np.unique(np.clip((best[:, None, :] + around[None]).reshape(-1, len(lo)),
+                                   lo, hi), axis=0)
+    every, values, spare = (np.concatenate(a) for a in zip(*seen, strict=True))
+    every, index = np.unique(every, axis=0, return_index=True)
+    order = np.lexsort((-spare[index], values[index]))
+    return every[order]
+
+
+def _family_status(ways: Status, result: SearchResult) -> Status:
+    """The K-wheel family's status: the model's, except that a one-wheel answer the model
+    could not express (its legs are whole LEG_IN) still counts as found."""
+    if ways == Status.OPTIMAL:
+        return Status.OPTIMAL
+    if result.found:
+        return Status.FEASIBLE
+    return ways
+
+
+def _certified(request: SearchRequest, result: SearchResult, clock: Clock) -> SearchResult:
+    """The answer's status under the rules: OPTIMAL within the tolerance of the bound over
+    every way, FEASIBLE with the bound otherwise; no answer: NOT_FOUND for an INFEASIBLE
+    family, else as it was."""
+    relaxation = request.family.relaxation(request.unit, request.limits)
+    assert relaxation is not None
+    if result.value is None:
+        status = Status.NOT_FOUND if result.status == Status.INFEASIBLE else result.status
+        return replace(result, status=status)
+    certificate = certify(request.goal, relaxation, result.value, request.tolerance,
+                          deadline=clock.started + clock.limit_s)
+    clock.fired |= certificate.timed_out
+    result.stats.update({"certificate_boxes": certificate.boxes,
+                         "certificate_closed": certificate.closed})
+    status = Status.OPTIMAL if certificate.proves(result.value, request.tolerance) \
+        else Status.FEASIBLE
+    return replace(result, status=status, bound=certificate.bound, bound_covers="any_wheels",
+                   tolerance=request.tolerance, elapsed_s=clock.elapsed())
+

@@ -33,6 +33,7 @@ from optimizer.batch.judge import validate_request
 from optimizer.families.base import family_for, options_for
 from optimizer.search.objectives import Objective
 from optimizer.search.regions import CentreRegions
+from optimizer.search.request import MAX_WHEELS
 from optimizer.search.solve import SearchResult, best_move
 
 VIEW_LATTICE = Lattice(inch=0.1, degree=1.0, advance_wheel_deg=15.0)
@@ -78,6 +79,13 @@ class LegalMoves:
         self.family = family_for(scenario.profile, manoeuvre)
         self.options, self.regions = options_for(scenario, scenario.unit(unit_id), manoeuvre,
                                                  lattice)
+
+    @property
+    def searched(self) -> dict[str, int]:
+        """The ways the view holds, where fewer than the rules allow: an Advance or March
+        with one wheel ({"max_wheels": 1}); empty for a Reform (every one on the lattice)."""
+        holds_all = self.family.holds_ways(MAX_WHEELS, self.lattice)
+        return {} if holds_all else {"max_wheels": 1}
 
     def __contains__(self, move: object) -> bool:
         """Whether the view holds the move's end pose: the checker finds the move legal, its

@@ -19,7 +19,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 from typing import Any, ClassVar
 
 from constraints.core.profile import ClauseSpec, RulesProfile
@@ -70,13 +70,22 @@ class RuleExample:
     measured: tuple[str, float] | None = None
 
 
+class Judges(StrEnum):
+    """What a clause judges, as a search over ways of several wheels needs to know."""
+
+    END_POSE = "end_pose"   # the end pose alone: `encode` holds whatever way reaches it
+    WAY = "way"             # the way too (legs, wheels, Pivot): `encode_ways`
+    UNSTATED = "unstated"   # not said: no search over ways runs under it
+
+
 class Clause(ABC):
     """A rule clause bound to a profile's parameters."""
 
     examples: ClassVar[tuple[RuleExample, ...]] = ()
-    # Whether the clause judges the way (legs, wheels, Pivot) and not just the end pose:
-    # a search over ways with several wheels encodes it with `encode_ways`.
-    judges_way: ClassVar[bool] = False
+    # A search over ways with several wheels encodes a clause that judges the way with
+    # `encode_ways` and one that judges the end pose with `encode`; a clause that does not
+    # say (a new one, by default) keeps such a search from running, and the answer its bound.
+    judges: ClassVar[Judges] = Judges.UNSTATED
 
     def __init__(self, spec: ClauseSpec, profile: RulesProfile) -> None:
         self.id = spec.id

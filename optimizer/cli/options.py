@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 # Options taking a number or a point: a value after them starting with "-" is theirs.
-VALUE_OPTIONS = ("--target", "--face", "--facing", "--time-limit", "--effort", "--limit")
+VALUE_OPTIONS = ("--target", "--face", "--facing", "--time-limit", "--effort", "--limit",
+                 "--max-wheels", "--tolerance")
 _NEGATIVE = re.compile(r"-(\d|\.\d|inf|nan)", re.IGNORECASE)
 # When this module was imported: the start of the command where /proc cannot say better.
 IMPORTED_AT = time.monotonic()

@@ -27,6 +27,7 @@ from constraints.t9a.moves import Move
 from optimizer.cli.options import finite, point, seconds_since_start
 from optimizer.queries import legal_moves, legal_region
 from optimizer.search.objectives import Objective
+from optimizer.search.request import DEFAULT_MAX_WHEELS, DEFAULT_TOLERANCE, MAX_WHEELS
 from optimizer.search.solve import SearchResult, best_move
 
 REGION_STYLE = {"facecolor": "#2ca02c", "alpha": 0.3, "edgecolor": "none",
@@ -72,6 +73,12 @@ def add_search_commands(sub: Any, epilog: str | None = None) -> None:
                        help="the search's work budget in CP-SAT deterministic time units "
                        "(the same answer on any machine; default: the search's own)"
                        + ("" if HAS_EFFORT else "; this build's search has none: ignored"))
+    solve.add_argument("--max-wheels", type=int, default=DEFAULT_MAX_WHEELS, metavar="K",
+                       help="Advance and March: search ways of up to K wheels (default "
+                       f"{DEFAULT_MAX_WHEELS}, at most {MAX_WHEELS})")
+    solve.add_argument("--tolerance", type=finite, default=DEFAULT_TOLERANCE, metavar="T",
+                       help="OPTIMAL only within T of the bound over every way (default "
+                       f"{DEFAULT_TOLERANCE:g})")
     solve.add_argument("--json", action="store_true", help="print the result as JSON")
     moves = sub.add_parser("moves", help="legal end positions on the view lattice", **shown)
     moves.add_argument("scenario", help=SCENARIO_HELP)
@@ -108,7 +115,8 @@ def objective_of(args: argparse.Namespace) -> Objective:
 # The API arguments the command-line options stand for, to name them in errors.
 OPTIONS = {"unit_id": "--unit", "manoeuvre": "--manoeuvre", "time_limit_s": "--time-limit",
            "effort": "--effort", "objective.point": "--target", "objective.point[0]": "--target",
-           "objective.point[1]": "--target", "objective.facing_deg": "--facing"}
+           "objective.point[1]": "--target", "objective.facing_deg": "--facing",
+           "max_wheels": "--max-wheels", "tolerance": "--tolerance"}
 
 
 @contextmanager
@@ -132,7 +140,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.effort is not None and HAS_EFFORT else {}
     with as_options():
         result = best_move(scenario, args.unit, args.manoeuvre, objective,
-                           time_limit_s=search_time(args), **effort)
+                           time_limit_s=search_time(args), max_wheels=args.max_wheels,
+                           tolerance=args.tolerance, **effort)
     print(json.dumps(result_json(result), indent=2) if args.json else result_text(result))
     return 0 if result.status.found else 1
 
@@ -168,7 +177,8 @@ def result_text(result: SearchResult) -> str:
         searched = f"ways of up to {wheels} wheel{'s' * (wheels != 1)} searched; " \
             if wheels else ""
         lines.append(f"  {searched}no legal way with any number of wheels does better than "
-                     f"{result.bound:.3f} (OPTIMAL within {result.tolerance:g})")
+                     f"{result.bound:.3f} (an answer within {result.tolerance:g} of it is "
+                     "OPTIMAL)")
     elif result.status == "NOT_FOUND":
         lines.append("  no legal move in the family searched; other ways not ruled out")
     stopped = result.to_json().get("stopped_by")
@@ -200,7 +210,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
             break
     if args.json:
         print(json.dumps({"unit": args.unit, "manoeuvre": args.manoeuvre,
-                          "lattice": view.lattice.to_json(),
+                          "lattice": view.lattice.to_json(), "family": view.searched,
                           "moves": [m.to_json() for m in found]}, indent=2))
     else:
         print("\n".join(json.dumps(m.to_json()) for m in found) or "no legal move")

@@ -21,6 +21,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
+from constraints.core.clause import Judges
 from constraints.geometry.frame import Frame
 from constraints.geometry.plane import Point, unit_vector
 from constraints.geometry.wheel import wheel_shift
@@ -94,7 +95,11 @@ class SnakingFamily(Family):
         `advance_wheel_deg`)."""
         return wheels <= 1 and (not self.pivots or lattice.advance_wheel_deg == lattice.degree)
 
-    def way_search(self, request: Any, wheels: int, deadline: float) -> WaySearch:
+    def way_search(self, request: Any, wheels: int, deadline: float) -> WaySearch | None:
+        """None under a clause that does not say what it judges (its rows might hold for
+        the end pose and not for the way)."""
+        if any(clause.judges == Judges.UNSTATED for clause in request.clauses):
+            return None
         return WaySearch(request, wheels, deadline)
 
     def relaxation(self, unit: Unit, limits: FamilyLimits) -> AdvanceReach | MarchReach | None:

@@ -18,6 +18,7 @@ import numpy as np
 import shapely
 from ortools.sat.python import cp_model
 
+from constraints.core.clause import Judges
 from constraints.sat.context import EncodeContext
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.option import Option
@@ -53,7 +54,7 @@ class WaySearch:
                              deadline)
         wctx = WayContext(ectx, self.way)
         for clause in request.clauses:
-            if clause.judges_way:
+            if clause.judges == Judges.WAY:
                 clause.encode_ways(wctx)
             else:
                 clause.encode(ectx)
@@ -135,16 +136,7 @@ class WaySearch:
 
     def hint(self, move: Any) -> None:
         """Start from a legal move of at most `wheels` wheels on the lattice's degrees."""
-        step = self.shape.step_deg
-        heading = round(move.pivot_deg / step) if self.request.family.pivots else 0
-        headings, legs = [heading], [0]
-        for s in move.steps:
-            if s.kind == StepKind.WHEEL:
-                heading += round(s.value / step)
-                headings.append(heading)
-                legs.append(0)
-            else:
-                legs[-1] += int(s.value / LEG_IN)
+        headings, legs = stages_of(move, self.shape.step_deg)
         if len(headings) > len(self.way.stages):
             return
         while len(headings) < len(self.way.stages):
@@ -170,3 +162,18 @@ class WaySearch:
                             steps=tuple(forward(v) if kind == "forward" else wheel(v)
                                         for kind, v in steps),
                             pivot_deg=pivot if self.request.family.pivots else 0.0)
+
+
+def stages_of(move: Move, step_deg: float) -> tuple[list[int], list[int]]:
+    """A move's stage headings (lattice steps from the start facing, the Pivot's first) and
+    legs (LEG_IN), as the way model holds them."""
+    heading = round(move.pivot_deg / step_deg)
+    headings, legs = [heading], [0]
+    for s in move.steps:
+        if s.kind == StepKind.WHEEL:
+            heading += round(s.value / step_deg)
+            headings.append(heading)
+            legs.append(0)
+        else:
+            legs[-1] += round(s.value / LEG_IN)
+    return headings, legs

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -16,12 +17,15 @@ from constraints.core.status import Status
 from constraints.core.system import find_system
 from constraints.geometry.plane import Point, angle_between_deg
 from constraints.sat.lattice import Lattice
+from optimizer.search.certify import certify
 from optimizer.search.model import build_search, decode, recheck, solver_for
 from optimizer.search.objectives import Objective
 from optimizer.search.request import SearchRequest
-from optimizer.search.solve import DEFAULT_TIME_LIMIT_S, SearchResult
+from optimizer.search.solve import DEFAULT_TIME_LIMIT_S, SearchResult, best_move
 
 UNREACHABLE = "reachable"  # suffix of the pseudo-clause for the move family itself
+REACH_BOXES = 100_000  # the relaxation's boxes judged to prove a pose out of every way's reach
+REACH_EFFORT = 2.0     # the work budget of the search over more wheels, at most
 MAX_TOLERANCE_IN = 100.0  # how far an end centre may miss the pose asked for
 
 
@@ -45,8 +49,12 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
     Returns
     -------
     SearchResult
-        OPTIMAL with a move that gets there; INFEASIBLE (proved on the lattice and the
-        searched family) with the blocking clauses in `blocking` (an unsat core); TIMEOUT.
+        OPTIMAL with a move that gets there; INFEASIBLE, proved for every way the rules
+        allow, with the blocking clauses in `blocking` (a Reform: an unsat core on the
+        lattice; an Advance or March: the budget and window clauses, whose bound over any
+        number of wheels rules the pose out); NOT_FOUND when no way of one wheel (its
+        unsat core in `blocking`) nor of up to `max_wheels` reaches it, and more are not
+        ruled out; TIMEOUT.
     """
     started = time.perf_counter()
     lattice = lattice or Lattice()
@@ -86,8 +94,54 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
     # i.e. when no way of the family reaches the pose whatever the other clauses say.
     core = set(solver.sufficient_assumptions_for_infeasibility())
     blocking = tuple(name for name, lit in search.clause_lits.items() if lit.index in core)
-    return SearchResult(Status.INFEASIBLE, objective, None, None, lattice, elapsed,
-                        blocking=blocking or (family,))
+    found = SearchResult(Status.INFEASIBLE, objective, None, None, lattice, elapsed,
+                         blocking=blocking or (family,))
+    return _beyond_one_wheel(request, found, tolerance, started) \
+        if request.family.relaxation(request.unit, request.limits) is not None else found
+
+
+def _beyond_one_wheel(request: SearchRequest, found: SearchResult, tolerance: float,
+                      started: float) -> SearchResult:
+    """No one-wheel way reaches the pose.  INFEASIBLE only if no way with any number of
+    wheels can (the relaxation's bound, docs/techniques.md §9: it then names the budget and
+    window clauses); else the ways of up to max_wheels wheels, and NOT_FOUND when they
+    reach it neither (more wheels, or these on another lattice, are not ruled out)."""
+    relaxation = request.family.relaxation(request.unit, request.limits)
+    assert relaxation is not None
+    # A way "reaches" the pose when its target_pose value is at most this.
+    miss = math.hypot(math.sqrt(2.0) * tolerance, 0.1 * request.lattice.degree / 2)
+    deadline = started + request.time_limit_s
+    proof = certify(request.goal, relaxation, 2 * miss + 1e-6, miss + 1e-6,
+                    max_boxes=REACH_BOXES, deadline=deadline)
+    if proof.closed and proof.bound > miss:
+        limits = request.limits
+        named = tuple(by for by in (limits.clause_for("budget_in"),
+                                    limits.clause_for("window_deg")) if by)
+        return replace(found, elapsed_s=time.perf_counter() - started, blocking=named,
+                       bound_covers="any_wheels")
+    left = deadline - time.perf_counter()
+    ways = best_move(request.scenario, request.unit_id, request.manoeuvre, request.objective,
+                     lattice=request.lattice, time_limit_s=max(left, 0.01),
+                     effort=min(request.effort, REACH_EFFORT))
+    if ways.found and ways.value is not None and ways.value <= miss and \
+            _on_pose(request, ways, tolerance):
+        return replace(ways, status=Status.OPTIMAL, value=0.0, bound=0.0,
+                       elapsed_s=time.perf_counter() - started)
+    return replace(found, status=Status.NOT_FOUND, elapsed_s=time.perf_counter() - started,
+                   family={"max_wheels": request.max_wheels},
+                   family_status=Status.NOT_FOUND)
+
+
+def _on_pose(request: SearchRequest, result: SearchResult, tolerance: float) -> bool:
+    """The answer's end within `tolerance` per axis of the unit's start frame (as the
+    one-wheel model asks) and within half a lattice degree of the pose."""
+    objective, verdict = request.objective, result.verdict
+    assert verdict is not None and objective.point is not None
+    assert objective.facing_deg is not None
+    end, target = request.frame.point(verdict.end_centre), request.frame.point(objective.point)
+    return max(abs(end[0] - target[0]), abs(end[1] - target[1])) <= tolerance + 1e-9 and \
+        angle_between_deg(verdict.end_facing_deg, objective.facing_deg) <= \
+        request.lattice.degree / 2 + 1e-9
 
 
 def why_not(scenario: Scenario, move: Any, *, lattice: Lattice | None = None,

@@ -49,8 +49,8 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
     relaxation = request.family.relaxation(request.unit, request.limits)
     if relaxation is None:
         return replace(result, family_status=result.status)
-    result = replace(result, family={"max_wheels": request.max_wheels},
-                     family_status=result.status)
+    # The family searched: one wheel, until the model of more wheels runs.
+    result = replace(result, family={"max_wheels": 1}, family_status=result.status)
     certified = _certified(request, result, clock)
     if certified.status == Status.OPTIMAL or result.status == Status.TIMEOUT or \
             request.family.holds_ways(request.max_wheels, request.lattice) or \
@@ -62,7 +62,9 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
         clock.fired = True
         return certified
     if ways is None:
+        result.stats["ways"] = "not searched: a clause does not state what it judges"
         return certified
+    result = replace(result, family={"max_wheels": request.max_wheels})
     status, result = _search_ways(request, ways, result, clock)
     family = _family_status(status, result)
     if not family.found and not result.found:

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from constraints.core.clause import Clause, Masker, RuleExample, Stage
+from constraints.core.clause import Clause, Judges, Masker, RuleExample, Stage
 from constraints.core.limits import FLOAT_NOISE, within
 from constraints.core.verdict import ClauseResult
 from constraints.rank_and_file.family_limits import FamilyLimits
@@ -27,7 +27,7 @@ _PAIR = field(unit(models=2, files=2, mobility=10.0, centre=(36.0, 20.0)))
 
 
 class HeadingWindow(Clause):
-    judges_way = True
+    judges = Judges.WAY
 
     examples = (
         RuleExample("exactly 90 deg from the start heading is within", _PAIR,

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from constraints.core.clause import Clause, Masker, RuleExample, Stage
+from constraints.core.clause import Clause, Judges, Masker, RuleExample, Stage
 from constraints.core.limits import FLOAT_NOISE, within
 from constraints.core.scenario import Pose
 from constraints.core.verdict import ClauseResult
@@ -28,7 +28,7 @@ from constraints.t9a.ways_sweep import WayContext
 
 
 class PivotModelDistance(Clause):
-    judges_way = True
+    judges = Judges.WAY
 
     examples = (
         RuleExample("a Pivot in place moves nobody", field(), advance(), False,

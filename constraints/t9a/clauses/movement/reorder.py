@@ -6,7 +6,7 @@ Measured as the change in files asked for by the move's `files`.
 
 from __future__ import annotations
 
-from constraints.core.clause import Clause, Masker, RuleExample
+from constraints.core.clause import Clause, Judges, Masker, RuleExample
 from constraints.core.verdict import ClauseResult
 from constraints.rank_and_file.poses import MaskSetting
 from constraints.sat.context import EncodeContext
@@ -15,6 +15,7 @@ from constraints.t9a.examples import field, fw, march
 
 
 class ReorderFiles(Clause):
+    judges = Judges.END_POSE  # the files a way ends in
 
     examples = (
         RuleExample("a Reorder keeps the files", field(), march(fw(1.0), files=5), False,

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from constraints.core.clause import Clause, Masker, RuleExample, Stage
+from constraints.core.clause import Clause, Judges, Masker, RuleExample, Stage
 from constraints.core.limits import within
 from constraints.core.verdict import ClauseResult
 from constraints.rank_and_file.family_limits import FamilyLimits
@@ -27,7 +27,7 @@ from constraints.t9a.ways_sweep import WayContext
 
 
 class SnakingDistance(Clause):
-    judges_way = True
+    judges = Judges.WAY
 
     examples = (
         RuleExample("forward steps cost the distance moved", field(),

@@ -16,7 +16,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon
 
-from constraints.core.clause import Clause, Masker, RegionPart, RuleExample, Stage
+from constraints.core.clause import Clause, Judges, Masker, RegionPart, RuleExample, Stage
 from constraints.core.limits import more_than
 from constraints.core.verdict import ClauseResult
 from constraints.geometry.batch import clear_of
@@ -91,6 +91,7 @@ def _ahead(gap: float, rocks: bool = False) -> dict:
 
 
 class UnitSpacing(_SpacingClause):
+    judges = Judges.END_POSE
 
     examples = (
         RuleExample("a unit may not end within 1\" of another unit", _ahead(1.0),
@@ -165,7 +166,7 @@ def _circumradius(option: Option) -> float:
 
 
 class PivotSpacing(_SpacingClause):
-    judges_way = True
+    judges = Judges.WAY
 
     # A 5 x 2 unit pivoting 90 deg is 2 wide and 5 deep: its rear reaches y = 7.5.
     examples = (
@@ -221,7 +222,7 @@ class PivotSpacing(_SpacingClause):
 
 
 class FrontSpacing(_SpacingClause):
-    judges_way = True
+    judges = Judges.WAY
 
     examples = (
         RuleExample("the front passes rocks 0.6\" to its side",

@@ -10,7 +10,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from constraints.core.clause import Clause, Masker, RegionPart, RuleExample, Stage
+from constraints.core.clause import Clause, Judges, Masker, RegionPart, RuleExample, Stage
 from constraints.core.limits import within
 from constraints.core.scenario import Battlefield
 from constraints.core.verdict import ClauseResult
@@ -51,6 +51,7 @@ class _TableEdge(Clause):
 
 
 class TableEdgeEnd(_TableEdge):
+    judges = Judges.END_POSE
 
     examples = (
         RuleExample("touching the far edge is on the table", field(depth=19.0),
@@ -89,7 +90,7 @@ class TableEdgeEnd(_TableEdge):
 
 
 class TableEdgeFront(_TableEdge):
-    judges_way = True
+    judges = Judges.WAY
 
     # A 5" front at y = 41 on a 45" deep table: a 90 deg left wheel swings its outer corner
     # up to y = 46 (the arc's polygon is circumscribed: a few millionths more).

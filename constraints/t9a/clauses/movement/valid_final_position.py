@@ -12,7 +12,7 @@ import math
 import numpy as np
 import shapely
 
-from constraints.core.clause import Clause, Masker, RegionPart, RuleExample, Stage
+from constraints.core.clause import Clause, Judges, Masker, RegionPart, RuleExample, Stage
 from constraints.core.limits import within
 from constraints.core.verdict import ClauseResult
 from constraints.geometry.batch import within_reach
@@ -40,6 +40,7 @@ def farthest_corner(start: tuple[Point, ...], end: tuple[Point, ...]) -> tuple[i
 
 
 class ValidFinalPosition(Clause):
+    judges = Judges.END_POSE  # start and end corners only, whatever the way between
 
     examples = (
         RuleExample("8\" straight ahead: each front corner ends 8\" from its start",

@@ -6,11 +6,11 @@ import json
 import numpy as np
 import pytest
 
-from constraints.core.scenario_io import save_scenario
+from constraints.core.scenario_io import load_scenario, save_scenario
 from constraints.geometry.plane import signed_deg
 from constraints.rank_and_file.ways import one_wheel_legs
 from constraints.t9a.checker import check_move
-from constraints.t9a.moves import Move, Step, forward
+from constraints.t9a.moves import Move, Step, forward, wheel
 from optimizer import (
     BatchJudge,
     Lattice,
@@ -22,7 +22,7 @@ from optimizer import (
     why_not,
 )
 from optimizer.cli import main
-from tests.support import scenario, unit, wall
+from tests.support import ROOT, scenario, unit, wall
 
 ROCKS = wall("rocks", 40.0, 14.0, 43.0, 16.0)
 FIELD = scenario(unit("u", models=10, files=5, centre=(36.0, 10.0), mobility=4.0),
@@ -120,6 +120,22 @@ def test_reach_gives_the_steps_or_the_blocking_clauses():
     assert why_not(FIELD, Move("u", "march", steps=(forward(9.0),))) == too_far.blocking
 
 
+def test_reach_beyond_one_wheel_finds_a_sidestep_or_proves_none_exists():
+    spears = load_scenario(ROOT / "examples" / "spears.json")
+    # Where wheel -30, forward 3, wheel +30 ends: no single wheel ends there facing 90.
+    end = check_move(spears, Move("spears", "march", steps=(
+        wheel(-30.0), forward(3.0), wheel(30.0)))).end_centre
+    found = reach(spears, "spears", "march", end, 90.0, tolerance_in=0.01)
+    assert found.status == "OPTIMAL" and found.verdict.legal
+    assert sum(s.kind == "wheel" for s in found.move.steps) >= 2
+    assert max(abs(a - b) for a, b in zip(found.verdict.end_centre, end, strict=True)) <= 0.0101
+    # 6" to the right and 2" forward, facing 90: beyond any way of an 8" March (the bound
+    # over every number of wheels rules it out, and names the clauses it rests on).
+    none = reach(spears, "spears", "march", (42.0, 12.0), 90.0)
+    assert none.status == "INFEASIBLE" and none.bound_covers == "any_wheels"
+    assert none.blocking == ("t9a.march.distance", "t9a.march.heading_window")
+
+
 def test_reach_names_the_centre_travel_of_a_far_reform():
     found = reach(FIELD, "u", "reform", (36.0, 14.0), 0.0)
     assert found.status == "INFEASIBLE" and found.blocking == ("t9a.reform.centre_travel",)
@@ -149,7 +165,7 @@ def test_cli_solve_json_follows_the_format(tmp_path, capsys):
                                      "gap"}
     assert out["objective"]["bound_covers"] == "any_wheels"
     assert out["objective"]["gap"] <= out["objective"]["tolerance"]
-    assert out["family"] == {"max_wheels": 3, "status": "OPTIMAL"}  # one wheel sufficed
+    assert out["family"] == {"max_wheels": 1, "status": "OPTIMAL"}  # one wheel sufficed
     move_file = tmp_path / "m.json"
     move_file.write_text(json.dumps(out["move"]), encoding="utf-8")
     assert main(["check", path, str(move_file)]) == 0  # `check` accepts the answer
@@ -173,12 +189,29 @@ def test_cli_solve_infeasible_exits_one(tmp_path, capsys):
     assert code == (0 if out["status"] in ("OPTIMAL", "FEASIBLE") else 1)
 
 
+def test_cli_solve_max_wheels(capsys):
+    spears = str(ROOT / "examples" / "spears.json")
+    ask = ["solve", spears, "--unit", "spears", "--manoeuvre", "march", "--target", "40,16",
+           "--facing", "90", "--json"]
+    assert main([*ask, "--max-wheels", "1"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert one["family"]["max_wheels"] == 1 and one["status"] == "FEASIBLE"
+    assert len([s for s in one["move"]["steps"] if "wheel" in s]) <= 1
+    assert main(ask) == 0
+    three = json.loads(capsys.readouterr().out)
+    assert three["family"]["max_wheels"] == 3
+    assert three["objective"]["value"] <= 1.6 < one["objective"]["value"]
+    assert main([*ask, "--max-wheels", "9"]) == 2
+    assert "--max-wheels" in capsys.readouterr().err
+
+
 def test_cli_moves_lists_legal_moves(tmp_path, capsys):
     path = _files(tmp_path, FIELD)
     assert main(["moves", path, "--unit", "u", "--manoeuvre", "march", "--limit", "5",
                  "--json"]) == 0
-    listed = json.loads(capsys.readouterr().out)["moves"]
-    assert len(listed) == 5
+    out = json.loads(capsys.readouterr().out)
+    listed = out["moves"]
+    assert len(listed) == 5 and out["family"] == {"max_wheels": 1}  # one-wheel ways only
     assert main(["solve", path, "--unit", "nobody", "--manoeuvre", "march", "--forward"]) == 2
 
 

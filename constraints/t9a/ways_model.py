@@ -60,6 +60,7 @@ class WayShape:
     step_deg: float
     pivots: tuple[int, ...]
     wheels: int
+    fixed: tuple[int, ...] | None = None  # every stage's heading, when fixed (a template)
 
     @property
     def rho(self) -> float:
@@ -72,6 +73,15 @@ class WayShape:
     @property
     def quarter(self) -> int:
         return int(math.floor(MAX_WHEEL_DEG / self.step_deg + 1e-9))
+
+    def domains(self) -> list[tuple[int, int]]:
+        """Each stage's headings (lattice steps, lowest and highest): the Pivot's, then
+        those within the window of some Pivot (the window itself is the heading-window
+        clause's); one heading each when fixed."""
+        if self.fixed is not None:
+            return [(h, h) for h in self.fixed]
+        lo, hi = min(self.pivots), max(self.pivots)
+        return [(lo, hi)] + [(lo - self.window, hi + self.window)] * self.wheels
 
 
 class Stage:
@@ -113,16 +123,12 @@ class WayModel:
 
     def __init__(self, model: cp_model.CpModel, shape: WayShape) -> None:
         self.model, self.shape = model, shape
-        s, n = shape, shape.window
-        pivots = sorted(shape.pivots)
-        self.stages = [Stage(model, 0, pivots[0], pivots[-1], s.step_deg)]
-        for p in range(pivots[0], pivots[-1] + 1):
-            if p not in pivots:
-                model.add(self.stages[0].onehot[p] == 0)
-        # Headings beyond the window of every Pivot are left out of the domains; the
-        # window itself is the heading-window clause's (encode_ways).
-        for k in range(1, s.wheels + 1):
-            self.stages.append(Stage(model, k, pivots[0] - n, pivots[-1] + n, s.step_deg))
+        s = shape
+        self.stages = [Stage(model, k, lo, hi, s.step_deg)
+                       for k, (lo, hi) in enumerate(shape.domains())]
+        for p in self.stages[0].values():
+            if p not in shape.pivots:
+                model.add(self.stages[0].onehot[int(p)] == 0)
         self.cover: list[dict[int, Any]] = [{}]
         self.left_turn: list[Any] = [None]
         self.turns: list[Any] = []

@@ -75,10 +75,18 @@ class Family(ABC):
         lattice (then no model of ways is needed)."""
         return True
 
-    def way_search(self, request: Any, wheels: int, deadline: float) -> Any:
+    def way_search(self, request: Any, wheels: int, deadline: float,
+                   headings: Sequence[int] | None = None) -> Any:
         """A model of the family's ways with up to `wheels` wheels for a search request
-        (optimizer.search.more_wheels), where the family has ways (default: none)."""
+        (optimizer.search.more_wheels), or of those through the given stage headings, where
+        the family has ways (default: none)."""
         return None
+
+    def way_templates(self, request: Any, wheels: int, points: Any, count: int,
+                      spread: int) -> list[list[int]]:
+        """Stage headings of promising ways through the relaxation's best points (lattice
+        steps), each solved on its own before the whole model (default: none)."""
+        return []
 
     def relaxation(self, unit: Unit, limits: FamilyLimits) -> Relaxation | None:
         """Where every way the rules allow can end, when the family searches fewer of them

@@ -34,7 +34,7 @@ from constraints.sat.option import Option
 from constraints.t9a.moves import Manoeuvre, Move, forward, wheel
 from constraints.t9a.snaking_reach import AdvanceReach, MarchReach, SnakingShape
 from optimizer.families.base import Family
-from optimizer.families.snaking_ways import WaySearch
+from optimizer.families.snaking_ways import WaySearch, templates
 
 # Half-width (ticks, per unit of |normal|_1) of the band that stands for an off-axis straight
 # line (it then holds the rounded point of every point of the line).
@@ -95,12 +95,17 @@ class SnakingFamily(Family):
         `advance_wheel_deg`)."""
         return wheels <= 1 and (not self.pivots or lattice.advance_wheel_deg == lattice.degree)
 
-    def way_search(self, request: Any, wheels: int, deadline: float) -> WaySearch | None:
+    def way_search(self, request: Any, wheels: int, deadline: float,
+                   headings: Sequence[int] | None = None) -> WaySearch | None:
         """None under a clause that does not say what it judges (its rows might hold for
         the end pose and not for the way)."""
         if any(clause.judges == Judges.UNSTATED for clause in request.clauses):
             return None
-        return WaySearch(request, wheels, deadline)
+        return WaySearch(request, wheels, deadline, headings)
+
+    def way_templates(self, request: Any, wheels: int, points: np.ndarray, count: int,
+                      spread: int) -> list[list[int]]:
+        return templates(request, wheels, points, count, spread)
 
     def relaxation(self, unit: Unit, limits: FamilyLimits) -> AdvanceReach | MarchReach | None:
         """Every way with any number of wheels (constraints.t9a.snaking_reach); none without

@@ -29,20 +29,33 @@ from constraints.t9a.ways_sweep import WayContext
 END_SLACK_TICKS = 1.0  # the way's end centre lies within this of the options' lattice point
 
 
+def way_shape(request: Any, wheels: int, headings: Sequence[int] | None = None) -> WayShape:
+    """The way model's shape for a search request: every Pivot of an Advance (lattice
+    steps), or the given stage headings only."""
+    unit, limits, step = request.unit, request.limits, request.lattice.degree
+    assert limits.budget_in is not None and limits.window_deg is not None
+    half_turn = int(round(180.0 / step))
+    pivots = tuple(range(-half_turn + 1, half_turn + 1)) if request.family.pivots else (0,)
+    if headings is not None:
+        pivots = (headings[0],)
+    return WayShape(unit.width_in, unit.depth_in, limits.budget_in, limits.window_deg, step,
+                    pivots, wheels, None if headings is None else tuple(headings))
+
+
 class WaySearch:
     """One model of the ways of up to `wheels` wheels for a search request (its scenario,
-    unit, manoeuvre, clauses, limits, lattice, family and goal)."""
+    unit, manoeuvre, clauses, limits, lattice, family and goal); with `headings`, of the
+    ways through those stage headings only (a template: a much smaller model)."""
 
-    def __init__(self, request: Any, wheels: int, deadline: float) -> None:
+    def __init__(self, request: Any, wheels: int, deadline: float,
+                 headings: Sequence[int] | None = None) -> None:
         self.request = request
-        unit, limits, lattice = request.unit, request.limits, request.lattice
-        assert limits.budget_in is not None and limits.window_deg is not None
-        step = lattice.degree
-        half_turn = int(round(180.0 / step))
-        pivots = tuple(range(-half_turn + 1, half_turn + 1)) if request.family.pivots else (0,)
-        self.shape = WayShape(unit.width_in, unit.depth_in, limits.budget_in,
-                              limits.window_deg, step, pivots, wheels)
+        unit, lattice = request.unit, request.lattice
+        half_turn = int(round(180.0 / lattice.degree))
+        self.shape = way_shape(request, wheels, headings)
         self.options = self._options(half_turn)
+        if not self.options:  # a template ending outside the window: nothing to model
+            return
         radius = self.shape.budget + unit.width_in + unit.depth_in
         regions = [shapely.Point(0.0, 0.0).buffer(radius, 64)] * len(self.options)
         self.enc = MoveEncoding(self.options, lattice, radius / math.cos(math.pi / 256))
@@ -65,8 +78,11 @@ class WaySearch:
         """One option per end facing (lattice steps from the start facing): within the
         window for a March, all round for an Advance."""
         unit, step = self.request.unit, self.shape.step_deg
-        ends = range(-half_turn + 1, half_turn + 1) if self.request.family.pivots else \
-            range(-self.shape.window, self.shape.window + 1)
+        ends: Sequence[int] = range(-half_turn + 1, half_turn + 1) \
+            if self.request.family.pivots else range(-self.shape.window, self.shape.window + 1)
+        if self.shape.fixed is not None:  # the one end facing of the template, if allowed
+            last = self.shape.fixed[-1]
+            ends = [g for g in ends if (g - last) % (2 * half_turn) == 0]
         return [Option(k, unit.pose.facing_deg + g * step, 90.0 + g * step, unit.files,
                        unit.width_in, unit.depth_in) for k, g in enumerate(ends)]
 
@@ -95,45 +111,6 @@ class WaySearch:
             way.row([*terms, lattice], room)
             way.row([(-c, v, b) for c, v, b in terms] + [(enc.tick, centre, enc.bound)], room)
 
-    def templates(self, points: np.ndarray, count: int, spread: int) -> list[list[int]]:
-        """Stage headings (lattice steps) of ways through the relaxation's points (phi,)
-        h, p, q (lattice steps, best first), each at least `spread` steps from the points
-        taken before in some parameter (the relaxation knows no obstacle: the best points
-        may all lead into one): p visited first or q first, wheels past a quarter split in
-        two; shapes needing more wheels than the model's left out."""
-        found: list[list[int]] = []
-        taken: list[np.ndarray] = []
-        for row in points:
-            if any(np.abs(row - t).max() < spread for t in taken):
-                continue
-            shapes = self._shapes(row)
-            if shapes:
-                taken.append(row)
-            for seq in shapes:
-                if seq not in found:
-                    found.append(seq)
-            if len(found) >= count:
-                break
-        return found[:count]
-
-    def _shapes(self, row: np.ndarray) -> list[list[int]]:
-        """The heading sequences of one point (phi,) h, p, q, in lattice steps."""
-        quarter, stages = self.shape.quarter, len(self.way.stages)
-        phi, (h, p, q) = (row[0], row[1:]) if self.request.family.pivots else (0.0, row)
-        out = []
-        for order in ((p, q, h), (q, p, h)):
-            seq = [round(phi)]
-            for x in order:
-                target = round(phi + x)
-                while abs(target - seq[-1]) > quarter:
-                    seq.append(seq[-1] + quarter * (1 if target > seq[-1] else -1))
-                if target != seq[-1]:
-                    seq.append(target)
-            if len(seq) <= stages and all(g in self.way.stages[k].onehot
-                                          for k, g in enumerate(seq)):
-                out.append(seq + [seq[-1]] * (stages - len(seq)))
-        return out
-
     def hint(self, move: Any) -> None:
         """Start from a legal move of at most `wheels` wheels on the lattice's degrees."""
         headings, legs = stages_of(move, self.shape.step_deg)
@@ -148,6 +125,8 @@ class WaySearch:
               headings: Sequence[int] | None = None) -> tuple[Any, Move | None]:
         """(CP-SAT status, move) of the model, or of the ways with these stage headings
         (lattice steps) when given; the move as the way model decodes it."""
+        if not self.options:  # a template ending outside the window
+            return cp_model.INFEASIBLE, None
         model = self.enc.sat_model
         model.clear_assumptions()
         if headings is not None:
@@ -177,3 +156,46 @@ def stages_of(move: Move, step_deg: float) -> tuple[list[int], list[int]]:
         else:
             legs[-1] += round(s.value / LEG_IN)
     return headings, legs
+
+
+def templates(request: Any, wheels: int, points: np.ndarray, count: int,
+              spread: int) -> list[list[int]]:
+    """Stage headings (lattice steps) of ways through the relaxation's points (phi,) h, p,
+    q (lattice steps, best first), each at least `spread` steps from the points taken before
+    in some parameter (the relaxation knows no obstacle: the best points may all lead into
+    one): p visited first or q first, wheels past a quarter split in two; shapes needing more
+    wheels than `wheels`, or headings outside the model's domains, left out."""
+    shape = way_shape(request, wheels)
+    found: list[list[int]] = []
+    taken: list[np.ndarray] = []
+    for row in points:
+        if any(np.abs(row - t).max() < spread for t in taken):
+            continue
+        shapes = _shapes(shape, request.family.pivots, row)
+        if shapes:
+            taken.append(row)
+        for seq in shapes:
+            if seq not in found:
+                found.append(seq)
+        if len(found) >= count:
+            break
+    return found[:count]
+
+
+def _shapes(shape: WayShape, pivots: bool, row: np.ndarray) -> list[list[int]]:
+    """The heading sequences of one point (phi,) h, p, q, in lattice steps."""
+    quarter, domains = shape.quarter, shape.domains()
+    phi, (h, p, q) = (row[0], row[1:]) if pivots else (0.0, row)
+    out = []
+    for order in ((p, q, h), (q, p, h)):
+        seq = [round(phi)]
+        for x in order:
+            target = round(phi + x)
+            while abs(target - seq[-1]) > quarter:
+                seq.append(seq[-1] + quarter * (1 if target > seq[-1] else -1))
+            if target != seq[-1]:
+                seq.append(target)
+        if len(seq) <= len(domains) and all(lo <= g <= hi for g, (lo, hi)
+                                            in zip(seq, domains, strict=False)):
+            out.append(seq + [seq[-1]] * (len(domains) - len(seq)))
+    return out

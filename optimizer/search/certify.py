@@ -21,7 +21,7 @@ from constraints.geometry.pieces import Relaxation
 from optimizer.search.objectives import Goal
 
 CERTIFY_TOLERANCE_IN = 0.01  # OPTIMAL: the answer within this of every legal way's value
-MAX_BOXES = 400_000          # boxes judged per certificate, at most
+MAX_BOXES = 120_000          # boxes judged per certificate, at most (benchmarks/README.md)
 MIN_HALF = 1e-7              # radians x weight: boxes this small are not split again
 ROUND_BOXES = 50_000         # boxes split per round, lowest bound first
 

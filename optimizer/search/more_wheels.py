@@ -57,15 +57,14 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
             clock.left() <= 0:
         return certified
     try:
-        ways = request.family.way_search(request, request.max_wheels, clock.deadline)
+        searched = _search_ways(request, result, clock)
     except SearchTimeout:
         clock.fired = True
         return certified
-    if ways is None:
+    if searched is None:
         result.stats["ways"] = "not searched: a clause does not state what it judges"
         return certified
-    result = replace(result, family={"max_wheels": request.max_wheels})
-    status, result = _search_ways(request, ways, result, clock)
+    status, result = searched
     family = _family_status(status, result)
     if not family.found and not result.found:
         return replace(certified, status=Status.NOT_FOUND if family == Status.INFEASIBLE
@@ -75,14 +74,24 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
     return replace(final, stopped_by=None) if final.status == Status.OPTIMAL else final
 
 
-def _search_ways(request: SearchRequest, ways: Any, result: SearchResult,
-                 clock: Clock) -> tuple[Status, SearchResult]:
-    """Ways through the relaxation's best lattice points first (headings fixed, legs free),
-    the best of them (or the one-wheel answer) then the whole model's starting point."""
-    templates = ways.templates(_lattice_points(request), TEMPLATES, TEMPLATE_SPREAD)
+def _search_ways(request: SearchRequest, result: SearchResult,
+                 clock: Clock) -> tuple[Status, SearchResult] | None:
+    """Ways through the relaxation's best lattice points first (each a small model of its
+    headings, legs free), the best of them (or the one-wheel answer) then the whole model's
+    starting point; None when the family will not model ways under these clauses."""
+    family, wheels = request.family, request.max_wheels
+    templates = family.way_templates(request, wheels, _lattice_points(request), TEMPLATES,
+                                     TEMPLATE_SPREAD)
     for headings in templates:
-        result = _better(request, result, _solved(request, ways, clock, TEMPLATE_EFFORT,
-                                                  headings)[1])
+        template = family.way_search(request, wheels, clock.deadline, headings)
+        if template is None:
+            return None
+        result = _better(request, result, _solved(request, template, clock,
+                                                  TEMPLATE_EFFORT)[1])
+    ways = family.way_search(request, wheels, clock.deadline)
+    if ways is None:
+        return None
+    result = replace(result, family={"max_wheels": wheels})
     if result.move is not None:
         ways.hint(result.move)
     effort = min(request.effort, WAYS_EFFORT)
@@ -93,11 +102,17 @@ def _search_ways(request: SearchRequest, ways: Any, result: SearchResult,
     return status, _better(request, result, found)
 
 
-def _solved(request: SearchRequest, ways: Any, clock: Clock, effort: float,
-            headings: Any = None) -> tuple[Status, tuple[Any, Verdict] | None]:
-    """One solve of the way model: its status and its move with the checker's verdict."""
+def _solved(request: SearchRequest, ways: Any, clock: Clock,
+            effort: float) -> tuple[Status, tuple[Any, Verdict] | None]:
+    """One solve of a way model: its status and its move with the checker's verdict."""
     solver = solver_for(max(0.05, clock.left()), request.workers, effort)
-    code, move = ways.solve(solver, headings)
+    # The LP without cuts: the way rows' coefficients reach 1e9 and their right-hand sides
+    # 1e15 (positions of 1e-9"); with CP-SAT's default cuts a template took 25 s of wall
+    # clock for 0.2 of deterministic time, and with a fuller LP (level 2) one was called
+    # INFEASIBLE though a legal way satisfies it (docs/techniques.md §10).
+    solver.parameters.linearization_level = 1
+    solver.parameters.cut_level = 0
+    code, move = ways.solve(solver)
     if code == cp_model.MODEL_INVALID:
         raise EncodingMismatchError(f"invalid CP-SAT model: "
                                     f"{ways.enc.sat_model.validate()}")

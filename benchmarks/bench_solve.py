@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 from baselines import brute_force, per_heading_geometry
+from baselines_wheels import brute_two_wheels
 
 import optimizer.search.prefilter as prefilter
 import optimizer.search.solve as solve
@@ -48,6 +49,7 @@ from optimizer.batch import BatchJudge
 from optimizer.families.base import options_for
 from optimizer.families.snaking import legs
 from optimizer.search.objectives import Objective
+from optimizer.search.request import DEFAULT_MAX_WHEELS
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 TIME_LIMIT_S = 30.0
@@ -84,6 +86,11 @@ CASES: dict[str, Case] = {
                       "battle.json: Reform by the wall to face east"),
     "battle-face": ("battle.json", "halberds", "march", Objective("face_point", (44.0, 38.0)),
                     "battle.json: March to face the orcs"),
+    # Cases where more wheels win (wheel, forward, wheel back).
+    "open-sidestep": ("open.json", "solo", "march", Objective("target_pose", (28.0, 17.0), 90.0),
+                      "open field: March 5\" ahead and 4\" to the right, still facing 90"),
+    "gap-sidestep": ("gap.json", "block", "march", Objective("target_pose", (40.0, 24.0), 90.0),
+                     "two walls, a 5.4\" gap 2.7\" right of a 4\" front: an S through it"),
 }
 
 
@@ -93,7 +100,8 @@ CALLED_IN = {"options_for": solve, "find_incumbent": prefilter, "build_search": 
              "post_objective": solve, "solver_for": solve}
 
 
-def seeded_best_move(scenario: Scenario, case: Case, seed: int) -> dict[str, Any]:
+def seeded_best_move(scenario: Scenario, case: Case, seed: int,
+                     max_wheels: int = DEFAULT_MAX_WHEELS) -> dict[str, Any]:
     """best_move with CP-SAT's random seed set (best_move itself always uses seed 0), and the
     time of each phase (the functions best_move calls, wrapped in its module namespace)."""
     _, unit, manoeuvre, objective, _ = case
@@ -120,7 +128,7 @@ def seeded_best_move(scenario: Scenario, case: Case, seed: int) -> dict[str, Any
     try:
         started = time.perf_counter()
         r = solve.best_move(scenario, unit, manoeuvre, objective, time_limit_s=TIME_LIMIT_S,
-                            workers=1)
+                            workers=1, max_wheels=max_wheels)
         elapsed = time.perf_counter() - started
     finally:
         for name, original in originals.items():
@@ -128,6 +136,7 @@ def seeded_best_move(scenario: Scenario, case: Case, seed: int) -> dict[str, Any
     wall = float(r.stats.get("wall_s", 0.0))
     phases["rest"] = r.elapsed_s - wall - sum(phases.values())
     return {"value": r.value, "time_s": elapsed, "status": r.status, "search_s": wall,
+            "bound": r.bound, "family": r.family,
             "build_s": r.elapsed_s - wall, "phases_s": phases,
             "options": r.stats.get("options"), "options_total": r.stats.get("options_total"),
             "branches": r.stats.get("branches"), "move": r.move.to_json() if r.move else None}
@@ -141,12 +150,18 @@ def run_baseline(method: Callable[..., Any], scenario: Scenario, case: Case) -> 
             "move": move.to_json() if move else None}
 
 
-def bench_case(name: str, repeats: int) -> dict[str, Any]:
+def bench_case(name: str, repeats: int, max_wheels: int) -> dict[str, Any]:
     case = CASES[name]
     path = SCENARIOS / case[0]
-    runs: dict[str, list[dict[str, Any]]] = {"cp-sat": [], "brute": [], "geometry": []}
+    runs: dict[str, list[dict[str, Any]]] = {"cp-sat": [], "cp-sat-1": [], "brute": [],
+                                             "geometry": []}
+    if case[2] != "reform":
+        runs["brute-2"] = []
     for seed in range(repeats):
-        runs["cp-sat"].append(seeded_best_move(load_scenario(path), case, seed))
+        runs["cp-sat"].append(seeded_best_move(load_scenario(path), case, seed, max_wheels))
+        runs["cp-sat-1"].append(seeded_best_move(load_scenario(path), case, seed, 1))
+        if "brute-2" in runs:
+            runs["brute-2"].append(run_baseline(brute_two_wheels, load_scenario(path), case))
         runs["brute"].append(run_baseline(brute_force, load_scenario(path), case))
         runs["geometry"].append(run_baseline(per_heading_geometry, load_scenario(path), case))
     return summarise(name, case, runs)
@@ -171,18 +186,24 @@ def summarise(name: str, case: Case, runs: dict[str, list[dict[str, Any]]]) -> d
         rows[method] = {"values": values, "worst": worst, "time_min_s": min(times),
                         "time_median_s": statistics.median(times), "runs": found}
     solver = rows["cp-sat"]
-    for method in ("brute", "geometry"):
+    for method in [m for m in ("cp-sat-1", "brute", "geometry", "brute-2") if m in rows]:
         best = [v for v in rows[method]["values"] if v is not None]
         base = (max(best) if maximise else min(best)) if best else None
         rows[method]["solver_ok"] = at_least_as_good(solver["worst"], base, maximise)
         rows[method]["ratio"] = rows[method]["time_median_s"] / solver["time_median_s"]
         rows[method]["gap"] = None if base is None or solver["worst"] is None else \
             (base - solver["worst"] if maximise else solver["worst"] - base)
-    solver["statuses"] = sorted({r["status"] for r in solver["runs"]})
-    for key in ("build_s", "search_s"):
-        solver[f"{key}_median"] = statistics.median(r[key] for r in solver["runs"])
-    solver["phases_median_s"] = {k: statistics.median(r["phases_s"][k] for r in solver["runs"])
-                                 for k in solver["runs"][0]["phases_s"]}
+    for solver in (rows["cp-sat"], rows["cp-sat-1"]):
+        solver["statuses"] = sorted({r["status"] for r in solver["runs"]})
+        for key in ("build_s", "search_s"):
+            solver[f"{key}_median"] = statistics.median(r[key] for r in solver["runs"])
+        solver["phases_median_s"] = {k: statistics.median(r["phases_s"][k]
+                                                          for r in solver["runs"])
+                                     for k in solver["runs"][0]["phases_s"]}
+    # One wheel against the baselines (the family they search) as well.
+    for method in ("brute", "geometry"):
+        rows[method]["ratio_one_wheel"] = rows[method]["time_median_s"] / \
+            rows["cp-sat-1"]["time_median_s"]
     return {"case": name, "scenario": case[0], "unit": case[1], "manoeuvre": case[2],
             "objective": {"name": case[3].name, "point": case[3].point,
                           "facing": case[3].facing_deg},
@@ -202,40 +223,63 @@ def print_case(result: dict[str, Any]) -> None:
     print(f"{'method':<9} {'value (worst)':>14} {'t min s':>8} {'t med s':>8} {'ratio':>6} "
           f"{'solver >= it':>13}  notes")
     for method, row in rows.items():
-        if method == "cp-sat":
+        if method in ("cp-sat", "cp-sat-1"):
             ratio, ok = "1", ""
+            if method == "cp-sat-1":
+                ratio = f"{row['ratio']:.2f}"
+                ok = "" if row["gap"] is None else f"({row['gap']:+.4f})"
             ph = row["phases_median_s"]
-            notes = (f"{'/'.join(row['statuses'])}; CP-SAT {row['search_s_median']:.2f} s, "
+            run = row["runs"][0]
+            notes = (f"{'/'.join(row['statuses'])} (bound {fmt(run['bound'])}, family "
+                     f"{run['family'].get('max_wheels', '-')}); "
+                     f"CP-SAT {row['search_s_median']:.2f} s, "
                      f"incumbent {ph['find_incumbent']:.2f}, model {ph['build_search']:.2f}, "
                      f"options {ph['options_for']:.2f}, other "
                      f"{ph['post_objective'] + ph['rest']:.2f}; "
                      f"{row['runs'][0]['options']}/{row['runs'][0]['options_total']} options")
         else:
-            ratio = f"{row['ratio']:.2f}"
+            ratio = f"{row['ratio']:.2f}" + (f"/{row['ratio_one_wheel']:.2f}"
+                                             if "ratio_one_wheel" in row else "")
             gap = row["gap"]
             ok = {True: "yes", False: "NO", None: "n/a"}[row["solver_ok"]]
             ok += "" if gap is None else f" ({gap:+.4f})"
             stats = row["runs"][0]["stats"]
             notes = ", ".join(f"{k} {v}" for k, v in stats.items()
-                              if k in ("poses", "masked", "mask_legal", "regions", "checked"))
+                              if k in ("poses", "masked", "mask_legal", "regions", "checked",
+                                       "ways"))
         print(f"{method:<9} {fmt(row['worst']):>14} {row['time_min_s']:>8.2f} "
               f"{row['time_median_s']:>8.2f} {ratio:>6} {ok:>13}  {notes}")
 
 
 def print_summary(results: list[dict[str, Any]]) -> dict[str, Any]:
     solver_t = [r["methods"]["cp-sat"]["time_median_s"] for r in results]
-    out: dict[str, Any] = {"median_solver_s": statistics.median(solver_t)}
+    one_t = [r["methods"]["cp-sat-1"]["time_median_s"] for r in results]
+    out: dict[str, Any] = {"median_solver_s": statistics.median(solver_t),
+                           "median_one_wheel_s": statistics.median(one_t)}
     print(f"\nsummary over {len(results)} cases: median solver time "
-          f"{out['median_solver_s']:.2f} s (min {min(solver_t):.2f}, max {max(solver_t):.2f})")
+          f"{out['median_solver_s']:.2f} s (min {min(solver_t):.2f}, max {max(solver_t):.2f}); "
+          f"one wheel {out['median_one_wheel_s']:.2f} s; ratio of the medians "
+          f"{out['median_solver_s'] / out['median_one_wheel_s']:.2f}")
+    statuses = [r["methods"]["cp-sat"]["runs"][0]["status"] for r in results]
+    print(f"  OPTIMAL under the rules (the bound closes): "
+          f"{sum(s == 'OPTIMAL' for s in statuses)}/{len(results)}")
     for method in ("brute", "geometry"):
-        ratios = [r["methods"][method]["ratio"] for r in results]
-        oks = [r["methods"][method]["solver_ok"] for r in results]
+        one = [r["methods"][method]["ratio_one_wheel"] for r in results]
+        faster = sum(x >= 1.0 for x in one)
+        print(f"  {method:<9} one wheel at least as fast as it in {faster}/{len(results)} "
+              f"(median ratio {statistics.median(one):.3f})")
+        out[method + "_one_wheel"] = {"median_ratio": statistics.median(one), "faster": faster}
+    for method in ("brute", "geometry", "brute-2"):
+        ratios = [r["methods"][method]["ratio"] for r in results if method in r["methods"]]
+        oks = [r["methods"][method]["solver_ok"] for r in results if method in r["methods"]]
+        if not oks:
+            continue
         out[method] = {"median_ratio": statistics.median(ratios),
                        "solver_ok": sum(o is True for o in oks),
                        "solver_worse": sum(o is False for o in oks)}
         print(f"  {method:<9} median time ratio (baseline / solver) "
               f"{out[method]['median_ratio']:.3f}; solver at least as good ({STEP_IN}\") in "
-              f"{out[method]['solver_ok']}/{len(results)}, worse in "
+              f"{out[method]['solver_ok']}/{len(oks)}, worse in "
               f"{out[method]['solver_worse']}")
     return out
 
@@ -338,6 +382,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--cases", help="comma-separated case names (default: all)")
     parser.add_argument("--json", type=Path, help="also write every figure to this file")
     parser.add_argument("--mask-only", action="store_true", help="only the mask throughput")
+    parser.add_argument("--max-wheels", type=int, default=DEFAULT_MAX_WHEELS,
+                        help=f"the solver's K (default {DEFAULT_MAX_WHEELS}); it also runs "
+                        "with one wheel")
     args = parser.parse_args(argv)
     names = args.cases.split(",") if args.cases else list(QUICK if args.quick else CASES)
     unknown = [n for n in names if n not in CASES]
@@ -357,7 +404,7 @@ def main(argv: list[str] | None = None) -> int:
           f"load {info['loadavg_before']}  repeats {args.repeats}")
     results: list[dict[str, Any]] = []
     for name in [] if args.mask_only else args.names:
-        results.append(bench_case(name, args.repeats))
+        results.append(bench_case(name, args.repeats, args.max_wheels))
         print_case(results[-1])
     summary = print_summary(results) if results else {}
     mask = []

@@ -91,6 +91,9 @@ CASES: dict[str, Case] = {
                       "open field: March 5\" ahead and 4\" to the right, still facing 90"),
     "gap-sidestep": ("gap.json", "block", "march", Objective("target_pose", (40.0, 24.0), 90.0),
                      "two walls, a 5.4\" gap 2.7\" right of a 4\" front: an S through it"),
+    "column-shuffle": ("column.json", "column", "march",
+                       Objective("target_pose", (25.0, 17.0), 90.0),
+                       "a 2-file column shuffles left past a friend 3.5\" ahead, facing 90"),
 }
 
 

@@ -60,7 +60,9 @@ class WayShape:
     step_deg: float
     pivots: tuple[int, ...]
     wheels: int
-    fixed: tuple[int, ...] | None = None  # every stage's heading, when fixed (a template)
+    # Each stage's headings (lowest, highest), when narrowed: one heading each for a
+    # template, a neighbourhood of some ways otherwise.
+    ranges: tuple[tuple[int, int], ...] | None = None
 
     @property
     def rho(self) -> float:
@@ -77,9 +79,9 @@ class WayShape:
     def domains(self) -> list[tuple[int, int]]:
         """Each stage's headings (lattice steps, lowest and highest): the Pivot's, then
         those within the window of some Pivot (the window itself is the heading-window
-        clause's); one heading each when fixed."""
-        if self.fixed is not None:
-            return [(h, h) for h in self.fixed]
+        clause's); the narrowed ones when given."""
+        if self.ranges is not None:
+            return list(self.ranges)
         lo, hi = min(self.pivots), max(self.pivots)
         return [(lo, hi)] + [(lo - self.window, hi + self.window)] * self.wheels
 

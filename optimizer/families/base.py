@@ -76,10 +76,12 @@ class Family(ABC):
         return True
 
     def way_search(self, request: Any, wheels: int, deadline: float,
-                   headings: Sequence[int] | None = None) -> Any:
+                   around: Sequence[Sequence[int]] | None = None, margin: int = 0,
+                   start: Any = None) -> Any:
         """A model of the family's ways with up to `wheels` wheels for a search request
-        (optimizer.search.more_wheels), or of those through the given stage headings, where
-        the family has ways (default: none)."""
+        (optimizer.search.more_wheels), or of those within `margin` lattice steps of some
+        ways' stage headings (and of the `start` move's, its hint), where the family has
+        ways (default: none)."""
         return None
 
     def way_templates(self, request: Any, wheels: int, points: Any, count: int,

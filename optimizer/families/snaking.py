@@ -96,12 +96,13 @@ class SnakingFamily(Family):
         return wheels <= 1 and (not self.pivots or lattice.advance_wheel_deg == lattice.degree)
 
     def way_search(self, request: Any, wheels: int, deadline: float,
-                   headings: Sequence[int] | None = None) -> WaySearch | None:
+                   around: Sequence[Sequence[int]] | None = None, margin: int = 0,
+                   start: Any = None) -> WaySearch | None:
         """None under a clause that does not say what it judges (its rows might hold for
         the end pose and not for the way)."""
         if any(clause.judges == Judges.UNSTATED for clause in request.clauses):
             return None
-        return WaySearch(request, wheels, deadline, headings)
+        return WaySearch(request, wheels, deadline, around, margin, start)
 
     def way_templates(self, request: Any, wheels: int, points: np.ndarray, count: int,
                       spread: int) -> list[list[int]]:

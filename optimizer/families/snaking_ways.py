@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -29,30 +31,44 @@ from constraints.t9a.ways_sweep import WayContext
 END_SLACK_TICKS = 1.0  # the way's end centre lies within this of the options' lattice point
 
 
-def way_shape(request: Any, wheels: int, headings: Sequence[int] | None = None) -> WayShape:
-    """The way model's shape for a search request: every Pivot of an Advance (lattice
-    steps), or the given stage headings only."""
+def way_shape(request: Any, wheels: int, around: Sequence[Sequence[int]] | None = None,
+              margin: int = 0) -> WayShape:
+    """The way model's shape for a search request: every Pivot of an Advance and every
+    heading within the window (lattice steps); or, `around` some ways' stage headings, each
+    stage's headings between theirs widened by `margin` (0 about one way: a template)."""
     unit, limits, step = request.unit, request.limits, request.lattice.degree
     assert limits.budget_in is not None and limits.window_deg is not None
     half_turn = int(round(180.0 / step))
     pivots = tuple(range(-half_turn + 1, half_turn + 1)) if request.family.pivots else (0,)
-    if headings is not None:
-        pivots = (headings[0],)
-    return WayShape(unit.width_in, unit.depth_in, limits.budget_in, limits.window_deg, step,
-                    pivots, wheels, None if headings is None else tuple(headings))
+    shape = WayShape(unit.width_in, unit.depth_in, limits.budget_in, limits.window_deg, step,
+                     pivots, wheels)
+    if around is None:
+        return shape
+    ranges = tuple((max(lo, min(way[k] for way in around) - margin),
+                    min(hi, max(way[k] for way in around) + margin))
+                   for k, (lo, hi) in enumerate(shape.domains()))
+    if any(lo > hi for lo, hi in ranges):
+        ranges = tuple((lo, lo) for lo, _ in ranges)  # outside the domains: the options drop it
+    return replace(shape, pivots=tuple(range(ranges[0][0], ranges[0][1] + 1)), ranges=ranges)
 
 
 class WaySearch:
     """One model of the ways of up to `wheels` wheels for a search request (its scenario,
-    unit, manoeuvre, clauses, limits, lattice, family and goal); with `headings`, of the
-    ways through those stage headings only (a template: a much smaller model)."""
+    unit, manoeuvre, clauses, limits, lattice, family and goal); `around` some ways' stage
+    headings, of those within `margin` of them only (one way, no margin: a template)."""
 
     def __init__(self, request: Any, wheels: int, deadline: float,
-                 headings: Sequence[int] | None = None) -> None:
+                 around: Sequence[Sequence[int]] | None = None, margin: int = 0,
+                 start: Move | None = None) -> None:
         self.request = request
         unit, lattice = request.unit, request.lattice
         half_turn = int(round(180.0 / lattice.degree))
-        self.shape = way_shape(request, wheels, headings)
+        if start is not None and around is not None:  # its neighbourhood too
+            headings = stages_of(start, lattice.degree)[0]
+            if len(headings) <= wheels + 1:
+                around = [*around, headings + headings[-1:] * (wheels + 1 - len(headings))]
+        self.shape = way_shape(request, wheels, around, margin)
+        self.whole = around is None  # every way of up to `wheels` wheels
         self.options = self._options(half_turn)
         if not self.options:  # a template ending outside the window: nothing to model
             return
@@ -73,6 +89,8 @@ class WaySearch:
                 clause.encode(ectx)
             ectx.check_time()
         request.goal.post(self.enc, regions)
+        if start is not None:
+            self.hint(start)
 
     def _options(self, half_turn: int) -> list[Option]:
         """One option per end facing (lattice steps from the start facing): within the
@@ -80,9 +98,10 @@ class WaySearch:
         unit, step = self.request.unit, self.shape.step_deg
         ends: Sequence[int] = range(-half_turn + 1, half_turn + 1) \
             if self.request.family.pivots else range(-self.shape.window, self.shape.window + 1)
-        if self.shape.fixed is not None:  # the one end facing of the template, if allowed
-            last = self.shape.fixed[-1]
-            ends = [g for g in ends if (g - last) % (2 * half_turn) == 0]
+        if self.shape.ranges is not None:  # the end facings the last stage can take
+            lo, hi = self.shape.ranges[-1]
+            turn = 2 * half_turn
+            ends = [g for g in ends if any((g - h) % turn == 0 for h in range(lo, hi + 1))]
         return [Option(k, unit.pose.facing_deg + g * step, 90.0 + g * step, unit.files,
                        unit.width_in, unit.depth_in) for k, g in enumerate(ends)]
 
@@ -164,14 +183,17 @@ def templates(request: Any, wheels: int, points: np.ndarray, count: int,
     q (lattice steps, best first), each at least `spread` steps from the points taken before
     in some parameter (the relaxation knows no obstacle: the best points may all lead into
     one): p visited first or q first, wheels past a quarter split in two; shapes needing more
-    wheels than `wheels`, or headings outside the model's domains, left out."""
+    wheels than `wheels`, or headings outside the model's domains, left out; so are shapes of
+    one wheel when the options already hold every one-wheel way (a March's)."""
     shape = way_shape(request, wheels)
+    held = request.family.holds_ways(1, request.lattice)
     found: list[list[int]] = []
     taken: list[np.ndarray] = []
     for row in points:
         if any(np.abs(row - t).max() < spread for t in taken):
             continue
-        shapes = _shapes(shape, request.family.pivots, row)
+        shapes = [seq for seq in _shapes(shape, request.family.pivots, row)
+                  if not held or sum(a != b for a, b in pairwise(seq)) > 1]
         if shapes:
             taken.append(row)
         for seq in shapes:

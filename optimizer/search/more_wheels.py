@@ -36,6 +36,7 @@ WAYS_EFFORT = 0.25
 TEMPLATES = 8
 TEMPLATE_EFFORT = 0.2
 TEMPLATE_SPREAD = 6     # lattice steps between the relaxation points the shapes go through
+NEIGHBOURHOOD = 10      # lattice steps round the templates' headings the last model holds
 COARSE_POINTS = 50_000  # the first grid of the relaxation's parameters, at most
 BEST_POINTS = 40        # points kept from each grid for the next, finer one
 STATUSES = {cp_model.OPTIMAL: Status.OPTIMAL, cp_model.FEASIBLE: Status.FEASIBLE,
@@ -83,23 +84,29 @@ def _search_ways(request: SearchRequest, result: SearchResult,
     templates = family.way_templates(request, wheels, _lattice_points(request), TEMPLATES,
                                      TEMPLATE_SPREAD)
     for headings in templates:
-        template = family.way_search(request, wheels, clock.deadline, headings)
+        template = family.way_search(request, wheels, clock.deadline, [headings])
         if template is None:
             return None
         result = _better(request, result, _solved(request, template, clock,
                                                   TEMPLATE_EFFORT)[1])
-    ways = family.way_search(request, wheels, clock.deadline)
+    # The ways near the templates and the best answer: a neighbourhood, not the family, so
+    # its OPTIMAL and INFEASIBLE speak of it alone (the whole model when nothing is known).
+    around = templates if templates or result.move is not None else None
+    ways = family.way_search(request, wheels, clock.deadline, around, NEIGHBOURHOOD,
+                             result.move)
     if ways is None:
         return None
     result = replace(result, family={"max_wheels": wheels})
-    if result.move is not None:
-        ways.hint(result.move)
     effort = min(request.effort, WAYS_EFFORT)
     status, found = _solved(request, ways, clock, effort)
-    result.stats.update({"ways_templates": len(templates), "ways_status": str(status)})
+    result.stats.update({"ways_templates": len(templates), "ways_status": str(status),
+                         "ways_whole": ways.whole})
     if status not in (Status.OPTIMAL, Status.INFEASIBLE):
         result = replace(result, stopped_by="deterministic_time")  # the model's share ran out
-    return status, _better(request, result, found)
+    result = _better(request, result, found)
+    if not ways.whole and status in (Status.OPTIMAL, Status.INFEASIBLE):
+        status = Status.FEASIBLE if result.found else Status.NOT_FOUND
+    return status, result
 
 
 def _solved(request: SearchRequest, ways: Any, clock: Clock,

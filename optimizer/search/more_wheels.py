@@ -7,9 +7,11 @@ the one-wheel answer does not already settle it.
    way of more wheels could do better by more than that, so none is searched.
 3. Otherwise the family's model of ways with up to K wheels (every wheel on the lattice's
    degree; optimizer.families.snaking_ways) searches: first the ways through the
-   relaxation's best points (headings fixed), then the whole model from the best answer so
-   far, within its own share of the work budget; the better answer is certified again.
-   OPTIMAL needs the bound; FEASIBLE carries it; no answer in the family is NOT_FOUND.
+   relaxation's best points (templates: every stage's heading fixed, a small model each),
+   then one model of the headings near the templates and the best answer so far, from that
+   answer, within its own share of the work budget (the whole family's model only when
+   there is neither); the better answer is certified again.  OPTIMAL needs the bound;
+   FEASIBLE carries it; no answer in the family is NOT_FOUND.
 """
 
 from __future__ import annotations

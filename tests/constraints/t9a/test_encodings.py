@@ -572,9 +572,12 @@ def test_pivot_spacing_binds(monkeypatch):
     result = optimal(s, "advance", FACE_LEFT, NO_WHEEL)
     limit = _pivot_clearance_deg(2.9, 0.5)
     best = math.floor(limit)  # the 1 deg lattice
-    assert result.move.pivot_deg in (best, 180.0 - best)
-    # The continuous optimum 0.1 (90 - limit) is one lattice degree (0.1") better at most.
-    assert result.value == pytest.approx(0.1 * (90.0 - best))
+    # The Pivot-only options: the continuous optimum 0.1 (90 - limit) is one lattice degree
+    # (0.1") better at most.
+    assert result.stats["options_value"] == pytest.approx(0.1 * (90.0 - best))
+    # A wheel after the Pivot (the model of one 1 deg wheel) turns further, legally.
+    assert result.value < result.stats["options_value"]
+    assert not best < abs(result.move.pivot_deg) < 180.0 - best
 
 
 def test_off_switch_pivot_spacing(monkeypatch):

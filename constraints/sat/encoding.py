@@ -176,7 +176,7 @@ class MoveEncoding:
         if bound < -reach:
             self._false(enforce)
             return
-        expr = sum(k * v for k, (_, v, _) in zip(coefs, kept, strict=True))
+        expr = cp_model.LinearExpr.weighted_sum([v for _, v, _ in kept], coefs)
         ct = self.sat_model.add(expr <= bound)
         if enforce:
             ct.only_enforce_if(list(enforce))

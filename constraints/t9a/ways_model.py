@@ -312,9 +312,15 @@ def post_sound(model: cp_model.CpModel, terms: list[Term], rhs: float,
     scale = 0.5 * sum(b for _, _, b in terms) / ROW_ERROR_IN
     coefs = [round(c * scale) for c, _, _ in terms]
     error = sum(abs(k - c * scale) * b for k, (c, _, b) in zip(coefs, terms, strict=True))
-    if sum(abs(k) * b for k, (_, _, b) in zip(coefs, terms, strict=True)) >= INT64_ROOM:
+    reach = sum(abs(k) * b for k, (_, _, b) in zip(coefs, terms, strict=True))
+    if reach >= INT64_ROOM:
         raise ValueError("a way row would overflow CP-SAT's integers")  # our bug
-    ct = model.add(sum(k * v for k, (_, v, _) in zip(coefs, terms, strict=True))
-                   <= math.floor(rhs * scale - error))
+    bound = math.floor(rhs * scale - error)
+    if bound >= reach:
+        return  # holds everywhere within the variables' bounds
+    if bound < -reach:  # holds nowhere
+        model.add_bool_or([lit.Not() for lit in enforce])
+        return
+    ct = model.add(cp_model.LinearExpr.weighted_sum([v for _, v, _ in terms], coefs) <= bound)
     if enforce:
         ct.only_enforce_if(list(enforce))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from shapely.geometry import Point
 
 from constraints.geometry.convex import ConvexPiece
 from constraints.sat.context import EncodeContext
@@ -27,10 +28,21 @@ from constraints.t9a.ways_model import Term, WayModel
 
 @dataclass(frozen=True)
 class WayContext:
-    """What a clause's `encode_ways` needs: the end pose's encoding and the way model."""
+    """What a clause's `encode_ways` needs: the end pose's encoding and the way model; and,
+    when known, a region (start frame) holding every position of the front's centre on the
+    model's ways (every swept point is within rho of one)."""
 
     ectx: EncodeContext
     way: WayModel
+    front_reach: Any = None
+
+    def may_come_near(self, piece: ConvexPiece, gap: float) -> bool:
+        """Whether the front may come within `gap` of the piece on some way."""
+        shape = self.way.shape
+        if self.front_reach is not None:
+            return bool(piece.shape.distance(self.front_reach) <= shape.rho + gap + 1e-6)
+        reach = shape.budget + shape.width + shape.depth + gap + 1e-6
+        return bool(piece.shape.distance(Point(0.0, 0.0)) <= reach)
 
 
 def parts(way: WayModel) -> list[tuple[str, int]]:

@@ -25,7 +25,7 @@ from constraints.sat.context import EncodeContext
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.option import Option
 from constraints.t9a.moves import Manoeuvre, Move, StepKind, forward, wheel
-from constraints.t9a.ways_model import LEG_IN, POS_IN, TRIG_SCALE, WayModel, WayShape
+from constraints.t9a.ways_model import LEG_IN, POS_IN, TRIG_SCALE, WayModel, WayShape, direction
 from constraints.t9a.ways_sweep import WayContext
 
 END_SLACK_TICKS = 1.0  # the way's end centre lies within this of the options' lattice point
@@ -73,7 +73,10 @@ class WaySearch:
         if not self.options:  # a template ending outside the window: nothing to model
             return
         radius = self.shape.budget + unit.width_in + unit.depth_in
-        regions = [shapely.Point(0.0, 0.0).buffer(radius, 64)] * len(self.options)
+        region, fronts = shapely.Point(0.0, 0.0).buffer(radius, 64), None
+        if self.shape.ranges is not None and all(lo == hi for lo, hi in self.shape.ranges):
+            region, fronts = self._template_ends(lattice.inch), self._template_fronts()
+        regions = [region] * len(self.options)
         self.enc = MoveEncoding(self.options, lattice, radius / math.cos(math.pi / 256))
         self.enc.use_bands([True] * len(self.options), END_SLACK_TICKS)
         self.way = WayModel(self.enc.sat_model, self.shape)
@@ -81,7 +84,7 @@ class WaySearch:
         self._tie_end_centre()
         ectx = EncodeContext(request.scenario, unit, request.manoeuvre, self.enc, regions,
                              deadline)
-        wctx = WayContext(ectx, self.way)
+        wctx = WayContext(ectx, self.way, fronts)
         for clause in request.clauses:
             if clause.judges == Judges.WAY:
                 clause.encode_ways(wctx)
@@ -91,6 +94,50 @@ class WaySearch:
         request.goal.post(self.enc, regions)
         if start is not None:
             self.hint(start)
+
+    def _template_ends(self, tick: float) -> shapely.Geometry:
+        """Every end centre of a template's ways (start frame): the wheels move the front by
+        fixed amounts and cost fixed amounts, so the legs, whatever their order, add what is
+        left of the budget times the hull of the stages' directions; grown by the lattice
+        point's slack (the end-pose clauses' rows are about it)."""
+        shape = self.shape
+        assert shape.ranges is not None
+        headings = np.array([lo for lo, _ in shape.ranges], dtype=float) * shape.step_deg
+        front = shape.depth / 2.0 * direction(headings[0])
+        left = shape.budget
+        for before, after in pairwise(headings):
+            lo, hi = np.radians(min(before, after)), np.radians(max(before, after))
+            front = front + shape.rho * np.array([np.cos(hi) - np.cos(lo),
+                                                  np.sin(hi) - np.sin(lo)])
+            left -= shape.width * abs(math.sin(math.radians(after - before)))
+        base = front - shape.depth / 2.0 * direction(headings[-1])
+        points = [base] + [base + max(left, 0.0) * direction(h) for h in headings]
+        hull = shapely.MultiPoint(points).convex_hull
+        return hull.buffer(END_SLACK_TICKS * tick * math.sqrt(2.0) + 1e-6, 8)
+
+    def _template_fronts(self) -> shapely.Geometry:
+        """Every position of the front's centre on a template's ways (start frame): the
+        points of its wheels' arcs (each degree, the chords' sag added), plus what is left of
+        the budget times the hull of the stages' directions (the legs, in any order)."""
+        shape = self.shape
+        assert shape.ranges is not None
+        step = shape.step_deg
+        headings = [lo for lo, _ in shape.ranges]
+        base = shape.depth / 2.0 * direction(np.asarray(headings[0] * step))
+        points, left = [base], shape.budget
+        for before, after in pairwise(headings):
+            sweep = np.arange(min(before, after), max(before, after) + 1) * np.radians(step)
+            arc = shape.rho * np.stack([np.cos(sweep) - np.cos(sweep[0]),
+                                        np.sin(sweep) - np.sin(sweep[0])], axis=-1)
+            # Swept from the lowest heading up (a left wheel) or from the highest down.
+            points.extend(base + (arc if after >= before else arc[-1] - arc))
+            base = base + arc[-1]
+            left -= shape.width * abs(math.sin(math.radians((after - before) * step)))
+        legs = [np.zeros(2)] + [max(left, 0.0) * direction(np.asarray(h * step))
+                                for h in headings]
+        hull = shapely.MultiPoint([p + d for p in points for d in legs]).convex_hull
+        sag = shape.rho * (1.0 - math.cos(math.radians(step) / 2.0))
+        return hull.buffer(sag + 1e-6, 8)
 
     def _options(self, half_turn: int) -> list[Option]:
         """One option per end facing (lattice steps from the start facing): within the

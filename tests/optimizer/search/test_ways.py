@@ -9,6 +9,7 @@ import json
 
 import numpy as np
 import pytest
+import shapely
 from ortools.sat.python import cp_model
 
 from constraints.core.scenario_io import load_scenario
@@ -167,3 +168,45 @@ def test_the_same_answer_twice():
     first.pop("elapsed_s")
     second.pop("elapsed_s")
     assert json.dumps(first, sort_keys=True) == json.dumps(second, sort_keys=True)
+
+
+def _partly(step, fraction: float):
+    """The first `fraction` of a step."""
+    if step.kind == StepKind.WHEEL:
+        return wheel(step.value * fraction)
+    return forward(step.value * fraction)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_templates_regions_hold_every_way_through_it(seed):
+    """A template model's clauses see only its region of end centres and its region of the
+    front's positions: random legs through its headings (within the budget) end inside the
+    first and pass only through the second, by the checker's `snake`."""
+    rng = np.random.default_rng(seed)
+    s = scenario(unit(models=8, files=4, mobility=6.0, facing=float(rng.uniform(0, 360))))
+    request = SearchRequest(s, "u", "march", Objective("forward"), max_wheels=3)
+    headings = [0]
+    for _ in range(3):
+        headings.append(int(np.clip(headings[-1] + rng.integers(-40, 41), -90, 90)))
+    ways = request.family.way_search(request, 3, float("inf"), [headings])
+    region = ways._template_ends(request.lattice.inch)
+    u, frame = request.unit, request.frame
+    turns = np.diff(headings)
+    left = ways.shape.budget - u.width_in * np.abs(np.sin(np.radians(turns))).sum()
+    fronts = ways._template_fronts()
+    for _ in range(50):
+        legs = rng.dirichlet(np.ones(4)) * max(left, 0.0) * rng.uniform(0.0, 1.0)
+        steps = [forward(float(legs[0]))]
+        for k, t in enumerate(turns, start=1):
+            steps += [wheel(float(t)), forward(float(legs[k]))]
+        steps = [st for st in steps if st.value]
+        end = snake(u, 0.0, tuple(steps)).end
+        assert region.distance(shapely.Point(frame.point(end.centre))) < 1e-9
+        # Part of the way, cut inside a step: the front's centre stays in its region too.
+        if not steps:
+            continue
+        cut = int(rng.integers(0, len(steps)))
+        pose = snake(u, 0.0, (*steps[:cut], _partly(steps[cut], rng.uniform()))).end
+        front = np.asarray(frame.point(pose.centre)) + u.depth_in / 2 * direction(
+            np.asarray(pose.facing_deg - u.pose.facing_deg))
+        assert fronts.distance(shapely.Point(front)) < 1e-9

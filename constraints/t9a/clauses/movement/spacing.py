@@ -274,11 +274,10 @@ class FrontSpacing(_SpacingClause):
     def encode_ways(self, wctx: WayContext) -> None:
         """Every leg and wheel of the way clear of each obstacle piece the front can reach
         (constraints.t9a.ways_sweep)."""
-        gap, way, unit = float(self.params["spacing_in"]), wctx.way, wctx.ectx.unit
-        reach = way.shape.budget + unit.width_in + unit.depth_in + gap + 1e-6
+        gap = float(self.params["spacing_in"])
         for piece in wctx.ectx.obstacles:
-            if piece.shape.distance(Point(0.0, 0.0)) <= reach:
-                keep_clear(way, piece, gap)
+            if wctx.may_come_near(piece, gap):
+                keep_clear(wctx.way, piece, gap)
 
     def encode(self, ectx: EncodeContext) -> None:
         """First leg and wheel: a <= a bound from exact geometry (constraints.clauses.

@@ -25,11 +25,13 @@ ParamValue = float | int | bool | tuple[int, ...]
 @dataclass(frozen=True)
 class ClauseSpec:
     """One rule clause as a profile applies it: stable id, clause class, parameter bindings
-    (the clause's own parameter name -> the profile's parameter name)."""
+    (the clause's own parameter name -> the profile's parameter name), and the rule's name
+    as players know it (docs/rules.md; empty: spelt out from the id)."""
 
     id: str
     clause: type[Clause]
     bind: Mapping[str, str] = field(default_factory=dict)
+    name: str = ""
 
     def bound_to(self, profile: RulesProfile) -> Clause:
         """The clause with this profile's parameters."""
@@ -142,6 +144,17 @@ def find_profile(name: str) -> RulesProfile:
         known = ", ".join(sorted(PROFILES))
         raise InvalidInputError(f"unknown rules profile {name!r} (known: {known})",
                                 path="$.rules") from None
+
+
+def rule_name(clause_id: str) -> str:
+    """The rule's name for a clause id, as its profile gives it ("t9a.march.distance" ->
+    "March distance"); an id no profile names is spelt out from its parts after the system."""
+    spec = registered_clauses().get(clause_id)
+    if spec is not None and spec.name:
+        return spec.name
+    _system, _, rest = clause_id.partition(".")
+    words = (rest or clause_id).replace("_", " ").split(".")
+    return ": ".join(words).capitalize()
 
 
 def registered_clauses() -> dict[str, ClauseSpec]:

@@ -24,44 +24,52 @@ from constraints.t9a.clauses.movement.valid_final_position import ValidFinalPosi
 from constraints.t9a.clauses.movement.viable_formation import ViableFormation
 
 
-def _spec(clause_id: str, clause: type[Clause], **bind: str) -> ClauseSpec:
-    return ClauseSpec(clause_id, clause, MappingProxyType(bind))
+def _spec(clause_id: str, clause: type[Clause], name: str, **bind: str) -> ClauseSpec:
+    return ClauseSpec(clause_id, clause, MappingProxyType(bind), name)
 
 
 # Clauses every Move Manoeuvre ends with (docs/rules.md §3.1, §3.4, §6).
 _END = (
-    _spec("t9a.valid_final_position", ValidFinalPosition, mob_factor="final_position_mob"),
-    _spec("t9a.unit_spacing", UnitSpacing, spacing_in="end_spacing_in"),
-    _spec("t9a.table_edge.end", TableEdgeEnd),
+    _spec("t9a.valid_final_position", ValidFinalPosition, "Valid Final Position",
+          mob_factor="final_position_mob"),
+    _spec("t9a.unit_spacing", UnitSpacing, "Unit Spacing", spacing_in="end_spacing_in"),
+    _spec("t9a.table_edge.end", TableEdgeEnd, "off the table at the end"),
 )
 
 # Clauses of Snaking Forward Moves, shared by Advance and March (docs/rules.md §3.3-3.4, §4.7).
 _SNAKING = (
-    _spec("t9a.snaking.front_spacing", FrontSpacing, spacing_in="mid_move_spacing_in"),
-    _spec("t9a.table_edge.front", TableEdgeFront),
-    _spec("t9a.reorder.files", ReorderFiles),
+    _spec("t9a.snaking.front_spacing", FrontSpacing, "Snaking Forward Moves: Unit Spacing",
+          spacing_in="mid_move_spacing_in"),
+    _spec("t9a.table_edge.front", TableEdgeFront, "Front Facing off the table"),
+    _spec("t9a.reorder.files", ReorderFiles, "Reorder: files changed"),
 )
 
 _T9A_MANOEUVRES: dict[str, tuple[ClauseSpec, ...]] = {
     "advance": (
-        _spec("t9a.pivot.model_distance", PivotModelDistance, mob_factor="model_move_mob"),
-        _spec("t9a.pivot.unit_spacing", PivotSpacing, spacing_in="mid_move_spacing_in"),
-        _spec("t9a.advance.distance", SnakingDistance, mob_factor="advance_mob"),
-        _spec("t9a.advance.heading_window", HeadingWindow, window_deg="heading_window_deg"),
+        _spec("t9a.pivot.model_distance", PivotModelDistance, "Pivot: a model moves too far",
+              mob_factor="model_move_mob"),
+        _spec("t9a.pivot.unit_spacing", PivotSpacing, "Pivot: Unit Spacing",
+              spacing_in="mid_move_spacing_in"),
+        _spec("t9a.advance.distance", SnakingDistance, "Advance distance",
+              mob_factor="advance_mob"),
+        _spec("t9a.advance.heading_window", HeadingWindow, "Advance heading window",
+              window_deg="heading_window_deg"),
     ) + _SNAKING + _END,
     "march": (
-        _spec("t9a.march.distance", SnakingDistance, mob_factor="march_mob"),
-        _spec("t9a.march.heading_window", HeadingWindow, window_deg="heading_window_deg"),
+        _spec("t9a.march.distance", SnakingDistance, "March distance", mob_factor="march_mob"),
+        _spec("t9a.march.heading_window", HeadingWindow, "March heading window",
+              window_deg="heading_window_deg"),
     ) + _SNAKING + _END,
     "reform": (
-        _spec("t9a.reform.centre_travel", CentreTravel, mob_factor="reform_centre_mob",
+        _spec("t9a.reform.centre_travel", CentreTravel, "Reform: centre travel",
+              mob_factor="reform_centre_mob",
               light_troops_mob_factor="light_troops_reform_centre_mob"),
-        _spec("t9a.reform.file_change", FileChange, limit="max_file_change",
-              musician_limit="max_file_change_musician"),
-        _spec("t9a.reform.viable_formation", ViableFormation,
+        _spec("t9a.reform.file_change", FileChange, "Reform: file change",
+              limit="max_file_change", musician_limit="max_file_change_musician"),
+        _spec("t9a.reform.viable_formation", ViableFormation, "Reform: viable formation",
               proper_rank_width="proper_rank_width"),
-        _spec("t9a.reform.model_path", ModelPath, mob_factor="model_move_mob",
-              spacing_in="mid_move_spacing_in"),
+        _spec("t9a.reform.model_path", ModelPath, "Reform: model path",
+              mob_factor="model_move_mob", spacing_in="mid_move_spacing_in"),
     ) + _END,
 }
 

@@ -23,13 +23,14 @@ from shapely.geometry import LineString, Polygon
 from shapely.geometry.polygon import orient
 
 from constraints.core.jsonread import point as checked_point
+from constraints.core.profile import rule_name
 from constraints.core.scenario import Scenario, Terrain
 from constraints.core.verdict import Verdict, Violation
 from constraints.geometry.plane import Point
 from constraints.t9a.checker import check_move
 from constraints.t9a.context import MoveContext
 from constraints.t9a.moves import Move, Step, StepKind
-from optimizer.render.labels import rule_name, witness_line
+from optimizer.render.labels import witness_line
 from optimizer.render.output import check_output, write_atomically
 
 Overlay = tuple[shapely.Geometry, dict[str, Any]]

@@ -1,9 +1,10 @@
-"""What pictures say: rule names for clause ids, and the line that shows a measurement.
+"""What pictures say: the line that shows a measurement, and the path a unit's centre takes.
 
-Players know rules by name (docs/rules.md), not by clause id; pictures name the rule and
-keep the id beside it.  A measurement's witness is the polyline the clause gives, except where
-that line is only a chord of what was measured: a Snaking distance is measured along the
-steps, so the centre's own path is drawn.
+Players know rules by name (docs/rules.md), not by clause id; pictures name the rule (its
+profile's name for it, constraints.core.profile.rule_name) and keep the id beside it.  A
+measurement's witness is the polyline the clause gives, except where that line is only a
+chord of what was measured: a Snaking distance is measured along the steps, so the centre's
+own path is drawn.
 """
 
 from __future__ import annotations
@@ -19,38 +20,7 @@ from constraints.t9a.context import MoveContext
 from constraints.t9a.kinematics import advance_step
 from constraints.t9a.moves import Move, Step, StepKind
 
-# Rule names by the part of the clause id after the system (docs/rules.md section 9).
-RULE_NAMES = {
-    "valid_final_position": "Valid Final Position",
-    "unit_spacing": "Unit Spacing",
-    "table_edge.end": "off the table at the end",
-    "table_edge.front": "Front Facing off the table",
-    "pivot.model_distance": "Pivot: a model moves too far",
-    "pivot.unit_spacing": "Pivot: Unit Spacing",
-    "advance.distance": "Advance distance",
-    "march.distance": "March distance",
-    "advance.heading_window": "Advance heading window",
-    "march.heading_window": "March heading window",
-    "snaking.front_spacing": "Snaking Forward Moves: Unit Spacing",
-    "reorder.files": "Reorder: files changed",
-    "reform.centre_travel": "Reform: centre travel",
-    "reform.file_change": "Reform: file change",
-    "reform.viable_formation": "Reform: viable formation",
-    "reform.model_path": "Reform: model path",
-    "advance.reachable": "Advance: no way found there",
-    "march.reachable": "March: no way found there",
-}
 WHEEL_SAMPLES = 16  # points per wheel on a drawn path
-
-
-def rule_name(clause_id: str) -> str:
-    """A readable rule name for a clause id ("t9a.march.distance" -> "March distance");
-    an unknown id is spelt out from its parts."""
-    _system, _, rest = clause_id.partition(".")
-    if rest in RULE_NAMES:
-        return RULE_NAMES[rest]
-    words = (rest or clause_id).replace("_", " ").split(".")
-    return ": ".join(words).capitalize()
 
 
 def witness_line(scenario: Scenario, move: Move, violation: Violation) -> list[Point]:

@@ -10,11 +10,12 @@ import pytest
 import shapely
 from matplotlib.figure import Figure
 
+from constraints.core.profile import registered_clauses, rule_name
 from constraints.core.scenario import Terrain
 from constraints.errors import InvalidInputError
 from optimizer import Move, check_move, forward, load_scenario, wheel
 from optimizer.render import draw, draw_geometry, make_figure, render_to_file
-from optimizer.render.labels import centre_path, rule_name
+from optimizer.render.labels import centre_path
 from tests.support import ROOT, scenario, unit, wall
 
 SPEARS = load_scenario(ROOT / "examples" / "spears.json")
@@ -38,6 +39,8 @@ def test_rule_names() -> None:
     assert rule_name("t9a.valid_final_position") == "Valid Final Position"
     assert rule_name("t9a.reform.model_path") == "Reform: model path"
     assert rule_name("toy.some_rule.part") == "Some rule: part"
+    # Every clause of the T9A profiles has its name in the profile data.
+    assert all(spec.name for cid, spec in registered_clauses().items() if cid.startswith("t9a."))
 
 
 def test_a_snaking_distance_is_drawn_along_the_path() -> None:

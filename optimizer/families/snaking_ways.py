@@ -187,19 +187,11 @@ class WaySearch:
             legs.append(0)
         self.way.hint(headings, legs)
 
-    def solve(self, solver: cp_model.CpSolver,
-              headings: Sequence[int] | None = None) -> tuple[Any, Move | None]:
-        """(CP-SAT status, move) of the model, or of the ways with these stage headings
-        (lattice steps) when given; the move as the way model decodes it."""
+    def solve(self, solver: cp_model.CpSolver) -> tuple[Any, Move | None]:
+        """(CP-SAT status, move) of the model, the move as the way model decodes it."""
         if not self.options:  # a template ending outside the window
             return cp_model.INFEASIBLE, None
-        model = self.enc.sat_model
-        model.clear_assumptions()
-        if headings is not None:
-            model.add_assumptions([stage.onehot[h] for stage, h in
-                                   zip(self.way.stages, headings, strict=True)])
-        status = solver.solve(model)
-        model.clear_assumptions()
+        status = solver.solve(self.enc.sat_model)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return status, None
         pivot, steps = self.way.decode(solver)

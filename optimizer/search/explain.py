@@ -97,7 +97,7 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
     found = SearchResult(Status.INFEASIBLE, objective, None, None, lattice, elapsed,
                          blocking=blocking or (family,))
     return _beyond_one_wheel(request, found, tolerance, started) \
-        if request.family.relaxation(request.unit, request.limits) is not None else found
+        if request.relaxation is not None else found
 
 
 def _beyond_one_wheel(request: SearchRequest, found: SearchResult, tolerance: float,
@@ -106,7 +106,7 @@ def _beyond_one_wheel(request: SearchRequest, found: SearchResult, tolerance: fl
     wheels can (the relaxation's bound, docs/techniques.md §9: it then names the budget and
     window clauses); else the ways of up to max_wheels wheels, and NOT_FOUND when they
     reach it neither (more wheels, or these on another lattice, are not ruled out)."""
-    relaxation = request.family.relaxation(request.unit, request.limits)
+    relaxation = request.relaxation
     assert relaxation is not None
     # A way "reaches" the pose when its target_pose value is at most this.
     miss = math.hypot(math.sqrt(2.0) * tolerance, 0.1 * request.lattice.degree / 2)

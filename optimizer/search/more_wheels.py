@@ -51,7 +51,7 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
                      clock: Clock) -> SearchResult:
     # The status of the search over the family's options (its encodings' own claim).
     result.stats.update({"options_status": str(result.status), "options_value": result.value})
-    relaxation = request.family.relaxation(request.unit, request.limits)
+    relaxation = request.relaxation
     if relaxation is None:
         return replace(result, family_status=result.status)
     # The family searched: one wheel, until the model of more wheels runs.
@@ -149,7 +149,7 @@ def _lattice_points(request: SearchRequest) -> np.ndarray:
     best first (ties: most budget to spare): a coarse grid, then finer grids round the best
     points, down to one step; every grid's points are kept, so that the list spans the
     whole range (the relaxation knows no obstacle: its best shapes may all be blocked)."""
-    relaxation = request.family.relaxation(request.unit, request.limits)
+    relaxation = request.relaxation
     assert relaxation is not None
     step = np.radians(request.lattice.degree)
     mids, halves = relaxation.initial()
@@ -196,7 +196,7 @@ def _certified(request: SearchRequest, result: SearchResult, clock: Clock) -> Se
     """The answer's status under the rules: OPTIMAL within the tolerance of the bound over
     every way, FEASIBLE with the bound otherwise; no answer: NOT_FOUND for an INFEASIBLE
     family, else as it was."""
-    relaxation = request.family.relaxation(request.unit, request.limits)
+    relaxation = request.relaxation
     assert relaxation is not None
     if result.value is None:
         status = Status.NOT_FOUND if result.status == Status.INFEASIBLE else result.status

@@ -19,6 +19,7 @@ from constraints.core.clause import Clause
 from constraints.core.scenario import Scenario, validate_manoeuvre
 from constraints.errors import InvalidInputError
 from constraints.geometry.frame import Frame
+from constraints.geometry.pieces import Relaxation
 from constraints.rank_and_file.family_limits import FamilyLimits, family_limits
 from constraints.sat.lattice import Lattice
 from constraints.sat.option import Option
@@ -102,6 +103,12 @@ class SearchRequest:
     @cached_property
     def limits(self) -> FamilyLimits:
         return family_limits(self.clauses, self.unit)
+
+    @cached_property
+    def relaxation(self) -> Relaxation | None:
+        """Where every way the rules allow can end, when the family searches fewer of them
+        (optimizer.search.certify bounds the objective over it)."""
+        return self.family.relaxation(self.unit, self.limits)
 
     def options(self) -> tuple[list[Option], list[shapely.Geometry]]:
         """The family's options and, per option, every end centre it allows."""

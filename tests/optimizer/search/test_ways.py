@@ -78,13 +78,16 @@ def test_an_s_through_a_gap_no_single_wheel_fits():
 
 def test_an_advance_pivots_and_wheels_twice():
     # Facing the target heading after a Pivot needs a second wheel to come back onto it:
-    # the model through fixed headings (Pivot +30, then +60, then back to +45 deg).
+    # the whole model (every Pivot) held to Pivot +30, then +60, then back to +45 deg.
     s = scenario(unit(models=6, files=3, mobility=5.0))
     request = SearchRequest(s, "u", "advance", Objective("forward"), max_wheels=2)
     ways = request.family.way_search(request, 2, deadline=float("inf"))
+    assert ways.whole
+    for stage, heading in zip(ways.way.stages, (30, 60, 45), strict=True):
+        ways.enc.sat_model.add(stage.onehot[heading] == 1)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    status, move = ways.solve(solver, [30, 60, 45])
+    status, move = ways.solve(solver)
     assert status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
     assert move.pivot_deg == 30.0 and [s.value for s in move.steps
                                        if s.kind == StepKind.WHEEL] == [30.0, -15.0]

@@ -25,6 +25,9 @@ from constraints.rank_and_file.formation import Formation, Slot
 MAX_BASE_MM = 1000.0
 MAX_MOBILITY_IN = 20.0
 MAX_HEIGHT = 5
+# What a unit is doing this turn, where the rules treat it apart (nudges, No More Foes):
+# broken and about to flee, about to pursue, or charging.  None: none of these.
+STATES = ("fleeing", "pursuing", "charging")
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,7 @@ class Unit:
     height: int = 1
     musician: bool = False
     light_troops: bool = False
+    state: str | None = None
 
     def __post_init__(self) -> None:
         # Runs on every `with_pose` too: only cheap checks here (the slots of characters
@@ -75,7 +79,8 @@ class Unit:
                                          maximum=MAX_MOBILITY_IN),
                    "height": whole(self.height, "height", minimum=0, maximum=MAX_HEIGHT),
                    "musician": flag(self.musician, "musician"),
-                   "light_troops": flag(self.light_troops, "light_troops")}
+                   "light_troops": flag(self.light_troops, "light_troops"),
+                   "state": _state(self.state)}
         for name, value in checked.items():
             object.__setattr__(self, name, value)
 
@@ -120,6 +125,13 @@ class Unit:
 
     def with_formation(self, formation: Formation) -> Unit:
         return replace(self, formation=formation)
+
+
+def _state(state: str | None) -> str | None:
+    if state is not None and state not in STATES:
+        raise InvalidInputError(f"unknown state {state!r} (known: {', '.join(STATES)})",
+                                path="state")
+    return state
 
 
 def _pose(pose: Pose) -> Pose:

@@ -8,7 +8,7 @@ from constraints.core.jsonread import Node
 from constraints.core.scenario import Pose
 from constraints.errors import InvalidInputError
 from constraints.rank_and_file.formation import MAX_MODELS, Character, Formation
-from constraints.rank_and_file.unit import MAX_BASE_MM, MAX_MOBILITY_IN, Base, Unit
+from constraints.rank_and_file.unit import MAX_BASE_MM, MAX_MOBILITY_IN, STATES, Base, Unit
 
 TERRAIN_KINDS = ("impassable", "dangerous")
 
@@ -18,7 +18,8 @@ __all__ = ["MAX_MODELS", "TERRAIN_KINDS", "named_ids", "read_unit", "unit_to_jso
 _UNIT_REQUIRED = ("id", "player", "base", "models", "files", "centre", "facing", "mobility")
 
 
-_UNIT_OPTIONAL = ("height", "musician", "light_troops", "characters", "empty")
+_UNIT_OPTIONAL = ("height", "musician", "light_troops", "characters", "empty",
+                  "state")
 
 
 def read_unit(node: Node) -> Unit:
@@ -32,7 +33,15 @@ def read_unit(node: Node) -> Unit:
                 f["mobility"].number(positive=True, maximum=MAX_MOBILITY_IN),
                 f["height"].integer(minimum=0, maximum=5) if "height" in f else 1,
                 f["musician"].boolean() if "musician" in f else False,
-                f["light_troops"].boolean() if "light_troops" in f else False)
+                f["light_troops"].boolean() if "light_troops" in f else False,
+                _state(f["state"]) if "state" in f else None)
+
+
+def _state(node: Node) -> str:
+    state = node.string()
+    if state not in STATES:
+        raise node.fail(f"unknown state {state!r} (known: {', '.join(STATES)})")
+    return state
 
 
 def _formation(f: dict[str, Node]) -> Formation:
@@ -71,7 +80,8 @@ def unit_to_json(u: Unit) -> dict[str, Any]:
             "facing": u.pose.facing_deg, "mobility": u.mobility_in, "height": u.height,
             "musician": u.musician, "light_troops": u.light_troops,
             "characters": [{"id": c.id, "slot": list(c.slot)} for c in f.characters],
-            "empty": [list(s) for s in f.empty]}
+            "empty": [list(s) for s in f.empty],
+            **({"state": u.state} if u.state is not None else {})}
 
 
 def named_ids(unit: Unit) -> list[tuple[str, str]]:

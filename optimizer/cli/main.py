@@ -20,6 +20,12 @@ from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
 from constraints.t9a.checker import check_move
 from constraints.t9a.move_io import load_move
+from optimizer.cli.nudge import (
+    add_nudge_command,
+    cmd_nudge,
+    is_nudge_result,
+    render_nudge_result,
+)
 from optimizer.cli.options import join_negative_values
 from optimizer.cli.search import (
     REGION_STYLE,
@@ -36,7 +42,7 @@ units: lengths in inches, base sizes in mm, angles in degrees counter-clockwise 
 (a facing of 90 looks towards +y), times in seconds.
 
 exit status:
-  0  legal (check), solved (solve), a legal move found (moves), written (render)
+  0  legal (check), solved (solve, nudge), a legal move found (moves), written (render)
   1  illegal, infeasible, timed out, or no legal move
   2  bad input: one line on stderr naming the file and JSON path (or the option) and the
      problem; no output file is left behind
@@ -65,13 +71,14 @@ def build_parser() -> argparse.ArgumentParser:
     render = sub.add_parser("render", help="draw a scenario, a move or a solve result",
                             epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     render.add_argument("scenario", help=SCENARIO_HELP)
-    render.add_argument("move", nargs="?", help="a move file, or the JSON output of `solve` "
-                        "(its target is marked)")
+    render.add_argument("move", nargs="?", help="a move file, the JSON output of `solve` "
+                        "(its target is marked), or the JSON output of `nudge`")
     render.add_argument("-o", "--output", required=True,
                         help="FILE.png or FILE.svg (written whole or not at all)")
     render.add_argument("--region", action="store_true",
                         help="shade where the unit may legally end at the move's end facing")
     add_search_commands(sub, EPILOG)
+    add_nudge_command(sub, EPILOG)
     return parser
 
 
@@ -151,6 +158,8 @@ def cmd_render(args: argparse.Namespace) -> int:
 
     output = check_output(args.output)  # before the work, which may take a while
     scenario = load_scenario(args.scenario)
+    if args.move and is_nudge_result(args.move):
+        return render_nudge_result(scenario, args.move, output)
     drawing = load_drawing(args.move) if args.move else None
     move = drawing.move if drawing is not None else None
     verdict, overlays = None, []
@@ -187,7 +196,8 @@ def verdict_text(verdict: Verdict) -> str:
     return "\n".join(lines)
 
 
-COMMANDS = {"check": cmd_check, "render": cmd_render, "solve": cmd_solve, "moves": cmd_moves}
+COMMANDS = {"check": cmd_check, "render": cmd_render, "solve": cmd_solve, "moves": cmd_moves,
+            "nudge": cmd_nudge}
 
 if __name__ == "__main__":
     sys.exit(main())

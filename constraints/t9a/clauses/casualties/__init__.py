@@ -1,0 +1,1 @@
+"""Casualties: removing models while Unit Boundaries are frozen, re-forming on unfreeze."""

@@ -1,0 +1,14 @@
+"""The clauses of "Nudge units to maintain contact" (seed 001; docs/rules.md §9)."""
+
+from constraints.t9a.clauses.nudge.base import NudgeClause
+from constraints.t9a.clauses.nudge.eligible import NudgeEligible
+from constraints.t9a.clauses.nudge.legs import NudgeLegs
+from constraints.t9a.clauses.nudge.new_enemy import NudgeNewEnemy
+from constraints.t9a.clauses.nudge.path import NudgePath
+from constraints.t9a.clauses.nudge.regain import NudgeRegain
+from constraints.t9a.clauses.nudge.table import NudgeTable
+
+NUDGE_CLAUSES: tuple[type[NudgeClause], ...] = (
+    NudgeEligible, NudgeLegs, NudgePath, NudgeNewEnemy, NudgeRegain, NudgeTable)
+
+__all__ = ["NUDGE_CLAUSES", "NudgeClause"]

@@ -1,0 +1,51 @@
+"""The nudge clauses' protocol: an exact `check` of one nudge and a table of rule examples.
+
+Nudges are not Move Manoeuvres, so their clauses are not in a profile's manoeuvre table; they
+keep the clause protocol's shape (`check` returning a `ClauseResult`, `examples` from the rule
+text) so the same conformance test runs them (tests/conformance/test_nudge_clauses.py).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from constraints.core.verdict import ClauseResult, Violation
+from constraints.geometry.plane import Point
+from constraints.t9a.clauses.nudge.context import NudgeContext
+
+CONTACT_IN = 1e-6  # docs/architecture.md: touching is a distance within 1e-6"
+
+
+@dataclass(frozen=True)
+class NudgeExample:
+    """A case from the rule text: a scenario (JSON, units as they stand before the nudge),
+    the unit, the enemies it touched before (id -> its Facing), the legs (JSON), whether
+    the clause breaks, and optionally the measurement the rule text fixes."""
+
+    why: str
+    scenario: Mapping[str, Any]
+    unit: str
+    previous: Mapping[str, str]
+    legs: tuple[Mapping[str, float], ...]
+    breaks: bool
+    measured: tuple[str, float] | None = None
+
+
+class NudgeClause(ABC):
+    """One clause of "Nudge units to maintain contact" (seed 001)."""
+
+    id: ClassVar[str]
+    examples: ClassVar[tuple[NudgeExample, ...]] = ()
+
+    @abstractmethod
+    def check(self, ctx: NudgeContext) -> ClauseResult:
+        """Measure the nudge against this clause, exactly."""
+
+    def result(self, name: str, measured: float, limit: float, legal: bool, message: str,
+               witness: tuple[Point, ...] = ()) -> ClauseResult:
+        violations = () if legal else (
+            Violation(self.id, measured, limit, "in", message, witness),)
+        return ClauseResult({name: measured}, violations)

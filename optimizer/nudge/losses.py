@@ -1,0 +1,82 @@
+"""The casualties file of `manoeuvre nudge` (docs/formats.md, "Casualties"): per unit a count,
+the slots of the models removed, or `{"count": N, "outside_melee": true}`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from constraints.core.jsonread import Node, read_json
+from constraints.core.scenario import Scenario
+from constraints.errors import InvalidInputError
+from constraints.rank_and_file.formation import Slot
+
+
+@dataclass(frozen=True)
+class Loss:
+    """One unit's casualties: a count (removed by the rules' order) or the slots removed;
+    `outside_melee` for losses outside the Melee Phase (boundaries not frozen)."""
+
+    unit: str
+    count: int = 0
+    slots: tuple[Slot, ...] = ()
+    outside_melee: bool = False
+
+
+def load_losses(path: str | Path, scenario: Scenario) -> tuple[Loss, ...]:
+    try:
+        return losses_from_json(read_json(path), scenario)
+    except InvalidInputError as exc:
+        raise exc.in_file(str(path)) from None
+
+
+def losses_from_json(data: Any, scenario: Scenario) -> tuple[Loss, ...]:
+    """Validated losses: known units, at most their rank-and-file models by count, slots
+    inside their formation and holding a model."""
+    top = Node(data)
+    if not isinstance(data, dict):
+        raise top.fail("expected an object: unit id -> casualties")
+    return tuple(_loss(uid, Node(value, f"$.{uid}"), scenario) for uid, value in data.items())
+
+
+def _loss(uid: str, node: Node, scenario: Scenario) -> Loss:
+    if not scenario.has_unit(uid):
+        known = ", ".join(u.id for u in scenario.units)
+        raise node.fail(f"unknown unit {uid!r} (units: {known})")
+    unit = scenario.unit(uid)
+    if isinstance(node.value, list):
+        occupied = set(unit.formation.occupied_slots())
+        slots = tuple(n.slot() for n in node.items())
+        for i, slot in enumerate(slots):
+            if slot not in occupied:
+                raise InvalidInputError(f"slot {list(slot)} of {uid} holds no model (ranks "
+                                        f"{unit.formation.ranks} x files {unit.files})",
+                                        path=f"{node.path}[{i}]")
+            if slots.index(slot) != i:
+                raise InvalidInputError(f"slot {list(slot)} is listed twice",
+                                        path=f"{node.path}[{i}]")
+        return Loss(uid, slots=slots)
+    outside = False
+    if isinstance(node.value, dict):
+        f = node.fields(("count",), ("outside_melee",))
+        outside = f["outside_melee"].boolean() if "outside_melee" in f else False
+        node = f["count"]
+    count = node.integer(minimum=0)
+    if count > unit.formation.models:
+        raise node.fail(f"{count} casualties but {uid} has {unit.formation.models} "
+                        "rank-and-file models")
+    return Loss(uid, count=count, outside_melee=outside)
+
+
+def losses_to_json(losses: tuple[Loss, ...]) -> dict[str, Any]:
+    """The losses as the casualties file writes them (`losses_from_json` reads them back)."""
+    out: dict[str, Any] = {}
+    for loss in losses:
+        if loss.slots:
+            out[loss.unit] = [list(s) for s in loss.slots]
+        elif loss.outside_melee:
+            out[loss.unit] = {"count": loss.count, "outside_melee": True}
+        else:
+            out[loss.unit] = loss.count
+    return out

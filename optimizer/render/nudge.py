@@ -1,0 +1,98 @@
+"""Pictures of a nudge resolution: the combat before (as it stood when the boundaries froze)
+and after (re-formed units, each nudge as arrows along its legs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+import shapely
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+
+from constraints.core.scenario import Scenario
+from constraints.rank_and_file.unit import Unit
+from optimizer.nudge.least import NudgeFound
+from optimizer.nudge.resolve import NudgeResult
+from optimizer.render.draw import _draw_boundary, _draw_field, _draw_terrain
+from optimizer.render.output import check_output, write_atomically
+
+PLAYER_COLOURS = ("#1f5fa8", "#b02a2a", "#2a8a3e", "#8a5a00")
+ARROW = "#e07b00"
+
+
+def make_nudge_figure(result: NudgeResult) -> Figure:
+    figure = Figure(figsize=(14, 6.5), layout="constrained")
+    before, after = figure.subplots(1, 2)
+    players = list(dict.fromkeys(u.player for u in result.before.units))
+    _panel(before, result.before, players, "before: as the boundaries froze")
+    _panel(after, result.after, players, f"after: {result.status}, "
+           f"{len(result.nudges)} nudge(s)")
+    for found in result.nudges:
+        _draw_legs(after, result.after.unit(found.unit), found)
+    bounds = _combat_bounds(result)
+    for ax in (before, after):
+        ax.set_xlim(bounds[0], bounds[2])
+        ax.set_ylim(bounds[1], bounds[3])
+    return figure
+
+
+def render_nudge_to_file(result: NudgeResult, path: str | Path) -> None:
+    out = check_output(path)
+    figure = make_nudge_figure(result)
+
+    def save(stream: BinaryIO) -> None:
+        figure.savefig(stream, format=out.suffix.lower()[1:], dpi=150, bbox_inches="tight")
+    write_atomically(out, save)
+
+
+def _panel(ax: Axes, scenario: Scenario, players: list[str], title: str) -> None:
+    _draw_field(ax, scenario)
+    _draw_terrain(ax, scenario.terrain)
+    for unit in scenario.units:
+        colour = PLAYER_COLOURS[players.index(unit.player) % len(PLAYER_COLOURS)] \
+            if unit.player in players else "#505050"
+        _draw_models(ax, unit, colour)
+        _draw_boundary(ax, unit.corners(), edgecolor=colour, front=colour)
+        x, y = unit.pose.centre
+        ax.text(x, y, unit.id, ha="center", va="center", fontsize=8, color="black", zorder=8,
+                clip_on=True)
+    ax.set_title(title, fontsize=10)
+
+
+def _draw_models(ax: Axes, unit: Unit, colour: str) -> None:
+    """Each model's base, characters darker; empty slots are not drawn (gaps show)."""
+    chars = unit.formation.character_slots()
+    w, d = unit.base.width_in, unit.base.depth_in
+    for _, slot in unit.formation.layout():
+        x, y = unit.slot_centre(slot)
+        ax.add_patch(Rectangle((x - w / 2.0, y - d / 2.0), w, d,
+                               angle=unit.pose.facing_deg - 90.0, rotation_point="center",
+                               facecolor=colour, alpha=0.55 if slot in chars else 0.2,
+                               edgecolor=colour, linewidth=0.5, zorder=2))
+
+
+def _draw_legs(ax: Axes, unit: Unit, found: NudgeFound) -> None:
+    """Arrows along the legs, ending where the unit now stands."""
+    total = np.sum([leg.shift(unit.pose.facing_deg) for leg in found.legs], axis=0)
+    point = np.asarray(unit.pose.centre) - total
+    for leg in found.legs:
+        step = leg.shift(unit.pose.facing_deg)
+        ax.annotate("", xy=tuple(point + step), xytext=tuple(point),
+                    arrowprops={"arrowstyle": "->", "color": ARROW, "linewidth": 2.0},
+                    zorder=9)
+        point = point + step
+    x, y = unit.pose.centre
+    ax.text(x, y, f"\n\n{found.distance_in:.3f}\"", ha="center", va="top", fontsize=7,
+            color=ARROW, zorder=9, clip_on=True)
+
+
+def _combat_bounds(result: NudgeResult, margin_in: float = 2.0) -> tuple[float, ...]:
+    """The units engaged before, both panels, with a margin; square enough for labels."""
+    shapes = [u.boundary() for u in (*result.before.units, *result.after.units)]
+    x0, y0, x1, y1 = shapely.union_all(shapes).bounds
+    half = max(x1 - x0, y1 - y0) / 2.0 + margin_in
+    cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
+    return (cx - half, cy - half, cx + half, cy + half)

@@ -6,7 +6,7 @@ contact, in the order that keeps the most units in combat (`order.best_order`)."
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from constraints.core.scenario import Scenario
 from constraints.rank_and_file.combats import combats, engagements
@@ -38,6 +38,7 @@ class NudgeResult:
     in_combat: int
     solves: int
     losses: tuple[Loss, ...] = ()
+    frozen: Scenario | None = None    # after the casualties, before unfreezing
 
     def changed(self) -> list[Unit]:
         """Units whose formation or position changed, as they now stand."""
@@ -49,9 +50,10 @@ def resolve(scenario: Scenario, losses: Sequence[Loss]) -> NudgeResult:
     `scenario` (as it stood when the boundaries froze)."""
     previous = engagements(scenario.units)
     by_unit = {loss.unit: loss for loss in losses}
-    units, removed = [], []
+    units, removed, hit = [], [], []
     for unit in scenario.units:
         after = _casualties(scenario, unit, by_unit.get(unit.id), previous)
+        hit.append(after)
         if is_wiped_out(after):
             removed.append(unit.id)
         else:
@@ -63,7 +65,8 @@ def resolve(scenario: Scenario, losses: Sequence[Loss]) -> NudgeResult:
     return NudgeResult("OPTIMAL" if found.proved else "FEASIBLE", scenario, final,
                        found.nudges, found.order, found.alternatives,
                        tuple(combats(final.units)), _no_more_foes(final, previous),
-                       tuple(removed), found.in_combat, found.solves, tuple(losses))
+                       tuple(removed), found.in_combat, found.solves, tuple(losses),
+                       replace(scenario, units=tuple(hit)))
 
 
 def _casualties(scenario: Scenario, unit: Unit, loss: Loss | None,

@@ -12,7 +12,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from constraints.core.scenario import Scenario
+from constraints.core.scenario import Pose, Scenario
 from constraints.rank_and_file.unit import Unit
 from optimizer.nudge.least import NudgeFound
 from optimizer.nudge.resolve import NudgeResult
@@ -27,7 +27,10 @@ def make_nudge_figure(result: NudgeResult) -> Figure:
     figure = Figure(figsize=(14, 6.5), layout="constrained")
     before, after = figure.subplots(1, 2)
     players = list(dict.fromkeys(u.player for u in result.before.units))
-    _panel(before, result.before, players, "before: as the boundaries froze")
+    _panel(before, result.before, players, "before: as the boundaries froze "
+           "(casualties crossed)")
+    if result.frozen is not None:
+        _cross_casualties(before, result.before, result.frozen)
     _panel(after, result.after, players, f"after: {result.status}, "
            f"{len(result.nudges)} nudge(s)")
     for found in result.nudges:
@@ -74,10 +77,23 @@ def _draw_models(ax: Axes, unit: Unit, colour: str) -> None:
                                edgecolor=colour, linewidth=0.5, zorder=2))
 
 
+def _cross_casualties(ax: Axes, before: Scenario, frozen: Scenario) -> None:
+    """A cross on every model the casualties removed."""
+    for unit in before.units:
+        left = set(frozen.unit(unit.id).formation.occupied_slots())
+        for _, slot in unit.formation.layout():
+            if slot not in left:
+                x, y = unit.slot_centre(slot)
+                ax.plot([x], [y], marker="x", markersize=9, color="black", zorder=7)
+
+
 def _draw_legs(ax: Axes, unit: Unit, found: NudgeFound) -> None:
     """Arrows along the legs, ending where the unit now stands."""
     total = np.sum([leg.shift(unit.pose.facing_deg) for leg in found.legs], axis=0)
     point = np.asarray(unit.pose.centre) - total
+    start = unit.with_pose(Pose((float(point[0]), float(point[1])), unit.pose.facing_deg))
+    _draw_boundary(ax, start.corners(), edgecolor=ARROW, front=ARROW, linestyle="--",
+                   alpha=0.8)
     for leg in found.legs:
         step = leg.shift(unit.pose.facing_deg)
         ax.annotate("", xy=tuple(point + step), xytext=tuple(point),

@@ -7,6 +7,8 @@ not touch before the Unit Boundaries changed; touching (within 1e-6") breaks the
 
 from __future__ import annotations
 
+import math
+
 from constraints.core.verdict import ClauseResult
 from constraints.t9a.clauses.nudge.base import CONTACT_IN, NudgeClause, NudgeExample
 from constraints.t9a.clauses.nudge.context import NudgeContext
@@ -18,9 +20,9 @@ _BEFORE = {"e": "front"}
 class NudgeNewEnemy(NudgeClause):
     id = "nudge.new_enemy"
     examples = (
-        NudgeExample("ending 0.5\" from a new enemy is allowed (within 1\" is fine)",
-                     scene(line(), foe(5.5), foe(-6.0, "g")), "u", _BEFORE,
-                     ({"sideways": 0.5},), False, ("distance", 0.5)),
+        NudgeExample("ending 0.71\" from a new enemy is allowed (within 1\" is fine)",
+                     scene(line(), foe(5.5), foe(-5.0, "g", dy=0.5)), "u", _BEFORE,
+                     ({"sideways": 0.5},), False, ("distance", math.sqrt(0.5))),
         NudgeExample("sliding left into a new enemy's corner touches it",
                      scene(line(), foe(-5.5), foe(5.5, "g")), "u", {"g": "front"},
                      ({"sideways": -0.5},), True, ("distance", 0.0)),

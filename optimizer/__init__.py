@@ -1,7 +1,9 @@
 """Manoeuvre: the exact referee and optimiser for unit movement.
 
 The public Python API.  Queries never raise for an illegal move: they return verdicts;
-searches return a result with a status (OPTIMAL, FEASIBLE, INFEASIBLE, TIMEOUT).
+searches return a result with a status (OPTIMAL, FEASIBLE, INFEASIBLE, TIMEOUT).  After a
+round of combat, `resolve` removes casualties, re-forms the units and nudges them back into
+contact (`least_nudge` for one unit).
 """
 
 from constraints.core.scenario import Scenario
@@ -12,6 +14,7 @@ from constraints.sat.lattice import Lattice
 from constraints.t9a.checker import check_move
 from constraints.t9a.moves import Move, forward, wheel
 from optimizer.batch import BatchJudge, legal_mask
+from optimizer.nudge import Loss, NudgeResult, least_nudge, resolve
 from optimizer.queries import is_legal, legal_moves, legal_region, nearest_legal
 from optimizer.search.explain import reach, why_not
 from optimizer.search.objectives import Objective
@@ -22,7 +25,9 @@ __all__ = [
     "EncodingMismatchError",
     "InvalidInputError",
     "Lattice",
+    "Loss",
     "Move",
+    "NudgeResult",
     "Objective",
     "Scenario",
     "SearchResult",
@@ -35,9 +40,11 @@ __all__ = [
     "legal_mask",
     "legal_moves",
     "legal_region",
+    "least_nudge",
     "load_scenario",
     "nearest_legal",
     "reach",
+    "resolve",
     "save_scenario",
     "wheel",
     "why_not",

@@ -63,3 +63,19 @@ def test_notebook_02_calls_what_the_readme_promises() -> None:
     for name in names:
         called = name.split(".")[-1]
         assert re.search(rf"\b{called}\(", code), f"notebook 02 never calls {name}"
+
+
+def test_the_nudge_result_example_has_todays_keys_and_the_readme_its_text(capsys) -> None:
+    from optimizer.cli import main
+    shown = json_block_after("## Nudge result")
+    melee = ROOT / "examples" / "melee.json"
+    casualties = ROOT / "examples" / "melee_casualties.json"
+    assert main(["nudge", str(melee), "--casualties", str(casualties), "--json"]) == 0
+    real = json.loads(capsys.readouterr().out)
+    assert set(shown) == set(real)
+    assert set(shown["nudges"][0]) == set(real["nudges"][0])
+    assert shown["nudges"] == real["nudges"] and shown["units"] == real["units"][:1]
+    assert main(["nudge", str(melee), "--casualties", str(casualties)]) == 0
+    text = capsys.readouterr().out.strip()
+    command = "$ manoeuvre nudge examples/melee.json --casualties examples/melee_casualties.json"
+    assert f"{command}\n{text}\n" in README

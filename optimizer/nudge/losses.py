@@ -72,7 +72,12 @@ def _loss(uid: str, node: Node, scenario: Scenario) -> Loss:
 def losses_to_json(losses: tuple[Loss, ...]) -> dict[str, Any]:
     """The losses as the casualties file writes them (`losses_from_json` reads them back)."""
     out: dict[str, Any] = {}
-    for loss in losses:
+    for i, loss in enumerate(losses):
+        if not isinstance(loss, Loss):
+            raise InvalidInputError(f"expected a Loss, got {type(loss).__name__}",
+                                    path=f"losses[{i}]")
+        if loss.unit in out:
+            raise InvalidInputError(f"two losses for unit {loss.unit!r}", path=f"losses[{i}]")
         if loss.slots:
             out[loss.unit] = [list(s) for s in loss.slots]
         elif loss.outside_melee:

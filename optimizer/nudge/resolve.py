@@ -1,5 +1,5 @@
 """After a round of combat: casualties, unfrozen Unit Boundaries, nudges, combats, No More
-Foes (seed 001; docs/rules.md §9).  The recipe: remove the casualties (boundaries frozen,
+Foes (seed 001; docs/rules.md §11).  The recipe: remove the casualties (boundaries frozen,
 gaps stay), re-form every unit into a viable formation, then nudge the units that lost
 contact, in the order that keeps the most units in combat (`order.best_order`)."""
 
@@ -18,7 +18,7 @@ from constraints.t9a.clauses.casualties.removal import (
 )
 from constraints.t9a.clauses.casualties.unfreeze import unfreeze
 from optimizer.nudge.least import NudgeFound
-from optimizer.nudge.losses import Loss
+from optimizer.nudge.losses import Loss, losses_from_json, losses_to_json
 from optimizer.nudge.order import best_order, in_combat
 
 
@@ -48,6 +48,7 @@ class NudgeResult:
 def resolve(scenario: Scenario, losses: Sequence[Loss]) -> NudgeResult:
     """Apply `losses`, unfreeze, nudge; the units' `previous` contacts are read from
     `scenario` (as it stood when the boundaries froze)."""
+    losses = losses_from_json(losses_to_json(tuple(losses)), scenario)  # validated
     previous = engagements(scenario.units)
     by_unit = {loss.unit: loss for loss in losses}
     units, removed, hit = [], [], []

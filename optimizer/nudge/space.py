@@ -8,7 +8,7 @@ a straight leg when the leg's segment in t-space enters C(Q)'s interior.  A nudg
 contact with an enemy E ends on an edge of C(E).  Along such an edge every condition of the
 nudge clauses changes only where the edge crosses one of finitely many lines (`event_lines`),
 and between two crossings the nudge's length |s| + |f| is linear, so the least nudge is at a
-crossing or, where the crossing itself is illegal, a hair (2e-6") off it (docs/rules.md §9).
+crossing or, where the crossing itself is illegal, a hair (2e-6") off it (docs/rules.md §11).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The clauses of "Nudge units to maintain contact" (seed 001; docs/rules.md §9)."""
+"""The clauses of "Nudge units to maintain contact" (seed 001; docs/rules.md §11)."""
 
 from constraints.t9a.clauses.nudge.base import NudgeClause
 from constraints.t9a.clauses.nudge.eligible import NudgeEligible

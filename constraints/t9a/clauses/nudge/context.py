@@ -1,7 +1,7 @@
 """What the nudge clauses judge: one unit's nudge, given where every unit stands before it.
 
 A nudge is one or two straight legs in the unit's own frame, `forward` (negative: backwards)
-or `sideways` (positive: to the unit's right), with no rotation (docs/rules.md §9).
+or `sideways` (positive: to the unit's right), with no rotation (docs/rules.md §11).
 """
 
 from __future__ import annotations

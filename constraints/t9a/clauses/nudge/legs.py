@@ -1,7 +1,7 @@
 """Straight legs only (seed 001): "Move the unit in straight lines, either directly forwards,
 backwards, sideways, or a combination of two of these directions."
 
-Decision (docs/rules.md §9, A11): at most two legs, one along the unit's forward axis and one
+Decision (docs/rules.md §11, A11): at most two legs, one along the unit's forward axis and one
 sideways, in either order; no rotation (the legs are translations by construction).
 """
 

@@ -2,7 +2,7 @@
 unit(s) they were in contact with before updating Unit Boundaries" and "Nudging cannot change
 the facing that is in contact with enemies."
 
-Decision (docs/rules.md §9, A19): the nudge must end touching at least one enemy unit it
+Decision (docs/rules.md §11, A19): the nudge must end touching at least one enemy unit it
 touched before, with the same Facing of its own that touched that enemy before.  Measured:
 the distance to the nearest such enemy.
 """

@@ -1,4 +1,4 @@
-"""On the battlefield.  Seed 001 does not say it; decision (docs/rules.md §9): a nudge
+"""On the battlefield.  Seed 001 does not say it; decision (docs/rules.md §11): a nudge
 ends with the whole Unit Boundary on the battlefield, since no move may leave the table.
 Measured: how far the boundary reaches past the table edge."""
 

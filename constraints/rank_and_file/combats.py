@@ -64,6 +64,19 @@ def engagements(units: Iterable[Unit]) -> dict[str, dict[str, str]]:
     return found
 
 
+def engaged_ids(units: Iterable[Unit]) -> frozenset[str]:
+    """The units touching at least one enemy unit (the Facings not measured: cheaper than
+    `engagements` where only who is Engaged matters)."""
+    ordered = list(units)
+    boundaries = [u.boundary() for u in ordered]
+    found: set[str] = set()
+    for (i, a), (j, b) in combinations(enumerate(ordered), 2):
+        if a.player != b.player and (a.id not in found or b.id not in found) \
+                and in_contact(boundaries[i], boundaries[j]):
+            found.update((a.id, b.id))
+    return frozenset(found)
+
+
 def split(before: Sequence[Combat], after: Sequence[Combat]) -> dict[Combat, list[Combat]]:
     """The combats of `before` that fell apart into several combats of `after`, each with
     those parts (sorted).  A combat that only lost units, keeping one group, did not split."""

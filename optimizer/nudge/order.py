@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from constraints.core.scenario import Pose, Scenario
-from constraints.rank_and_file.combats import engagements
+from constraints.rank_and_file.combats import engaged_ids
 from optimizer.nudge.least import NudgeFound, least_nudge
 
 MAX_SOLVES = 20_000   # least-nudge solves per resolution (deterministic, not wall clock)
@@ -96,8 +96,9 @@ def _nudge(search: _Search, scenario: Scenario, uid: str) -> NudgeFound | None:
     """The unit's least nudge here (None: in contact already, or no legal nudge)."""
     key = (uid, _key(scenario))
     if key not in search.nudges:
-        if uid in engagements(scenario.units) or search.solves >= MAX_SOLVES:
-            search.exhausted |= uid not in engagements(scenario.units)
+        engaged = uid in engaged_ids(scenario.units)
+        if engaged or search.solves >= MAX_SOLVES:
+            search.exhausted |= not engaged
             search.nudges[key] = None
         else:
             search.solves += 1
@@ -118,4 +119,4 @@ def _replay(search: _Search, scenario: Scenario, order: tuple[str, ...]
 
 def in_combat(scenario: Scenario) -> int:
     """Units touching at least one enemy unit."""
-    return len(engagements(scenario.units))
+    return len(engaged_ids(scenario.units))

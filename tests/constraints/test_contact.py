@@ -16,6 +16,7 @@ from constraints.core.scenario import Pose
 from constraints.rank_and_file.combats import (
     combats,
     contact_graph,
+    engaged_ids,
     engagements,
     split,
 )
@@ -204,6 +205,7 @@ def _chain():
 def test_combats(units, expected):
     assert combats(units) == expected
     assert combats(reversed(units)) == expected
+    assert engaged_ids(units) == set(engagements(units)) == {u for c in expected for u in c}
 
 
 def test_breaking_the_middle_contact_splits_the_combat():

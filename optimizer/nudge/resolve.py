@@ -84,17 +84,23 @@ def _casualties(scenario: Scenario, unit: Unit, loss: Loss | None,
 def _outside_melee(scenario: Scenario, unit: Unit, count: int,
                    previous: Mapping[str, Mapping[str, str]]) -> Unit:
     """RULES §2.7.2: an engaged unit losing front-rank models outside the Melee Phase loses
-    them "from the side that keeps engaged units in contact".  Decision: try both sides and
-    the even split; keep the one leaving the most units in contact after re-forming (the
-    even split on a tie, then the right side)."""
-    best: tuple[int, int, Unit] | None = None
+    them "from the side that keeps engaged units in contact.  If that is impossible, make
+    gaps where the most units can be nudged back."  Decision: try the even split and all
+    from either side; keep the one leaving the most units in contact after re-forming, then
+    the most in combat after the nudges (the even split on a tie, then the right side).
+    Gaps in the middle of the front rank are not tried."""
+    best: tuple[int, int, int, Unit] | None = None
     for rank, side in enumerate(("both", "right", "left")):
         hit = remove_casualties(unit, count, side)
-        kept = in_combat(scenario.with_unit(unfreeze(hit))) if not is_wiped_out(hit) else 0
-        if best is None or (kept, -rank) > best[:2]:
-            best = (kept, -rank, hit)
+        if is_wiped_out(hit):
+            return hit
+        after = scenario.with_unit(unfreeze(hit))
+        kept = in_combat(after)
+        nudged = best_order(after, _sides(after, previous), previous).in_combat
+        if best is None or (kept, nudged, -rank) > best[:3]:
+            best = (kept, nudged, -rank, hit)
     assert best is not None
-    return best[2]
+    return best[3]
 
 
 def _sides(scenario: Scenario, previous: Mapping[str, Mapping[str, str]]) -> list[list[str]]:

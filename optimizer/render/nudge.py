@@ -20,6 +20,8 @@ from optimizer.render.draw import _draw_boundary, _draw_field, _draw_terrain
 from optimizer.render.output import check_output, write_atomically
 
 PLAYER_COLOURS = ("#1f5fa8", "#b02a2a", "#2a8a3e", "#8a5a00")
+# Players named after a colour are drawn in it; others take the palette in order.
+NAMED = {"blue": "#1f5fa8", "red": "#b02a2a", "green": "#2a8a3e", "yellow": "#8a5a00"}
 ARROW = "#e07b00"
 
 
@@ -55,8 +57,9 @@ def _panel(ax: Axes, scenario: Scenario, players: list[str], title: str) -> None
     _draw_field(ax, scenario)
     _draw_terrain(ax, scenario.terrain)
     for unit in scenario.units:
-        colour = PLAYER_COLOURS[players.index(unit.player) % len(PLAYER_COLOURS)] \
-            if unit.player in players else "#505050"
+        colour = NAMED.get(unit.player.lower(), PLAYER_COLOURS[
+            players.index(unit.player) % len(PLAYER_COLOURS)] if unit.player in players
+            else "#505050")
         _draw_models(ax, unit, colour)
         _draw_boundary(ax, unit.corners(), edgecolor=colour, front=colour)
         x, y = unit.pose.centre

@@ -129,3 +129,17 @@ def test_fleeing_and_pursuing_units_are_not_nudged():
     result = resolve(replace(scenes.scenario(a2, b2), active_player="blue"),
                      [Loss("A", count=1)])
     assert [n.unit for n in result.nudges] == ["A"]
+
+
+def test_losses_outside_the_melee_come_from_the_side_that_keeps_contact():
+    """B overlaps only A's two left models.  In the Melee Phase two casualties come one from
+    each side, A closes up and must be nudged 0.5" back; outside it (RULES §2.7.2) both come
+    from the right, so A keeps its contact and no nudge is needed."""
+    from tests.support import scenario, unit
+    a = unit("A", models=5, files=5, centre=(36.0, 10.0))
+    b = unit("B", models=5, files=5, centre=(31.5, 11.0), facing=270.0, player="blue")
+    melee = resolve(scenario(a, b), [Loss("A", count=2)])
+    assert [(n.unit, n.distance_in) for n in melee.nudges] == [("A", pytest.approx(0.5))]
+    outside = resolve(scenario(a, b), [Loss("A", count=2, outside_melee=True)])
+    assert outside.nudges == () and outside.after.unit("A").pose.centre == (35.0, 10.0)
+    assert outside.combats == (("A", "B"),)

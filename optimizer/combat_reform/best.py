@@ -1,0 +1,183 @@
+"""The best Combat Reform of one unit (seed 002, profile `t9a`): who may reform, the data of
+the model, the solve, and the answer as a placement of every model (docs/rules.md §12)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from ortools.sat.python import cp_model
+from shapely.geometry import LineString
+
+from constraints.core.scenario import Scenario
+from constraints.errors import InvalidInputError
+from constraints.rank_and_file.combats import combats, engagements
+from constraints.rank_and_file.contact import (
+    CONTACT_IN,
+    model_bases,
+    model_contacts,
+    named_facing,
+    touched_facings,
+)
+from constraints.rank_and_file.formation import Character, Formation, Slot
+from constraints.rank_and_file.unit import Unit
+from constraints.t9a.clauses.movement.viable_formation import formation_problem
+from optimizer.combat_reform.intervals import Spacing, unit_rules
+from optimizer.combat_reform.model import Demands, ReformModel, build, layout
+from optimizer.combat_reform.placement import FlushLine, Interval, Option, flush_line
+
+EFFORT = 5.0  # CP-SAT deterministic time for one unit's model
+
+
+@dataclass(frozen=True)
+class ReformAnswer:
+    """A proposed Combat Reform: the formation, the pose, every model's slot, and the
+    contacts before and after; `status` says what is proved (module docs)."""
+
+    status: str
+    unit: str
+    files: int = 0
+    centre: tuple[float, float] = (0.0, 0.0)
+    facing_deg: float = 0.0
+    models: tuple[tuple[str, Slot], ...] = ()
+    value: tuple[int, int] = (0, 0)
+    bound: tuple[int, int] = (0, 0)
+    contacts_before: int = 0
+    reason: str = ""
+    family: dict[str, object] = field(default_factory=dict)
+    reformed: Unit | None = None
+
+
+def best_reform(scenario: Scenario, unit_id: str, effort: float = EFFORT) -> ReformAnswer:
+    """The reform of `unit_id` with the most of its models in base contact with enemy
+    models, then the most enemy models touched, placed with its Front flush against an
+    enemy Facing it touched before."""
+    if not isinstance(unit_id, str) or not scenario.has_unit(unit_id):
+        raise InvalidInputError(f"unknown unit {unit_id!r}", path="unit")
+    unit = scenario.unit(unit_id)
+    previous = _previous(scenario, unit)
+    if not previous:
+        raise InvalidInputError(f"{unit_id} is not Engaged in a combat: it has no Combat "
+                                "Reform", path="unit")
+    own_facings = {f for e in previous for f in touched_facings(unit, scenario.unit(e).boundary())}
+    if len(own_facings) > 1:
+        return ReformAnswer("INFEASIBLE", unit_id, reason="Engaged on more than one Facing "
+                            f"({', '.join(sorted(own_facings))}): no Combat Reform")
+    best: ReformAnswer | None = None
+    for enemy_id, facing in sorted(previous.items()):
+        found = _solve_line(scenario, unit, previous, flush_line(scenario.unit(enemy_id),
+                                                                 facing), effort)
+        if best is None or (found.value, found.status == "OPTIMAL") > \
+                (best.value, best.status == "OPTIMAL"):
+            best = found
+    assert best is not None
+    return best
+
+
+def _previous(scenario: Scenario, unit: Unit) -> dict[str, str]:
+    """Enemy id -> the enemy's Facing the unit touches."""
+    mine = engagements(scenario.units).get(unit.id, {})
+    found = {}
+    for enemy_id in mine:
+        enemy = scenario.unit(enemy_id)
+        facing = named_facing(enemy, unit.boundary(), touched_facings(enemy, unit.boundary()))
+        if facing is not None:
+            found[enemy_id] = facing
+    return found
+
+
+def _solve_line(scenario: Scenario, unit: Unit, previous: dict[str, str], line: FlushLine,
+                effort: float) -> ReformAnswer:
+    enemy = scenario.unit(line.enemy)
+    pairs = set().union(*(model_contacts(unit, scenario.unit(e)) for e in previous))
+    chars = {c.id for c in unit.formation.characters}
+    ids = unit.model_ids()
+    demands = Demands(own_before=len({a for a, _ in pairs}),
+                      keep_enemy=frozenset(b for a, b in model_contacts(unit, enemy)),
+                      keep_characters=frozenset(a for a, _ in pairs if a in chars),
+                      reach_in=2.0 * unit.mobility_in)
+    combat = next(frozenset(c) for c in combats(scenario.units) if unit.id in c)
+    starts = unit.model_positions()
+    models = _edge_models(enemy, line)
+    layouts = []
+    for option in _options(scenario, unit, line):
+        rules = unit_rules(option, scenario, previous, combat, Spacing())
+        layouts.append(layout(option, starts, rules, models, demands.reach_in))
+    characters = frozenset(i for i, m in enumerate(ids) if m in chars)
+    rm = build(layouts, ids, characters, demands)
+    return _answer(rm, unit, line, _solve(rm, effort), demands)
+
+
+def _options(scenario: Scenario, unit: Unit, line: FlushLine) -> list[Option]:
+    widths = scenario.profile.param("proper_rank_width")
+    proper = int(widths[min(unit.height, len(widths) - 1)])
+    n = unit.formation.model_count
+    found = []
+    for files in range(1, n + 1):
+        formation = Formation(files, n)
+        if formation_problem(formation, proper, unit.files)[0] == "" \
+                and len(unit.formation.characters) <= files:
+            found.append(Option(unit, line, files))
+    return found
+
+
+def _edge_models(enemy: Unit, line: FlushLine) -> dict[str, Interval]:
+    """The enemy's models whose bases lie on the Facing's edge, as intervals along it."""
+    edge = LineString([tuple(line.a + line.lo * line.right), tuple(line.a + line.hi * line.right)])
+    found = {}
+    for mid, base in zip(enemy.model_ids(), model_bases(enemy), strict=True):
+        if base.distance(edge) > CONTACT_IN:
+            continue
+        along = (np.asarray(base.exterior.coords[:-1]) - line.a) @ line.right
+        found[mid] = (float(along.min()), float(along.max()))
+    return found
+
+
+def _solve(rm: ReformModel, effort: float) -> tuple[cp_model.CpSolver, Any]:
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_deterministic_time = effort
+    solver.parameters.cp_model_probing_level = 0
+    status = solver.solve(rm.sat_model)
+    return solver, status
+
+
+def _answer(rm: ReformModel, unit: Unit, line: FlushLine,
+            solved: tuple[cp_model.CpSolver, Any], demands: Demands) -> ReformAnswer:
+    solver, status = solved
+    family: dict[str, object] = {"own_facing": "front",
+                                 "flush_against": [line.enemy, line.facing]}
+    if status == cp_model.INFEASIBLE:
+        return ReformAnswer("NOT_FOUND", unit.id, contacts_before=demands.own_before,
+                            family=family, reason="no legal reform with the Front flush "
+                            f"against {line.enemy}'s {line.facing}")
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return ReformAnswer("TIMEOUT", unit.id, contacts_before=demands.own_before,
+                            family=family)
+    k = next(i for i, v in enumerate(rm.use) if solver.value(v))
+    lay = rm.layouts[k]
+    x = float(lay.xs[solver.value(rm.at[k])])
+    placed = tuple((rm.model_ids[m], slot) for (m, slot, kk), v in rm.put.items()
+                   if kk == k and solver.value(v))
+    own = sum(solver.value(v) for (_, kk), v in rm.own.items() if kk == k)
+    theirs = sum(solver.value(v) for (_, kk), v in rm.theirs.items() if kk == k)
+    weight = 1 + max(1, len({e for e, _ in rm.theirs}))
+    bound = int(math.floor(solver.best_objective_bound + 1e-9))
+    pose = lay.option.pose(x)
+    reformed = unit.with_formation(_formation(unit, lay.option, placed)).with_pose(pose)
+    return ReformAnswer("OPTIMAL" if status == cp_model.OPTIMAL else "FEASIBLE", unit.id,
+                        lay.option.files, pose.centre, pose.facing_deg, placed, (own, theirs),
+                        (bound // weight, bound % weight), demands.own_before,
+                        family=family, reformed=reformed)
+
+
+def _formation(unit: Unit, option: Option, placed: tuple[tuple[str, Slot], ...]) -> Formation:
+    chars = {c.id for c in unit.formation.characters}
+    taken = {slot for _, slot in placed}
+    characters = tuple(Character(mid, slot) for mid, slot in placed if mid in chars)
+    rear = option.ranks - 1
+    empty = tuple((rear, f) for f in range(option.files) if (rear, f) not in taken)
+    rf = sum(1 for mid, _ in placed if mid not in chars)
+    return Formation(option.files, rf, characters, empty)

@@ -1,0 +1,157 @@
+"""The best Combat Reform of one unit: one CP-SAT model over its formation (files), its
+offset along the enemy Facing it is placed flush against, and which model stands in which
+slot (docs/rules.md §12).
+
+Data: per formation (`Option`) the offsets worth trying (`placement.offsets`), the whole
+unit's allowed ones (`intervals.unit_rules`), and per (model, slot) the offsets keeping the
+model within its March Rate.  Variables: `use[k]` (formation k is chosen), `at[k]` (the
+index of its offset), `put[m, s, k]` (model m stands in slot s), `own[s, k]` (the model in
+front-rank slot s touches the enemy), `theirs[e, k]` (enemy model e touches the unit).
+Objective: the most own models in contact, then the most enemy models in contact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from constraints.rank_and_file.formation import Slot
+from optimizer.combat_reform.intervals import Rule
+from optimizer.combat_reform.placement import Interval, Option, offsets
+
+Var = cp_model.IntVar
+
+
+@dataclass(frozen=True)
+class Demands:
+    """What the reform must keep: own models in contact at least `own_before`; the enemy
+    models in `keep_enemy` still touched; the characters in `keep_characters` still in
+    contact; models within `reach_in` of where they stood."""
+
+    own_before: int
+    keep_enemy: frozenset[str]
+    keep_characters: frozenset[str]
+    reach_in: float
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One formation's data: its offsets, the allowed ones, and the intervals of offsets
+    for each (model, slot), each front-rank slot's contact and each enemy model's."""
+
+    option: Option
+    xs: np.ndarray
+    allowed: np.ndarray
+    reach: dict[tuple[int, Slot], Interval]
+    front: dict[int, Interval]
+    enemy: dict[str, Interval]
+
+    def indices(self, interval: Interval) -> tuple[int, int]:
+        lo = int(np.searchsorted(self.xs, interval[0], side="left"))
+        hi = int(np.searchsorted(self.xs, interval[1], side="right")) - 1
+        return lo, hi
+
+
+def layout(option: Option, starts: np.ndarray, rules: list[Rule],
+           enemy_models: dict[str, Interval], reach_in: float) -> Layout:
+    reach = {}
+    for m, start in enumerate(starts):
+        for slot in option.slots():
+            found = option.reach(start, slot, reach_in)
+            if found is not None:
+                reach[(m, slot)] = found
+    front = {f: option.front_contact(f) for f in range(option.files)}
+    enemy = {e: (iv[0] - option.width_in, iv[1]) for e, iv in enemy_models.items()}
+    listed = list(reach.values()) + list(front.values()) + list(enemy.values()) \
+        + [r.interval for r in rules if np.isfinite(r.interval[0])]
+    xs = offsets(listed, option.touching)
+    allowed = np.ones(len(xs), dtype=bool)
+    for rule in rules:
+        allowed &= rule.holds(xs)
+    return Layout(option, xs, allowed, reach, front, enemy)
+
+
+@dataclass
+class ReformModel:
+    layouts: list[Layout]
+    model_ids: tuple[str, ...]
+    characters: frozenset[int]
+    demands: Demands
+    sat_model: cp_model.CpModel
+    use: list[Var]
+    at: list[Var]
+    put: dict[tuple[int, Slot, int], Var]
+    own: dict[tuple[int, int], Var]
+    theirs: dict[tuple[str, int], Var]
+
+
+def build(layouts: list[Layout], model_ids: tuple[str, ...], characters: frozenset[int],
+          demands: Demands) -> ReformModel:
+    sat_model = cp_model.CpModel()
+    rm = ReformModel(layouts, model_ids, characters, demands, sat_model, [], [], {}, {}, {})
+    for k, lay in enumerate(layouts):
+        _option(rm, k, lay)
+    sat_model.add_exactly_one(rm.use)
+    for m in range(len(model_ids)):
+        sat_model.add_exactly_one([v for (mm, _, _), v in rm.put.items() if mm == m])
+    own = sum(rm.own.values())
+    enemy = sum(rm.theirs.values())
+    sat_model.add(own >= demands.own_before)
+    for e in demands.keep_enemy:
+        sat_model.add(sum(v for (ee, _), v in rm.theirs.items() if ee == e) == 1)
+    weight = 1 + max(1, len({e for e, _ in rm.theirs}))
+    sat_model.maximize(own * weight + enemy)
+    return rm
+
+
+def _option(rm: ReformModel, k: int, lay: Layout) -> None:
+    """Formation k's variables and rows (all off unless `use[k]`)."""
+    m_ = rm.sat_model
+    use = m_.new_bool_var(f"use[{k}]")
+    rm.use.append(use)
+    allowed = np.flatnonzero(lay.allowed)
+    if len(allowed) == 0:
+        m_.add(use == 0)
+        rm.at.append(m_.new_constant(0))
+        return
+    at = m_.new_int_var_from_domain(cp_model.Domain.from_values(allowed.tolist()), f"at[{k}]")
+    rm.at.append(at)
+    option = lay.option
+    rear = option.ranks - 1
+    for slot in option.slots():
+        here = []
+        for m in range(len(rm.model_ids)):
+            if (m, slot) not in lay.reach or (m in rm.characters and slot[0] != 0):
+                continue
+            var = m_.new_bool_var(f"put[{m},{slot},{k}]")
+            _within(m_, at, lay.indices(lay.reach[(m, slot)]), var)
+            m_.add_implication(var, use)
+            if m in rm.characters and rm.model_ids[m] in rm.demands.keep_characters:
+                _within(m_, at, lay.indices(lay.front[slot[1]]), var)
+            rm.put[(m, slot, k)] = var
+            here.append(var)
+        if slot[0] < rear:
+            m_.add(sum(here) == use)  # every rank but the rear one is full
+        else:
+            m_.add(sum(here) <= 1)
+    for f, interval in lay.front.items():
+        var = m_.new_bool_var(f"own[{f},{k}]")
+        m_.add_implication(var, use)
+        _within(m_, at, lay.indices(interval), var)
+        rm.own[(f, k)] = var
+    for e, interval in lay.enemy.items():
+        var = m_.new_bool_var(f"theirs[{e},{k}]")
+        m_.add_implication(var, use)
+        _within(m_, at, lay.indices(interval), var)
+        rm.theirs[(e, k)] = var
+
+
+def _within(m_: cp_model.CpModel, at: Var, bounds: tuple[int, int], var: Var) -> None:
+    lo, hi = bounds
+    if lo > hi:
+        m_.add(var == 0)
+        return
+    m_.add(at >= lo).only_enforce_if(var)
+    m_.add(at <= hi).only_enforce_if(var)

@@ -1,0 +1,170 @@
+"""Flush placements of a reforming unit: its Front against an enemy Facing's edge.
+
+A unit placed flush against the edge a -> b of an enemy Facing faces the enemy (its facing is
+the edge's inward normal), its front edge lies on the edge's line, and one number places it:
+x, how far its front-left corner stands from a, measured along the unit's own right.  Every
+condition of a Combat Reform is then an interval of x (a model within its March Rate of
+where it stood; a front-rank model touching the enemy's edge; an enemy model touched; the
+unit clear of, or touching, another unit), so the offsets worth trying are the ends of those
+intervals and one point inside each gap between consecutive ends (`Offsets`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+from shapely.geometry import Polygon
+
+from constraints.core.scenario import Pose
+from constraints.rank_and_file.contact import facing_edges
+from constraints.rank_and_file.formation import Slot
+from constraints.rank_and_file.unit import Unit
+
+Interval = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class FlushLine:
+    """An enemy Facing's edge and the frame of a unit placed flush against it: `right`
+    runs along the edge (the placed unit's right), `out` away from the enemy (the placed
+    unit's rear); the edge spans [lo, hi] along `right`, measured from `a`."""
+
+    enemy: str
+    facing: str
+    a: np.ndarray
+    right: np.ndarray
+    out: np.ndarray
+    lo: float
+    hi: float
+
+    @property
+    def facing_deg(self) -> float:
+        """The placed unit's facing: towards the enemy."""
+        return math.degrees(math.atan2(-self.out[1], -self.out[0])) % 360.0
+
+
+def flush_line(enemy: Unit, facing: str) -> FlushLine:
+    a, b = (np.asarray(p, dtype=float) for p in facing_edges(enemy)[facing])
+    along = (b - a) / float(np.hypot(*(b - a)))
+    inward = np.asarray(enemy.pose.centre) - a
+    out = np.array([along[1], -along[0]])
+    if float(out @ inward) > 0.0:
+        out = -out
+    # The placed unit faces -out; its right is the facing turned clockwise.
+    facing_vec = -out
+    right = np.array([facing_vec[1], -facing_vec[0]])
+    ends = sorted((0.0, float((b - a) @ right)))
+    return FlushLine(enemy.id, facing, a, right, out, ends[0], ends[1])
+
+
+@dataclass(frozen=True)
+class Option:
+    """A formation of `files` files for the reforming unit, on `line`."""
+
+    unit: Unit
+    line: FlushLine
+    files: int
+
+    @cached_property
+    def ranks(self) -> int:
+        return math.ceil(self.unit.formation.model_count / self.files)
+
+    @property
+    def width_in(self) -> float:
+        return self.files * self.unit.base.width_in
+
+    @property
+    def depth_in(self) -> float:
+        return self.ranks * self.unit.base.depth_in
+
+    def slots(self) -> list[Slot]:
+        return [(r, f) for r in range(self.ranks) for f in range(self.files)]
+
+    def slot_origin(self, slot: Slot) -> np.ndarray:
+        """The slot's centre when x = 0 (the front-left corner on `a`)."""
+        rank, file = slot
+        base = self.unit.base
+        return self.line.a + (file + 0.5) * base.width_in * self.line.right \
+            + (rank + 0.5) * base.depth_in * self.line.out
+
+    def pose(self, x: float) -> Pose:
+        centre = self.line.a + (x + self.width_in / 2.0) * self.line.right \
+            + self.depth_in / 2.0 * self.line.out
+        return Pose((float(centre[0]), float(centre[1])), self.line.facing_deg)
+
+    def boundary(self, x: float) -> Polygon:
+        fl = self.line.a + x * self.line.right
+        w, d = self.width_in * self.line.right, self.depth_in * self.line.out
+        return Polygon([tuple(fl), tuple(fl + w), tuple(fl + w + d), tuple(fl + d)])
+
+    @property
+    def touching(self) -> Interval:
+        """Offsets at which the unit's front touches the edge (a corner counts)."""
+        return (self.line.lo - self.width_in, self.line.hi)
+
+    def front_contact(self, file: int) -> Interval:
+        """Offsets at which the front-rank model of `file` touches the edge."""
+        w = self.unit.base.width_in
+        return (self.line.lo - (file + 1) * w, self.line.hi - file * w)
+
+    def reach(self, start: np.ndarray, slot: Slot, radius: float) -> Interval | None:
+        """Offsets at which the slot's centre is within `radius` of `start`."""
+        v = start - self.slot_origin(slot)
+        along = float(v @ self.line.right)
+        disc = along * along - float(v @ v) + radius * radius
+        if disc < 0.0:
+            return None
+        root = math.sqrt(disc)
+        return (along - root, along + root)
+
+    def within(self, shape: Polygon, gap: float) -> Interval | None:
+        """Offsets at which the unit's boundary comes within `gap` of `shape` (closed; the
+        distance is convex in x, so this is one interval or none)."""
+        lo, hi = self.touching[0] - 1.0, self.touching[1] + 1.0
+        def dist(x: float) -> float:
+            return float(self.boundary(x).distance(shape)) - gap
+
+        best = argmin(dist, lo - 50.0, hi + 50.0)
+        if dist(best) > 0.0:
+            return None
+        return (root(dist, best, lo - 50.0), root(dist, best, hi + 50.0))
+
+
+def argmin(f: Callable[[float], float], lo: float, hi: float) -> float:
+    """Golden-section search of a convex function on [lo, hi]."""
+    ratio = (math.sqrt(5.0) - 1.0) / 2.0
+    for _ in range(90):
+        a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+        if f(a) <= f(b):
+            hi = b
+        else:
+            lo = a
+    return (lo + hi) / 2.0
+
+
+def root(f: Callable[[float], float], inside: float, outside: float) -> float:
+    """Where a convex f crosses 0 between a point where it is <= 0 and a far point; the far
+    point itself when f stays <= 0 there."""
+    if f(outside) <= 0.0:
+        return outside
+    for _ in range(70):
+        mid = (inside + outside) / 2.0
+        if f(mid) <= 0.0:
+            inside = mid
+        else:
+            outside = mid
+    return inside
+
+
+def offsets(intervals: list[Interval], window: Interval) -> np.ndarray:
+    """The ends of `intervals` inside `window`, the window's ends, and one point inside
+    each gap between consecutive ends: every cell on which the conditions do not change
+    is represented."""
+    listed = [window[0], window[1]] + [e for iv in intervals for e in iv]
+    ends = np.unique(np.array([e for e in listed if window[0] <= e <= window[1]]))
+    mids = (ends[:-1] + ends[1:]) / 2.0
+    return np.unique(np.concatenate([ends, mids]))

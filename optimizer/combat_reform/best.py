@@ -4,7 +4,7 @@ the model, the solve, and the answer as a placement of every model (docs/rules.m
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -24,7 +24,7 @@ from constraints.rank_and_file.contact import (
 from constraints.rank_and_file.formation import Character, Formation, Slot
 from constraints.rank_and_file.unit import Unit
 from constraints.t9a.clauses.movement.viable_formation import formation_problem
-from optimizer.combat_reform.intervals import Spacing, unit_rules
+from optimizer.combat_reform.intervals import unit_rules
 from optimizer.combat_reform.model import Demands, ReformModel, build, layout
 from optimizer.combat_reform.placement import FlushLine, Interval, Option, flush_line
 
@@ -73,7 +73,33 @@ def best_reform(scenario: Scenario, unit_id: str, effort: float = EFFORT) -> Ref
                 (best.value, best.status == "OPTIMAL"):
             best = found
     assert best is not None
-    return best
+    return _under_the_rules(best, rules_bound(scenario, unit, previous))
+
+
+def rules_bound(scenario: Scenario, unit: Unit, previous: dict[str, str]) -> int:
+    """At most how many of the unit's models can touch enemy models, placed anyhow.
+
+    Models touching one straight edge of length L stand along one side of the unit, side by
+    side, each at least b = min(base width, base depth) wide, so at most floor(L / b) + 2 of
+    them touch it (the two at the ends may touch a corner); a unit not flush with the edge
+    touches it at one point, so at most two of its models.  Summed over the enemy Facings it
+    must touch, and no more than its models."""
+    b = min(unit.base.width_in, unit.base.depth_in)
+    total = 0
+    for enemy_id, facing in previous.items():
+        line = flush_line(scenario.unit(enemy_id), facing)
+        total += int(math.floor((line.hi - line.lo) / b + 1e-9)) + 2
+    return min(total, unit.formation.model_count)
+
+
+def _under_the_rules(answer: ReformAnswer, bound: int) -> ReformAnswer:
+    """OPTIMAL speaks of every legal placement: only when the family's optimum meets the
+    rules' bound on the first objective; the family's own status is kept in `family`."""
+    family = dict(answer.family, status=answer.status)
+    if answer.status != "OPTIMAL" or answer.value[0] >= bound:
+        return replace(answer, family=family)
+    return replace(answer, status="FEASIBLE", family=family,
+                   bound=(bound, answer.bound[1]))
 
 
 def _previous(scenario: Scenario, unit: Unit) -> dict[str, str]:
@@ -103,7 +129,8 @@ def _solve_line(scenario: Scenario, unit: Unit, previous: dict[str, str], line: 
     models = _edge_models(enemy, line)
     layouts = []
     for option in _options(scenario, unit, line):
-        rules = unit_rules(option, scenario, previous, combat, Spacing())
+        rules = unit_rules(option, scenario, previous, combat,
+                           float(scenario.profile.param("end_spacing_in")))
         layouts.append(layout(option, starts, rules, models, demands.reach_in))
     characters = frozenset(i for i, m in enumerate(ids) if m in chars)
     rm = build(layouts, ids, characters, demands)

@@ -30,42 +30,48 @@ class Rule:
         return inside if self.keep else ~inside
 
 
-@dataclass(frozen=True)
-class Spacing:
-    """What keeps the reforming unit away: `spacing_in` from units outside the combat and
-    impassable terrain; `combat_in` from units of the same combat (friends, and enemies it
-    did not touch before, which it may not touch)."""
-
-    spacing_in: float = 1.0
-    combat_in: float = 0.5
-
-
 def unit_rules(option: Option, scenario: Scenario, previous: dict[str, str],
-               combat: frozenset[str], spacing: Spacing) -> list[Rule]:
-    """The conditions on the whole unit's offset (the flush enemy's own edge aside)."""
+               combat: frozenset[str], spacing_in: float) -> list[Rule]:
+    """The conditions on the whole unit's offset (the flush enemy's own edge aside), as the
+    checker's clauses judge them (constraints/t9a/clauses/combat_reform/): never overlapping
+    anything; touching again every enemy touched before; never touching a new enemy; more
+    than `spacing_in` from units outside the combat and from impassable terrain, unless it
+    stood within that of them before (then only not touching them); units of the same combat
+    set no distance."""
     me, flush = option.unit, option.line.enemy
     rules: list[Rule] = [_on_table(option, scenario)]
     for other in scenario.units:
         if other.id in (me.id, flush):
             continue
         shape = other.boundary()
-        if other.id in previous:  # touch it again, without overlapping it
+        deep = _overlap(option, shape)
+        if deep is not None:
+            rules.append(Rule(deep, keep=False, closed=False))
+        if other.id in previous:
             rules.append(Rule(_within_or_empty(option, shape, CONTACT_IN), keep=True))
-            deep = _overlap(option, shape)
-            if deep is not None:
-                rules.append(Rule(deep, keep=False, closed=False))
-            continue
-        enemy = other.player != me.player
-        gap = spacing.combat_in if other.id in combat else spacing.spacing_in
-        near = option.within(shape, max(gap, CONTACT_IN) if enemy else gap)
-        if near is not None:  # Unit Spacing is strict (A8): exactly the gap is too close
-            rules.append(Rule(near, keep=False))
+        elif other.player != me.player:
+            rules += _forbid(option, shape, CONTACT_IN)  # no new enemy contact
+        if other.id not in combat:
+            rules += _forbid(option, shape, _gap(me.boundary(), shape, spacing_in))
     for terrain in scenario.impassable():
         for part in convex_parts(terrain.shape):
-            near = option.within(Polygon(part), spacing.spacing_in)
-            if near is not None:
-                rules.append(Rule(near, keep=False))
+            piece = Polygon(part)
+            deep = _overlap(option, piece)
+            if deep is not None:
+                rules.append(Rule(deep, keep=False, closed=False))
+            rules += _forbid(option, piece, _gap(me.boundary(), piece, spacing_in))
     return rules
+
+
+def _gap(before: Polygon, shape: Polygon, spacing_in: float) -> float:
+    """Unit Spacing's distance: strict (A8), so exactly it is too close; only touching is
+    forbidden where the unit already stood within it (RULES §2.3.2.4)."""
+    return CONTACT_IN if before.distance(shape) <= spacing_in else spacing_in
+
+
+def _forbid(option: Option, shape: Polygon, gap: float) -> list[Rule]:
+    near = option.within(shape, gap)
+    return [] if near is None else [Rule(near, keep=False)]
 
 
 def _within_or_empty(option: Option, shape: Polygon, gap: float) -> Interval:

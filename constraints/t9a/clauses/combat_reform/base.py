@@ -1,0 +1,57 @@
+"""The Combat Reform clauses' protocol: an exact `check` and a table of rule examples.
+
+Combat Reforms are not Move Manoeuvres, so, like the nudge clauses, their clauses are not in a
+profile's manoeuvre table: they keep the clause protocol's shape (`check` returning a
+`ClauseResult`, `examples` taken from the rule text) so one conformance test runs them all
+(tests/conformance/test_combat_reform_clauses.py).
+
+Most clauses judge one unit's reform, with the units reformed before it in place.  A
+`deferred` clause judges all of one player's reforms at once: seed 002 checks the enemy
+models "after a player has completed all their Combat Reforms", and variant A (RULES §2.12
+(A) 4) checks its counting conditions then.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from constraints.core.verdict import ClauseResult, Violation
+from constraints.geometry.plane import Point
+from constraints.t9a.clauses.combat_reform.context import ReformContext
+
+
+@dataclass(frozen=True)
+class ReformExample:
+    """A case from the rule text: a scenario (JSON, every unit as it stands before the
+    reforms), one player's reforms (JSON entries of the proposal file, in order), whether the
+    clause breaks (judged on the last reform, or on all of them for a deferred clause),
+    optionally the measurement the text fixes, and the combat result (JSON) if it matters."""
+
+    why: str
+    scenario: Mapping[str, Any]
+    reforms: tuple[Mapping[str, Any], ...]
+    breaks: bool
+    measured: tuple[str, float] | None = None
+    result: Mapping[str, Any] | None = None
+
+
+class CombatReformClause(ABC):
+    """One clause of "Combat Reforms" (seed 002 for `t9a`, RULES §2.12 (A) for `t9a-2025`)."""
+
+    id: ClassVar[str]
+    deferred: ClassVar[bool] = False
+    examples: ClassVar[tuple[ReformExample, ...]] = ()
+
+    @abstractmethod
+    def check(self, ctx: ReformContext) -> ClauseResult:
+        """Measure the reform(s) of `ctx` against this clause, exactly."""
+
+    def result(self, name: str, measured: float, limit: float, legal: bool, message: str,
+               dimension: str = "in", witness: tuple[Point, ...] = ()) -> ClauseResult:
+        """One measurement, and a violation carrying it when the clause is broken."""
+        violations = () if legal else (
+            Violation(self.id, measured, limit, dimension, message, witness),)
+        return ClauseResult({name: measured}, violations)

@@ -1,0 +1,33 @@
+"""On the battlefield.  Seed 002 places the unit "in a legal formation (following the Unit
+Spacing rule, etc.)"; decision: the "etc." includes the Table Edge rule, "It must finish
+entirely on the board" (RULES §2.3.5).  Measured: how far the Unit Boundary reaches past the
+table edge.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from constraints.core.verdict import ClauseResult
+from constraints.rank_and_file.contact import CONTACT_IN
+from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample
+from constraints.t9a.clauses.combat_reform.context import ReformContext
+from constraints.t9a.clauses.combat_reform.examples import foe, line, reform, scene
+
+
+class OnTable(CombatReformClause):
+    id = "combat_reform.table"
+    examples = (
+        ReformExample("placed in the middle of the table", scene(line(), foe(0.0)),
+                      (reform(),), False, ("outside", 0.0)),
+        ReformExample("placed 1.5\" past the left table edge", scene(line(), foe(0.0)),
+                      (reform(x=1.0),), True, ("outside", 1.5)),
+    )
+
+    def check(self, ctx: ReformContext) -> ClauseResult:
+        corners = np.asarray(ctx.end_unit.corners())
+        field = ctx.before.battlefield
+        past = max(float(-corners.min()), float(corners[:, 0].max() - field.width_in),
+                   float(corners[:, 1].max() - field.depth_in), 0.0)
+        return self.result("outside", past, CONTACT_IN, past <= CONTACT_IN,
+                           f"{ctx.unit_id} is placed {past:.4f}\" past the table edge")

@@ -1,0 +1,111 @@
+"""One player's Combat Reforms, one unit at a time (seed 002): who may reform, each unit's
+best reform given the ones before it, every proposal judged by the exact checker, and the
+player's reforms judged together at the end ("after a player has completed all their
+Combat Reforms")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from constraints.core.scenario import Scenario
+from constraints.core.verdict import Verdict
+from constraints.errors import EncodingMismatchError, InvalidInputError
+from constraints.rank_and_file.combats import engagements
+from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
+from constraints.t9a.combat_reform import ModelPlacement, UnitReform, placed
+from constraints.t9a.combat_reform_io import CombatResult
+from optimizer.combat_reform.best import EFFORT, ReformAnswer, best_reform
+
+LEVELS = ("own_models_in_contact", "enemy_models_in_contact")
+
+
+@dataclass(frozen=True)
+class UnitOutcome:
+    """One unit: its answer (None when it may not reform), the proposal, and why not."""
+
+    unit: str
+    answer: ReformAnswer | None
+    reform: UnitReform | None
+    refused: Verdict | None = None
+
+
+@dataclass(frozen=True)
+class PlayerReforms:
+    """A player's reforms in order, and the exact verdict on all of them together."""
+
+    player: str
+    outcomes: tuple[UnitOutcome, ...]
+    verdict: Verdict | None
+    after: Scenario
+
+    @property
+    def reforms(self) -> tuple[UnitReform, ...]:
+        return tuple(o.reform for o in self.outcomes if o.reform is not None)
+
+
+def combat_reforms(scenario: Scenario, player: str | None = None,
+                   units: Sequence[str] = (), result: CombatResult | None = None,
+                   effort: float = EFFORT) -> PlayerReforms:
+    """The best Combat Reform of each of `player`'s Engaged units (or of `units`)."""
+    result = CombatResult() if result is None else result
+    chosen = _units(scenario, player, units, result)
+    owner = scenario.unit(chosen[0]).player if chosen else (player or "")
+    current, outcomes = scenario, []
+    for uid in chosen:
+        refused = _refused(current, uid, result)
+        if refused is not None:
+            outcomes.append(UnitOutcome(uid, None, None, refused))
+            continue
+        answer = best_reform(current, uid, effort)
+        reform = _proposal(current, answer)
+        if reform is not None:
+            verdict = check_combat_reform(current, [reform], result, player_done=False)
+            if not verdict.legal:
+                raise EncodingMismatchError(f"the reform found for {uid} breaks "
+                                            f"{', '.join(verdict.clauses())}")
+            current = placed(current, [reform])
+        outcomes.append(UnitOutcome(uid, answer, reform))
+    reforms = tuple(o.reform for o in outcomes if o.reform is not None)
+    final = check_combat_reform(scenario, reforms, result) if reforms else None
+    return PlayerReforms(owner, tuple(outcomes), final, current)
+
+
+def _units(scenario: Scenario, player: str | None, units: Sequence[str],
+           result: CombatResult) -> list[str]:
+    engaged = engagements(scenario.units)
+    for uid in units:
+        if not scenario.has_unit(uid):
+            raise InvalidInputError(f"unknown unit {uid!r}", path="unit")
+        if uid not in engaged:
+            raise InvalidInputError(f"{uid} is not Engaged in a combat: it has no Combat "
+                                    "Reform", path="unit")
+    if units:
+        if len({scenario.unit(u).player for u in units}) > 1:
+            raise InvalidInputError("the units given belong to several players: one "
+                                    "player reforms at a time", path="unit")
+        return list(units)
+    players = list(dict.fromkeys(u.player for u in scenario.units))
+    who = player or result.first or scenario.active_player or players[0]
+    if who not in players:
+        raise InvalidInputError(f"unknown player {who!r} (players: {', '.join(players)})",
+                                path="player")
+    return sorted(u.id for u in scenario.units if u.player == who and u.id in engaged
+                  and u.id not in result.skip)
+
+
+def _refused(scenario: Scenario, uid: str, result: CombatResult) -> Verdict | None:
+    """The checker's verdict on the unit placed back as it stands, when that is refused for
+    who the unit is (it may not reform at all): the blocking clauses are named there."""
+    unit = scenario.unit(uid)
+    same = UnitReform(uid, unit.files, unit.pose.centre, unit.pose.facing_deg,
+                      tuple(ModelPlacement(c.id, c.slot) for c in unit.formation.characters))
+    verdict = check_combat_reform(scenario, [same], result, player_done=False)
+    return verdict if "combat_reform.eligible" in verdict.clauses() else None
+
+
+def _proposal(scenario: Scenario, answer: ReformAnswer) -> UnitReform | None:
+    if answer.reformed is None:
+        return None
+    return UnitReform(answer.unit, answer.files, answer.centre, answer.facing_deg,
+                      tuple(ModelPlacement(mid, slot) for mid, slot in answer.models))

@@ -15,11 +15,13 @@ import time
 from collections.abc import Sequence
 from importlib import metadata
 
+from constraints.core.jsonread import read_json
 from constraints.core.scenario_io import load_scenario
 from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
 from constraints.t9a.checker import check_move
-from constraints.t9a.move_io import load_move
+from constraints.t9a.combat_reform_io import load_combat_result
+from constraints.t9a.move_io import move_from_json
 from optimizer.cli.nudge import (
     add_nudge_command,
     cmd_nudge,
@@ -27,6 +29,12 @@ from optimizer.cli.nudge import (
     render_nudge_result,
 )
 from optimizer.cli.options import join_negative_values
+from optimizer.cli.reform import (
+    add_reform_command,
+    check_reform_file,
+    cmd_combat_reform,
+    is_combat_reform,
+)
 from optimizer.cli.search import (
     REGION_STYLE,
     add_search_commands,
@@ -66,8 +74,11 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="judge a move: legal, or every broken clause",
                            epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     check.add_argument("scenario", help=SCENARIO_HELP)
-    check.add_argument("move", help="a move file (JSON: unit, manoeuvre, steps or end pose)")
+    check.add_argument("move", help="a move file (JSON: unit, manoeuvre, steps or end pose), "
+                       "or a Combat Reform proposal (manoeuvre combat_reform, reforms)")
     check.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    check.add_argument("--result", metavar="FILE",
+                       help="for a Combat Reform: the combat result (loser, passed, ...)")
     render = sub.add_parser("render", help="draw a scenario, a move or a solve result",
                             epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     render.add_argument("scenario", help=SCENARIO_HELP)
@@ -79,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="shade where the unit may legally end at the move's end facing")
     add_search_commands(sub, EPILOG)
     add_nudge_command(sub, EPILOG)
+    add_reform_command(sub, EPILOG)
     return parser
 
 
@@ -144,9 +156,14 @@ def _silence_stdout() -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario)
-    move = load_move(args.move)
+    data = read_json(args.move)
+    if args.result and not is_combat_reform(data):
+        raise InvalidInputError("--result goes only with a Combat Reform proposal",
+                                path="command line")
+    result = load_combat_result(args.result) if args.result else None
     try:
-        verdict = check_move(scenario, move)
+        verdict = check_reform_file(scenario, data, result) if is_combat_reform(data) \
+            else check_move(scenario, move_from_json(data))
     except InvalidInputError as exc:
         raise exc.in_file(args.move) from None
     print(json.dumps(verdict.to_json(), indent=2) if args.json else verdict_text(verdict))
@@ -197,7 +214,7 @@ def verdict_text(verdict: Verdict) -> str:
 
 
 COMMANDS = {"check": cmd_check, "render": cmd_render, "solve": cmd_solve, "moves": cmd_moves,
-            "nudge": cmd_nudge}
+            "nudge": cmd_nudge, "combat-reform": cmd_combat_reform}
 
 if __name__ == "__main__":
     sys.exit(main())

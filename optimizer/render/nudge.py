@@ -10,18 +10,15 @@ import numpy as np
 import shapely
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.patches import Rectangle
 
 from constraints.core.scenario import Pose, Scenario
 from constraints.rank_and_file.unit import Unit
 from optimizer.nudge.least import NudgeFound
 from optimizer.nudge.resolve import NudgeResult
-from optimizer.render.draw import _draw_boundary, _draw_field, _draw_terrain
+from optimizer.render.draw import _draw_boundary
 from optimizer.render.output import check_output, write_atomically
+from optimizer.render.panels import draw_panel
 
-PLAYER_COLOURS = ("#1f5fa8", "#b02a2a", "#2a8a3e", "#8a5a00")
-# Players named after a colour are drawn in it; others take the palette in order.
-NAMED = {"blue": "#1f5fa8", "red": "#b02a2a", "green": "#2a8a3e", "yellow": "#8a5a00"}
 ARROW = "#e07b00"
 
 
@@ -29,11 +26,11 @@ def make_nudge_figure(result: NudgeResult) -> Figure:
     figure = Figure(figsize=(14, 6.5), layout="constrained")
     before, after = figure.subplots(1, 2)
     players = list(dict.fromkeys(u.player for u in result.before.units))
-    _panel(before, result.before, players, "before: as the boundaries froze "
+    draw_panel(before, result.before, players, "before: as the boundaries froze "
            "(casualties crossed)")
     if result.frozen is not None:
         _cross_casualties(before, result.before, result.frozen)
-    _panel(after, result.after, players, f"after: {result.status}, "
+    draw_panel(after, result.after, players, f"after: {result.status}, "
            f"{len(result.nudges)} nudge(s)")
     for found in result.nudges:
         _draw_legs(after, result.after.unit(found.unit), found)
@@ -51,33 +48,6 @@ def render_nudge_to_file(result: NudgeResult, path: str | Path) -> None:
     def save(stream: BinaryIO) -> None:
         figure.savefig(stream, format=out.suffix.lower()[1:], dpi=150, bbox_inches="tight")
     write_atomically(out, save)
-
-
-def _panel(ax: Axes, scenario: Scenario, players: list[str], title: str) -> None:
-    _draw_field(ax, scenario)
-    _draw_terrain(ax, scenario.terrain)
-    for unit in scenario.units:
-        colour = NAMED.get(unit.player.lower(), PLAYER_COLOURS[
-            players.index(unit.player) % len(PLAYER_COLOURS)] if unit.player in players
-            else "#505050")
-        _draw_models(ax, unit, colour)
-        _draw_boundary(ax, unit.corners(), edgecolor=colour, front=colour)
-        x, y = unit.pose.centre
-        ax.text(x, y, unit.id, ha="center", va="center", fontsize=8, color="black", zorder=8,
-                clip_on=True)
-    ax.set_title(title, fontsize=10)
-
-
-def _draw_models(ax: Axes, unit: Unit, colour: str) -> None:
-    """Each model's base, characters darker; empty slots are not drawn (gaps show)."""
-    chars = unit.formation.character_slots()
-    w, d = unit.base.width_in, unit.base.depth_in
-    for _, slot in unit.formation.layout():
-        x, y = unit.slot_centre(slot)
-        ax.add_patch(Rectangle((x - w / 2.0, y - d / 2.0), w, d,
-                               angle=unit.pose.facing_deg - 90.0, rotation_point="center",
-                               facecolor=colour, alpha=0.55 if slot in chars else 0.2,
-                               edgecolor=colour, linewidth=0.5, zorder=2))
 
 
 def _cross_casualties(ax: Axes, before: Scenario, frozen: Scenario) -> None:

@@ -1,0 +1,71 @@
+"""`manoeuvre combat-reform`, and `check` of a proposed Combat Reform (docs/formats.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from constraints.core.scenario import Scenario
+from constraints.core.scenario_io import load_scenario
+from constraints.core.verdict import Verdict
+from constraints.errors import InvalidInputError
+from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
+from constraints.t9a.combat_reform_io import (
+    CombatResult,
+    combat_reform_from_json,
+    load_combat_result,
+)
+from optimizer.cli.options import finite
+
+SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1)"
+RESULT_HELP = ("the combat result (JSON: loser, passed, first, skip, ...); without it no "
+               "loser, the active player reforms first, nobody skips")
+
+
+def add_reform_command(sub: Any, epilog: str | None = None) -> None:
+    cmd = sub.add_parser("combat-reform", help="the best Combat Reform of a player's units "
+                         "(CP-SAT), each checked exactly", epilog=epilog,
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    cmd.add_argument("scenario", help=SCENARIO_HELP + " (units as they stand after the "
+                     "round of combat)")
+    cmd.add_argument("--unit", action="append", default=[], metavar="ID",
+                     help="reform this unit (repeat for several, in order)")
+    cmd.add_argument("--player", help="reform this player's Engaged units")
+    cmd.add_argument("--result", metavar="FILE", help=RESULT_HELP)
+    cmd.add_argument("--effort", type=finite, default=None, metavar="E",
+                     help="CP-SAT deterministic time per unit (default 5)")
+    cmd.add_argument("--json", action="store_true", help="print the result as JSON")
+    cmd.add_argument("--render", metavar="FILE",
+                     help="also draw before and after (.png or .svg)")
+
+
+def cmd_combat_reform(args: argparse.Namespace) -> int:
+    from optimizer.combat_reform.best import EFFORT
+    from optimizer.combat_reform.output import reforms_text, reforms_to_json, status_of
+    from optimizer.combat_reform.reforms import combat_reforms
+    from optimizer.render.output import check_output
+
+    output = check_output(args.render) if args.render else None
+    scenario = load_scenario(args.scenario)
+    result = load_combat_result(args.result) if args.result else None
+    if args.unit and args.player:
+        raise InvalidInputError("give --unit or --player, not both", path="command line")
+    effort = EFFORT if args.effort is None else args.effort
+    if not 0.0 < effort <= 600.0:
+        raise InvalidInputError("--effort must be above 0 and at most 600",
+                                path="command line")
+    found = combat_reforms(scenario, args.player, args.unit, result, effort)
+    print(json.dumps(reforms_to_json(found), indent=2) if args.json else reforms_text(found))
+    if output is not None:
+        from optimizer.render.reform import render_reforms_to_file
+        render_reforms_to_file(scenario, found, output)
+    return 0 if status_of(found) in ("OPTIMAL", "FEASIBLE") else 1
+
+
+def is_combat_reform(data: Any) -> bool:
+    return isinstance(data, dict) and data.get("manoeuvre") == "combat_reform"
+
+
+def check_reform_file(scenario: Scenario, data: Any, result: CombatResult | None) -> Verdict:
+    return check_combat_reform(scenario, combat_reform_from_json(data, scenario), result)

@@ -116,12 +116,16 @@ def _ids(values: Any, where: str) -> frozenset[str]:
     return frozenset(text(v, where) for v in values)
 
 
+_RESULT_KEYS = ("status", "player", "objective", "refused", "not_found", "verdict")
+
+
 def combat_reform_from_json(data: Any, scenario: Scenario | None = None
                             ) -> tuple[UnitReform, ...]:
     """The reforms of a proposal file, in order.  With `scenario`, each is also placed
     (an unknown unit or model, a Character left out, a model or slot used twice, a slot
     outside the formation, a unit reformed twice: InvalidInputError at its JSON path)."""
-    top = Node(data).fields(("manoeuvre", "reforms"))
+    # The keys `manoeuvre combat-reform --json` adds are read past, so its output is a proposal.
+    top = Node(data).fields(("manoeuvre", "reforms"), _RESULT_KEYS)
     if top["manoeuvre"].value != MANOEUVRE:
         raise top["manoeuvre"].fail(f"expected {MANOEUVRE!r}, got {top['manoeuvre'].value!r}")
     nodes = top["reforms"].items(min_len=1)
@@ -133,7 +137,8 @@ def combat_reform_from_json(data: Any, scenario: Scenario | None = None
 
 def _reform(node: Node) -> UnitReform:
     f = node.fields(("unit", "files", "centre", "facing"),
-                    ("models", "contacts_before", "contacts_after"))
+                    ("models", "contacts_before", "contacts_after", "status", "value", "bound",
+                     "family"))
     models = tuple(_model(n) for n in f["models"].items()) if "models" in f else ()
     return UnitReform(f["unit"].string(), f["files"].integer(minimum=1, maximum=MAX_MODELS),
                       f["centre"].point(), f["facing"].number(), models)

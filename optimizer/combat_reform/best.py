@@ -61,14 +61,19 @@ def best_reform(scenario: Scenario, unit_id: str, effort: float = EFFORT) -> Ref
     if not previous:
         raise InvalidInputError(f"{unit_id} is not Engaged in a combat: it has no Combat "
                                 "Reform", path="unit")
-    own_facings = {f for e in previous for f in touched_facings(unit, scenario.unit(e).boundary())}
+    own_facings = set(engagements(scenario.units)[unit_id].values())
     if len(own_facings) > 1:
         return ReformAnswer("INFEASIBLE", unit_id, reason="Engaged on more than one Facing "
                             f"({', '.join(sorted(own_facings))}): no Combat Reform")
     best: ReformAnswer | None = None
-    for enemy_id, facing in sorted(previous.items()):
-        found = _solve_line(scenario, unit, previous, flush_line(scenario.unit(enemy_id),
-                                                                 facing), effort)
+    lines = [flush_line(scenario.unit(e), f) for e, f in sorted(previous.items())]
+    seen: set[str] = set()
+    for line in lines:
+        if line.enemy in seen:
+            continue  # its edge lies on a line searched already
+        line = line.with_colinear(lines)
+        seen.update(e for e, _, _ in line.spans)
+        found = _solve_line(scenario, unit, previous, line, effort)
         if best is None or (found.value, found.status == "OPTIMAL") > \
                 (best.value, best.status == "OPTIMAL"):
             best = found
@@ -116,17 +121,19 @@ def _previous(scenario: Scenario, unit: Unit) -> dict[str, str]:
 
 def _solve_line(scenario: Scenario, unit: Unit, previous: dict[str, str], line: FlushLine,
                 effort: float) -> ReformAnswer:
-    enemy = scenario.unit(line.enemy)
+    on_line = [scenario.unit(e) for e, _, _ in line.spans]
     pairs = set().union(*(model_contacts(unit, scenario.unit(e)) for e in previous))
     chars = {c.id for c in unit.formation.characters}
     ids = unit.model_ids()
     demands = Demands(own_before=len({a for a, _ in pairs}),
-                      keep_enemy=frozenset(b for a, b in model_contacts(unit, enemy)),
+                      keep_enemy=frozenset(b for e in on_line for _, b in model_contacts(unit, e)),
                       keep_characters=frozenset(a for a, _ in pairs if a in chars),
                       reach_in=2.0 * unit.mobility_in)
     combat = next(frozenset(c) for c in combats(scenario.units) if unit.id in c)
     starts = unit.model_positions()
-    models = _edge_models(enemy, line)
+    models: dict[str, Interval] = {}
+    for e, facing, _ in line.spans:
+        models.update(_edge_models(scenario.unit(e), flush_line(scenario.unit(e), facing), line))
     layouts = []
     for option in _options(scenario, unit, line):
         rules = unit_rules(option, scenario, previous, combat,
@@ -150,9 +157,10 @@ def _options(scenario: Scenario, unit: Unit, line: FlushLine) -> list[Option]:
     return found
 
 
-def _edge_models(enemy: Unit, line: FlushLine) -> dict[str, Interval]:
-    """The enemy's models whose bases lie on the Facing's edge, as intervals along it."""
-    edge = LineString([tuple(line.a + line.lo * line.right), tuple(line.a + line.hi * line.right)])
+def _edge_models(enemy: Unit, own: FlushLine, line: FlushLine) -> dict[str, Interval]:
+    """The enemy's models whose bases lie on its Facing's edge (`own`), as intervals along
+    `line` (the line searched, on which that edge lies)."""
+    edge = LineString([tuple(own.a + own.lo * own.right), tuple(own.a + own.hi * own.right)])
     found = {}
     for mid, base in zip(enemy.model_ids(), model_bases(enemy), strict=True):
         if base.distance(edge) > CONTACT_IN:

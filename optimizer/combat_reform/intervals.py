@@ -38,10 +38,12 @@ def unit_rules(option: Option, scenario: Scenario, previous: dict[str, str],
     than `spacing_in` from units outside the combat and from impassable terrain, unless it
     stood within that of them before (then only not touching them); units of the same combat
     set no distance."""
-    me, flush = option.unit, option.line.enemy
+    me = option.unit
+    on_line = {e for e, _, _ in option.line.spans} | {option.line.enemy}
     rules: list[Rule] = [_on_table(option, scenario)]
+    rules += [Rule(option.touches(span), keep=True) for _, _, span in option.line.spans]
     for other in scenario.units:
-        if other.id in (me.id, flush):
+        if other.id == me.id or other.id in on_line:
             continue
         shape = other.boundary()
         deep = _overlap(option, shape)

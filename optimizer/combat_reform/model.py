@@ -45,7 +45,7 @@ class Layout:
     xs: np.ndarray
     allowed: np.ndarray
     reach: dict[tuple[int, Slot], Interval]
-    front: dict[int, Interval]
+    front: dict[int, list[Interval]]
     enemy: dict[str, Interval]
 
     def indices(self, interval: Interval) -> tuple[int, int]:
@@ -62,9 +62,11 @@ def layout(option: Option, starts: np.ndarray, rules: list[Rule],
             found = option.reach(start, slot, reach_in)
             if found is not None:
                 reach[(m, slot)] = found
-    front = {f: option.front_contact(f) for f in range(option.files)}
+    spans = [s for _, _, s in option.line.spans]
+    front = {f: [option.front_contact(f, s) for s in spans] for f in range(option.files)}
     enemy = {e: (iv[0] - option.width_in, iv[1]) for e, iv in enemy_models.items()}
-    listed = list(reach.values()) + list(front.values()) + list(enemy.values()) \
+    listed = list(reach.values()) + [iv for ivs in front.values() for iv in ivs] \
+        + list(enemy.values()) \
         + [r.interval for r in rules if np.isfinite(r.interval[0])]
     xs = offsets(listed, option.touching)
     allowed = np.ones(len(xs), dtype=bool)
@@ -129,23 +131,37 @@ def _option(rm: ReformModel, k: int, lay: Layout) -> None:
             _within(m_, at, lay.indices(lay.reach[(m, slot)]), var)
             m_.add_implication(var, use)
             if m in rm.characters and rm.model_ids[m] in rm.demands.keep_characters:
-                _within(m_, at, lay.indices(lay.front[slot[1]]), var)
+                _within_any(m_, at, [lay.indices(iv) for iv in lay.front[slot[1]]], var)
             rm.put[(m, slot, k)] = var
             here.append(var)
         if slot[0] < rear:
             m_.add(sum(here) == use)  # every rank but the rear one is full
         else:
             m_.add(sum(here) <= 1)
-    for f, interval in lay.front.items():
+    for f, intervals in lay.front.items():
         var = m_.new_bool_var(f"own[{f},{k}]")
         m_.add_implication(var, use)
-        _within(m_, at, lay.indices(interval), var)
+        _within_any(m_, at, [lay.indices(iv) for iv in intervals], var)
         rm.own[(f, k)] = var
     for e, interval in lay.enemy.items():
         var = m_.new_bool_var(f"theirs[{e},{k}]")
         m_.add_implication(var, use)
         _within(m_, at, lay.indices(interval), var)
         rm.theirs[(e, k)] = var
+
+
+def _within_any(m_: cp_model.CpModel, at: Var, bounds: list[tuple[int, int]],
+                var: Var) -> None:
+    """`var` implies `at` lies in one of the index ranges (one Boolean per range)."""
+    if len(bounds) == 1:
+        _within(m_, at, bounds[0], var)
+        return
+    picks = []
+    for lo, hi in bounds:
+        pick = m_.new_bool_var("")
+        _within(m_, at, (lo, hi), pick)
+        picks.append(pick)
+    m_.add_bool_or(picks).only_enforce_if(var)
 
 
 def _within(m_: cp_model.CpModel, at: Var, bounds: tuple[int, int], var: Var) -> None:

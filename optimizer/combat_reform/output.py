@@ -23,6 +23,7 @@ def reforms_to_json(found: PlayerReforms) -> dict[str, Any]:
     value = [sum(o.answer.value[i] for o in done if o.answer) for i in range(2)]
     bound = [sum(o.answer.bound[i] for o in done if o.answer) for i in range(2)]
     return {
+        "manoeuvre": "combat_reform",
         "status": status_of(found),
         "player": found.player,
         "objective": {"name": "lexicographic", "levels": list(LEVELS), "value": value,

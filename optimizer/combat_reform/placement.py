@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -40,6 +40,20 @@ class FlushLine:
     out: np.ndarray
     lo: float
     hi: float
+    # Every enemy Facing touched before whose edge lies on this line (this one included):
+    # (enemy id, its Facing, its span along `right`).
+    spans: tuple[tuple[str, str, Interval], ...] = ()
+
+    def with_colinear(self, others: list[FlushLine]) -> FlushLine:
+        """This line, with the spans of the other lines that lie on it."""
+        spans = [(self.enemy, self.facing, (self.lo, self.hi))]
+        for o in others:
+            gap = float((o.a - self.a) @ self.out)
+            if o.enemy != self.enemy and abs(gap) <= 1e-6 and float(o.out @ self.out) > 0.999999:
+                start = float((o.a - self.a) @ self.right)
+                ends = sorted((start + o.lo, start + o.hi))
+                spans.append((o.enemy, o.facing, (ends[0], ends[1])))
+        return replace(self, spans=tuple(spans))
 
     @property
     def facing_deg(self) -> float:
@@ -103,13 +117,18 @@ class Option:
 
     @property
     def touching(self) -> Interval:
-        """Offsets at which the unit's front touches the edge (a corner counts)."""
-        return (self.line.lo - self.width_in, self.line.hi)
+        """Offsets at which the unit's front touches an edge on the line (a corner counts)."""
+        spans = [s for _, _, s in self.line.spans] or [(self.line.lo, self.line.hi)]
+        return (min(lo for lo, _ in spans) - self.width_in, max(hi for _, hi in spans))
 
-    def front_contact(self, file: int) -> Interval:
-        """Offsets at which the front-rank model of `file` touches the edge."""
+    def touches(self, span: Interval) -> Interval:
+        """Offsets at which the unit's front touches the edge `span`."""
+        return (span[0] - self.width_in, span[1])
+
+    def front_contact(self, file: int, span: Interval) -> Interval:
+        """Offsets at which the front-rank model of `file` touches the edge `span`."""
         w = self.unit.base.width_in
-        return (self.line.lo - (file + 1) * w, self.line.hi - file * w)
+        return (span[0] - (file + 1) * w, span[1] - file * w)
 
     def reach(self, start: np.ndarray, slot: Slot, radius: float) -> Interval | None:
         """Offsets at which the slot's centre is within `radius` of `start`."""

@@ -79,3 +79,24 @@ def test_the_nudge_result_example_has_todays_keys_and_the_readme_its_text(capsys
     text = capsys.readouterr().out.strip()
     command = "$ manoeuvre nudge examples/melee.json --casualties examples/melee_casualties.json"
     assert f"{command}\n{text}\n" in README
+
+
+def test_the_combat_reform_example_has_todays_keys(tmp_path, capsys) -> None:
+    from optimizer.cli import main
+    shown = json_block_after("## Combat Reform proposal and result")
+    scn = {"format": "manoeuvre/1", "rules": "t9a",
+           "battlefield": {"width": 72, "depth": 48}, "active_player": "red",
+           "units": [{"id": "A", "player": "red", "base": [25.4, 25.4], "models": 9,
+                      "files": 5, "centre": [36, 10], "facing": 90, "mobility": 4,
+                      "characters": [{"id": "hero", "slot": [0, 4]}]},
+                     {"id": "B", "player": "blue", "base": [25.4, 25.4], "models": 7,
+                      "files": 7, "centre": [40, 11.5], "facing": 270, "mobility": 4}]}
+    path = tmp_path / "scenario.json"
+    path.write_text(json.dumps(scn), encoding="utf-8")
+    assert main(["combat-reform", str(path), "--json"]) == 0
+    real = json.loads(capsys.readouterr().out)
+    assert set(shown) == set(real)
+    assert set(shown["reforms"][0]) == set(real["reforms"][0])
+    assert shown["objective"] == real["objective"]
+    assert {k: real["reforms"][0][k] for k in ("files", "centre", "value", "family")} == \
+        {k: shown["reforms"][0][k] for k in ("files", "centre", "value", "family")}

@@ -63,11 +63,28 @@ def least_nudge(scenario: Scenario, unit_id: str, previous: Mapping[str, str]
     normals = np.array([n for n, _ in lines])
     offsets = np.array([c for _, c in lines])
     shifts = np.concatenate([_on_edge(a, b, normals, offsets)
-                             for ob in found if ob.owner in present for a, b in ob.edges()])
+                             for ob in found if ob.owner in present
+                             for a, b in ob.edges() if _on_facing(a, b, present[ob.owner])]
+                            or [np.zeros((0, 2))])
     enemies = {u.id for u in others if u.player != unit.player}
     new = [ob for ob in found if ob.owner in enemies and ob.owner not in present]
     shifts = shifts[_plausible(shifts, found, new, table)]
     return _judge(scenario, unit_id, present, shifts)
+
+
+# A Facing's outward normal in the unit's frame (x right, y forwards).
+_NORMALS = {"front": (0.0, 1.0), "right": (1.0, 0.0), "rear": (0.0, -1.0), "left": (-1.0, 0.0)}
+
+
+def _on_facing(a: np.ndarray, b: np.ndarray, facing: str) -> bool:
+    """Whether a shift on the edge ab of C(E) can touch E with `facing`: the unit touches E
+    with the side of itself facing E, i.e. against the edge's outward normal n; an edge not
+    along an axis is a corner of the unit touching E, which touches with both Facings that
+    meet there (its ends, shared with the neighbouring edges, are judged with those)."""
+    d = b - a
+    toward = np.array([d[1], -d[0]]) / float(np.hypot(*d))  # n; E lies along -n
+    want = np.asarray(_NORMALS[facing])
+    return float(-toward @ want) > 1e-9
 
 
 def _judge(scenario: Scenario, unit_id: str, previous: Mapping[str, str],

@@ -11,8 +11,11 @@ past it the answer is the best order found, FEASIBLE, not proved.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from constraints.core.scenario import Pose, Scenario
 from constraints.rank_and_file.combats import engaged_ids
@@ -60,6 +63,25 @@ def _key(scenario: Scenario) -> tuple:
     return tuple((u.id, u.pose.centre, u.pose.facing_deg) for u in scenario.units)
 
 
+def _near_key(scenario: Scenario, uid: str, previous: Mapping[str, str]) -> tuple:
+    """The poses a unit's least nudge depends on: its own and those of the units it could
+    meet.  Every candidate shift ends on a configuration obstacle of an enemy touched before,
+    so it is no longer than T (the farthest such enemy corner from the unit's centre plus the
+    unit's half-diagonal); a nudge of two legs within the box [-T, T]^2 keeps the unit within
+    sqrt(2) T of where it stands, so units farther than that (and a hair) cannot matter."""
+    unit = scenario.unit(uid)
+    centre = np.asarray(unit.pose.centre)
+    reach = 0.0
+    for enemy_id in previous:
+        if scenario.has_unit(enemy_id):
+            corners = np.asarray(scenario.unit(enemy_id).corners())
+            reach = max(reach, float(np.hypot(*(corners - centre).T).max()))
+    reach = math.sqrt(2.0) * (reach + math.hypot(unit.width_in, unit.depth_in) / 2.0) + 1e-3
+    here = unit.boundary()
+    return tuple((u.id, u.pose.centre, u.pose.facing_deg) for u in scenario.units
+                 if u.id == uid or here.distance(u.boundary()) <= reach)
+
+
 def _explore(search: _Search, scenario: Scenario, sides: list[tuple[str, ...]],
              done: tuple[str, ...]) -> tuple[int, list[tuple[str, ...]]]:
     """(most units in combat reachable from here, the orders of the rest that reach it)."""
@@ -94,7 +116,7 @@ def _step(search: _Search, scenario: Scenario, uid: str) -> Scenario:
 
 def _nudge(search: _Search, scenario: Scenario, uid: str) -> NudgeFound | None:
     """The unit's least nudge here (None: in contact already, or no legal nudge)."""
-    key = (uid, _key(scenario))
+    key = (uid, _near_key(scenario, uid, search.previous[uid]))
     if key not in search.nudges:
         engaged = uid in engaged_ids(scenario.units)
         if engaged or search.solves >= MAX_SOLVES:

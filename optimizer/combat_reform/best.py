@@ -88,13 +88,17 @@ def rules_bound(scenario: Scenario, unit: Unit, previous: dict[str, str]) -> int
     side, each at least b = min(base width, base depth) wide, so at most floor(L / b) + 2 of
     them touch it (the two at the ends may touch a corner); a unit not flush with the edge
     touches it at one point, so at most two of its models.  Summed over the enemy Facings it
-    must touch, and no more than its models."""
+    must touch, and no more than its models.  A side of the unit holds at most as many
+    models as its widest allowed formation has files or ranks (profile `t9a-2025` limits the
+    files' change), so no more touch one edge."""
     b = min(unit.base.width_in, unit.base.depth_in)
+    n = unit.formation.model_count
+    side = max((max(f, math.ceil(n / f)) for f in _allowed_files(scenario, unit)), default=n)
     total = 0
     for enemy_id, facing in previous.items():
         line = flush_line(scenario.unit(enemy_id), facing)
-        total += int(math.floor((line.hi - line.lo) / b + 1e-9)) + 2
-    return min(total, unit.formation.model_count)
+        total += min(side, int(math.floor((line.hi - line.lo) / b + 1e-9)) + 2)
+    return min(total, n)
 
 
 def _under_the_rules(answer: ReformAnswer, bound: int) -> ReformAnswer:
@@ -128,7 +132,7 @@ def _solve_line(scenario: Scenario, unit: Unit, previous: dict[str, str], line: 
     demands = Demands(own_before=len({a for a, _ in pairs}),
                       keep_enemy=frozenset(b for e in on_line for _, b in model_contacts(unit, e)),
                       keep_characters=frozenset(a for a, _ in pairs if a in chars),
-                      reach_in=2.0 * unit.mobility_in)
+                      reach_in=_march_rate(scenario, unit))
     combat = next(frozenset(c) for c in combats(scenario.units) if unit.id in c)
     starts = unit.model_positions()
     models: dict[str, Interval] = {}
@@ -136,24 +140,47 @@ def _solve_line(scenario: Scenario, unit: Unit, previous: dict[str, str], line: 
         models.update(_edge_models(scenario.unit(e), flush_line(scenario.unit(e), facing), line))
     layouts = []
     for option in _options(scenario, unit, line):
-        rules = unit_rules(option, scenario, previous, combat,
-                           float(scenario.profile.param("end_spacing_in")))
+        rules = unit_rules(option, scenario, previous, combat, _spacing(scenario))
         layouts.append(layout(option, starts, rules, models, demands.reach_in))
     characters = frozenset(i for i, m in enumerate(ids) if m in chars)
     rm = build(layouts, ids, characters, demands)
     return _answer(rm, unit, line, _solve(rm, effort), demands)
 
 
+def _variant_a(scenario: Scenario) -> bool:
+    """Profile `t9a-2025` (RULES §2.12 (A)): files change by at most 2 (4 with a Musician),
+    no March Rate limit, Unit Spacing ignored (no overlap, no new enemy contact)."""
+    return scenario.profile.name == "t9a-2025"
+
+
+def _march_rate(scenario: Scenario, unit: Unit) -> float:
+    if _variant_a(scenario):
+        return math.inf
+    return float(scenario.profile.param("march_mob")) * unit.mobility_in
+
+
+def _spacing(scenario: Scenario) -> float | None:
+    return None if _variant_a(scenario) else float(scenario.profile.param("end_spacing_in"))
+
+
 def _options(scenario: Scenario, unit: Unit, line: FlushLine) -> list[Option]:
+    return [Option(unit, line, files) for files in _allowed_files(scenario, unit)]
+
+
+def _allowed_files(scenario: Scenario, unit: Unit) -> list[int]:
+    """The numbers of files of a legal formation for the reformed unit."""
     widths = scenario.profile.param("proper_rank_width")
     proper = int(widths[min(unit.height, len(widths) - 1)])
+    change = scenario.profile.param("max_file_change_musician" if unit.musician
+                                    else "max_file_change")
     n = unit.formation.model_count
     found = []
     for files in range(1, n + 1):
-        formation = Formation(files, n)
-        if formation_problem(formation, proper, unit.files)[0] == "" \
+        if _variant_a(scenario) and abs(files - unit.files) > int(change):
+            continue
+        if formation_problem(Formation(files, n), proper, unit.files)[0] == "" \
                 and len(unit.formation.characters) <= files:
-            found.append(Option(unit, line, files))
+            found.append(files)
     return found
 
 

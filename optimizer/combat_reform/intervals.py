@@ -31,13 +31,13 @@ class Rule:
 
 
 def unit_rules(option: Option, scenario: Scenario, previous: dict[str, str],
-               combat: frozenset[str], spacing_in: float) -> list[Rule]:
+               combat: frozenset[str], spacing_in: float | None) -> list[Rule]:
     """The conditions on the whole unit's offset (the flush enemy's own edge aside), as the
     checker's clauses judge them (constraints/t9a/clauses/combat_reform/): never overlapping
     anything; touching again every enemy touched before; never touching a new enemy; more
     than `spacing_in` from units outside the combat and from impassable terrain, unless it
     stood within that of them before (then only not touching them); units of the same combat
-    set no distance."""
+    set no distance.  `spacing_in` None: Unit Spacing ignored (profile `t9a-2025`)."""
     me = option.unit
     on_line = {e for e, _, _ in option.line.spans} | {option.line.enemy}
     rules: list[Rule] = [_on_table(option, scenario)]
@@ -53,7 +53,7 @@ def unit_rules(option: Option, scenario: Scenario, previous: dict[str, str],
             rules.append(Rule(_within_or_empty(option, shape, CONTACT_IN), keep=True))
         elif other.player != me.player:
             rules += _forbid(option, shape, CONTACT_IN)  # no new enemy contact
-        if other.id not in combat:
+        if other.id not in combat and spacing_in is not None:
             rules += _forbid(option, shape, _gap(me.boundary(), shape, spacing_in))
     for terrain in scenario.impassable():
         for part in convex_parts(terrain.shape):
@@ -61,7 +61,8 @@ def unit_rules(option: Option, scenario: Scenario, previous: dict[str, str],
             deep = _overlap(option, piece)
             if deep is not None:
                 rules.append(Rule(deep, keep=False, closed=False))
-            rules += _forbid(option, piece, _gap(me.boundary(), piece, spacing_in))
+            if spacing_in is not None:
+                rules += _forbid(option, piece, _gap(me.boundary(), piece, spacing_in))
     return rules
 
 

@@ -151,3 +151,18 @@ def test_cli_a_unit_not_in_combat_is_bad_input(tmp_path, capsys):
                    encoding="utf-8")
     assert main(["combat-reform", str(scn), "--unit", "D"]) == 2
     assert "D is not Engaged" in capsys.readouterr().err
+
+
+def test_variant_a_keeps_the_file_change_within_two_and_ignores_the_march_rate():
+    """Profile `t9a-2025`: the 5-file unit may go to 7 files at most, which it does; the
+    bound knows it (a side of the unit holds at most 7 models), so 7 is OPTIMAL; with
+    Mobility 1 the seed's March Rate (2") would forbid the 4.5" moves, variant A has none."""
+    scn = scenario_from_json(field(
+        unit("A", models=10, files=5, centre=(36.0, 10.0), mobility=1.0),
+        unit("B", models=7, files=7, centre=(40.0, 11.5), facing=270.0, player="blue"),
+        rules="t9a-2025"))
+    found = combat_reforms(scn, "red")
+    [outcome] = found.outcomes
+    assert outcome.answer is not None and outcome.answer.status == "OPTIMAL"
+    assert outcome.answer.files == 7 and outcome.answer.value == (7, 7)
+    assert found.verdict is not None and found.verdict.legal

@@ -35,13 +35,17 @@ def add_reform_command(sub: Any, epilog: str | None = None) -> None:
     cmd.add_argument("--result", metavar="FILE", help=RESULT_HELP)
     cmd.add_argument("--effort", type=finite, default=None, metavar="E",
                      help="CP-SAT deterministic time per unit (default 5)")
+    cmd.add_argument("--widest", action="store_true",
+                     help="the widest frontage first, then the most models in contact")
+    cmd.add_argument("--keep", action="append", default=[], metavar="CHARACTER:ENEMY",
+                     help="keep this character in contact with this enemy unit (repeat)")
     cmd.add_argument("--json", action="store_true", help="print the result as JSON")
     cmd.add_argument("--render", metavar="FILE",
                      help="also draw before and after (.png or .svg)")
 
 
 def cmd_combat_reform(args: argparse.Namespace) -> int:
-    from optimizer.combat_reform.best import EFFORT
+    from optimizer.combat_reform.best import EFFORT, Asks
     from optimizer.combat_reform.output import reforms_text, reforms_to_json, status_of
     from optimizer.combat_reform.reforms import combat_reforms
     from optimizer.render.output import check_output
@@ -55,12 +59,21 @@ def cmd_combat_reform(args: argparse.Namespace) -> int:
     if not 0.0 < effort <= 600.0:
         raise InvalidInputError("--effort must be above 0 and at most 600",
                                 path="command line")
-    found = combat_reforms(scenario, args.player, args.unit, result, effort)
+    found = combat_reforms(scenario, args.player, args.unit, result, effort,
+                           Asks(args.widest, tuple(_pair(k) for k in args.keep)))
     print(json.dumps(reforms_to_json(found), indent=2) if args.json else reforms_text(found))
     if output is not None:
         from optimizer.render.reform import render_reforms_to_file
         render_reforms_to_file(scenario, found, output)
     return 0 if status_of(found) in ("OPTIMAL", "FEASIBLE") else 1
+
+
+def _pair(text: str) -> tuple[str, str]:
+    char, sep, enemy = text.partition(":")
+    if not sep or not char or not enemy:
+        raise InvalidInputError(f"--keep expects CHARACTER:ENEMY, got {text!r}",
+                                path="command line")
+    return char, enemy
 
 
 def is_combat_reform(data: Any) -> bool:

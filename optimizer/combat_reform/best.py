@@ -50,17 +50,29 @@ class ReformAnswer:
     reformed: Unit | None = None
 
 
-def best_reform(scenario: Scenario, unit_id: str, effort: float = EFFORT) -> ReformAnswer:
+@dataclass(frozen=True)
+class Asks:
+    """What the player asks of a reform beyond the default objective: the widest frontage
+    first; a character of the unit kept in contact with a named enemy unit."""
+
+    widest: bool = False
+    character_with: tuple[tuple[str, str], ...] = ()
+
+
+def best_reform(scenario: Scenario, unit_id: str, effort: float = EFFORT,
+                asks: Asks | None = None) -> ReformAnswer:
     """The reform of `unit_id` with the most of its models in base contact with enemy
-    models, then the most enemy models touched, placed with its Front flush against an
-    enemy Facing it touched before."""
+    models, then the most enemy models touched (after the widest frontage, when asked),
+    placed with its Front flush against an enemy Facing it touched before."""
     if not isinstance(unit_id, str) or not scenario.has_unit(unit_id):
         raise InvalidInputError(f"unknown unit {unit_id!r}", path="unit")
     unit = scenario.unit(unit_id)
+    asks = Asks() if asks is None else asks
     previous = _previous(scenario, unit)
     if not previous:
         raise InvalidInputError(f"{unit_id} is not Engaged in a combat: it has no Combat "
                                 "Reform", path="unit")
+    _check_asks(scenario, unit, previous, asks)
     own_facings = set(engagements(scenario.units)[unit_id].values())
     if len(own_facings) > 1:
         return ReformAnswer("INFEASIBLE", unit_id, reason="Engaged on more than one Facing "
@@ -73,12 +85,29 @@ def best_reform(scenario: Scenario, unit_id: str, effort: float = EFFORT) -> Ref
             continue  # its edge lies on a line searched already
         line = line.with_colinear(lines)
         seen.update(e for e, _, _ in line.spans)
-        found = _solve_line(scenario, unit, previous, line, effort)
-        if best is None or (found.value, found.status == "OPTIMAL") > \
-                (best.value, best.status == "OPTIMAL"):
+        found = _solve_line(scenario, unit, previous, line, effort, asks)
+        if best is None or _rank(found, asks) > _rank(best, asks):
             best = found
     assert best is not None
-    return _under_the_rules(best, rules_bound(scenario, unit, previous))
+    widest = max(_allowed_files(scenario, unit)) if asks.widest else None
+    return _under_the_rules(best, rules_bound(scenario, unit, previous), widest)
+
+
+def _rank(answer: ReformAnswer, asks: Asks) -> tuple:
+    found = answer.reformed is not None
+    return (found, answer.files if asks.widest else 0, answer.value,
+            answer.status == "OPTIMAL")
+
+
+def _check_asks(scenario: Scenario, unit: Unit, previous: dict[str, str], asks: Asks) -> None:
+    chars = {c.id for c in unit.formation.characters}
+    for char, enemy in asks.character_with:
+        if char not in chars:
+            raise InvalidInputError(f"{char!r} is not a character of {unit.id} (characters: "
+                                    f"{', '.join(sorted(chars)) or 'none'})", path="keep")
+        if enemy not in previous:
+            raise InvalidInputError(f"{enemy!r} is not an enemy {unit.id} touches "
+                                    f"(enemies: {', '.join(sorted(previous))})", path="keep")
 
 
 def rules_bound(scenario: Scenario, unit: Unit, previous: dict[str, str]) -> int:
@@ -101,10 +130,13 @@ def rules_bound(scenario: Scenario, unit: Unit, previous: dict[str, str]) -> int
     return min(total, n)
 
 
-def _under_the_rules(answer: ReformAnswer, bound: int) -> ReformAnswer:
+def _under_the_rules(answer: ReformAnswer, bound: int, widest: int | None) -> ReformAnswer:
     """OPTIMAL speaks of every legal placement: only when the family's optimum meets the
-    rules' bound on the first objective; the family's own status is kept in `family`."""
+    rules' bound on the first objective (the widest allowed files first, when asked); the
+    family's own status is kept in `family`."""
     family = dict(answer.family, status=answer.status)
+    if widest is not None and answer.status == "OPTIMAL" and answer.files < widest:
+        return replace(answer, status="FEASIBLE", family=family)
     if answer.status != "OPTIMAL" or answer.value[0] >= bound:
         return replace(answer, family=family)
     return replace(answer, status="FEASIBLE", family=family,
@@ -124,7 +156,7 @@ def _previous(scenario: Scenario, unit: Unit) -> dict[str, str]:
 
 
 def _solve_line(scenario: Scenario, unit: Unit, previous: dict[str, str], line: FlushLine,
-                effort: float) -> ReformAnswer:
+                effort: float, asks: Asks) -> ReformAnswer:
     on_line = [scenario.unit(e) for e, _, _ in line.spans]
     pairs = set().union(*(model_contacts(unit, scenario.unit(e)) for e in previous))
     chars = {c.id for c in unit.formation.characters}
@@ -132,7 +164,9 @@ def _solve_line(scenario: Scenario, unit: Unit, previous: dict[str, str], line: 
     demands = Demands(own_before=len({a for a, _ in pairs}),
                       keep_enemy=frozenset(b for e in on_line for _, b in model_contacts(unit, e)),
                       keep_characters=frozenset(a for a, _ in pairs if a in chars),
-                      reach_in=_march_rate(scenario, unit))
+                      reach_in=_march_rate(scenario, unit), widest=asks.widest,
+                      character_with=tuple((c, _span_of(line, e)) for c, e in
+                                           asks.character_with))
     combat = next(frozenset(c) for c in combats(scenario.units) if unit.id in c)
     starts = unit.model_positions()
     models: dict[str, Interval] = {}
@@ -145,6 +179,12 @@ def _solve_line(scenario: Scenario, unit: Unit, previous: dict[str, str], line: 
     characters = frozenset(i for i, m in enumerate(ids) if m in chars)
     rm = build(layouts, ids, characters, demands)
     return _answer(rm, unit, line, _solve(rm, effort), demands)
+
+
+def _span_of(line: FlushLine, enemy: str) -> int:
+    """The index of `enemy`'s span on the line; -1 (no offset touches it) when it is not
+    on this line."""
+    return next((i for i, (e, _, _) in enumerate(line.spans) if e == enemy), -1)
 
 
 def _variant_a(scenario: Scenario) -> bool:
@@ -227,6 +267,9 @@ def _answer(rm: ReformModel, unit: Unit, line: FlushLine,
     theirs = sum(solver.value(v) for (_, kk), v in rm.theirs.items() if kk == k)
     weight = 1 + max(1, len({e for e, _ in rm.theirs}))
     bound = int(math.floor(solver.best_objective_bound + 1e-9))
+    if demands.widest:  # the files' level sits above: the contacts' own bound is unknown
+        bound = own * weight + theirs if status == cp_model.OPTIMAL \
+            else len(rm.model_ids) * weight + weight - 1
     pose = lay.option.pose(x)
     reformed = unit.with_formation(_formation(unit, lay.option, placed)).with_pose(pose)
     return ReformAnswer("OPTIMAL" if status == cp_model.OPTIMAL else "FEASIBLE", unit.id,

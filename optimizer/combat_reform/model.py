@@ -34,6 +34,10 @@ class Demands:
     keep_enemy: frozenset[str]
     keep_characters: frozenset[str]
     reach_in: float
+    # The player's own asks: the widest frontage first; a character (id) in contact with
+    # the enemy Facing of `line.spans[i]` (index i).
+    widest: bool = False
+    character_with: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,12 @@ def build(layouts: list[Layout], model_ids: tuple[str, ...], characters: frozens
     for e in demands.keep_enemy:
         sat_model.add(sum(v for (ee, _), v in rm.theirs.items() if ee == e) == 1)
     weight = 1 + max(1, len({e for e, _ in rm.theirs}))
-    sat_model.maximize(own * weight + enemy)
+    score = own * weight + enemy
+    if demands.widest:  # files first: above any count of contacts
+        top = (len(model_ids) + 1) * weight
+        score += top * sum(lay.option.files * use for lay, use in zip(layouts, rm.use,
+                                                                       strict=True))
+    sat_model.maximize(score)
     return rm
 
 
@@ -132,6 +141,10 @@ def _option(rm: ReformModel, k: int, lay: Layout) -> None:
             m_.add_implication(var, use)
             if m in rm.characters and rm.model_ids[m] in rm.demands.keep_characters:
                 _within_any(m_, at, [lay.indices(iv) for iv in lay.front[slot[1]]], var)
+            for char, span in rm.demands.character_with:
+                if rm.model_ids[m] == char:
+                    _within(m_, at, lay.indices(lay.front[slot[1]][span]) if span >= 0
+                            else (1, 0), var)
             rm.put[(m, slot, k)] = var
             here.append(var)
         if slot[0] < rear:

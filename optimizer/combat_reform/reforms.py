@@ -15,7 +15,7 @@ from constraints.rank_and_file.combats import engagements
 from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
 from constraints.t9a.combat_reform import ModelPlacement, UnitReform, placed
 from constraints.t9a.combat_reform_io import CombatResult
-from optimizer.combat_reform.best import EFFORT, ReformAnswer, best_reform
+from optimizer.combat_reform.best import EFFORT, Asks, ReformAnswer, best_reform
 
 LEVELS = ("own_models_in_contact", "enemy_models_in_contact")
 
@@ -46,10 +46,14 @@ class PlayerReforms:
 
 def combat_reforms(scenario: Scenario, player: str | None = None,
                    units: Sequence[str] = (), result: CombatResult | None = None,
-                   effort: float = EFFORT) -> PlayerReforms:
-    """The best Combat Reform of each of `player`'s Engaged units (or of `units`)."""
+                   effort: float = EFFORT, asks: Asks | None = None) -> PlayerReforms:
+    """The best Combat Reform of each of `player`'s Engaged units (or of `units`); `asks`
+    the widest frontage first, or characters kept with named enemies (a character's ask
+    applies to its own unit)."""
     result = CombatResult() if result is None else result
+    asks = Asks() if asks is None else asks
     chosen = _units(scenario, player, units, result)
+    check_asks(scenario, chosen, asks)
     owner = scenario.unit(chosen[0]).player if chosen else (player or "")
     current, outcomes = scenario, []
     for uid in chosen:
@@ -57,7 +61,7 @@ def combat_reforms(scenario: Scenario, player: str | None = None,
         if refused is not None:
             outcomes.append(UnitOutcome(uid, None, None, refused))
             continue
-        answer = best_reform(current, uid, effort)
+        answer = best_reform(current, uid, effort, _asks_for(current, uid, asks))
         reform = _proposal(current, answer)
         if reform is not None:
             verdict = check_combat_reform(current, [reform], result, player_done=False)
@@ -69,6 +73,11 @@ def combat_reforms(scenario: Scenario, player: str | None = None,
     reforms = tuple(o.reform for o in outcomes if o.reform is not None)
     final = check_combat_reform(scenario, reforms, result) if reforms else None
     return PlayerReforms(owner, tuple(outcomes), final, current)
+
+
+def _asks_for(scenario: Scenario, uid: str, asks: Asks) -> Asks:
+    chars = {c.id for c in scenario.unit(uid).formation.characters}
+    return Asks(asks.widest, tuple(p for p in asks.character_with if p[0] in chars))
 
 
 def _units(scenario: Scenario, player: str | None, units: Sequence[str],
@@ -92,6 +101,15 @@ def _units(scenario: Scenario, player: str | None, units: Sequence[str],
                                 path="player")
     return sorted(u.id for u in scenario.units if u.player == who and u.id in engaged
                   and u.id not in result.skip)
+
+
+def check_asks(scenario: Scenario, units: Sequence[str], asks: Asks) -> None:
+    """Every character named in `asks` belongs to one of `units`."""
+    chars = {c.id for uid in units for c in scenario.unit(uid).formation.characters}
+    for char, _ in asks.character_with:
+        if char not in chars:
+            raise InvalidInputError(f"{char!r} is not a character of a unit that reforms "
+                                    f"({', '.join(units) or 'none'})", path="keep")
 
 
 def _refused(scenario: Scenario, uid: str, result: CombatResult) -> Verdict | None:

@@ -166,3 +166,37 @@ def test_variant_a_keeps_the_file_change_within_two_and_ignores_the_march_rate()
     assert outcome.answer is not None and outcome.answer.status == "OPTIMAL"
     assert outcome.answer.files == 7 and outcome.answer.value == (7, 7)
     assert found.verdict is not None and found.verdict.legal
+
+
+def _narrow_foe():
+    return scenario_from_json(field(
+        unit("A", models=9, files=5, centre=(36.0, 10.0),
+             characters=[{"id": "hero", "slot": [0, 0]}]),
+        unit("B", models=3, files=3, centre=(37.0, 11.5), facing=270.0, player="blue")))
+
+
+def test_the_alternative_objectives_widest_frontage_and_a_character_kept_with_an_enemy():
+    from optimizer.combat_reform.best import Asks
+    scn = _narrow_foe()
+    widest = combat_reforms(scn, "red", asks=Asks(widest=True)).outcomes[0]
+    assert widest.answer is not None and widest.answer.files == 10  # every model in front
+    kept = combat_reforms(scn, "red", asks=Asks(character_with=(("hero", "B"),)))
+    after = kept.after.unit("A")
+    assert any(a == "hero" for a, _ in model_contacts(after, kept.after.unit("B")))
+    assert kept.verdict is not None and kept.verdict.legal
+
+
+@pytest.mark.parametrize("keep, problem", [
+    ("hero", "--keep expects CHARACTER:ENEMY"),
+    ("nobody:B", "'nobody' is not a character of a unit that reforms"),
+    ("hero:Z", "'Z' is not an enemy A touches"),
+])
+def test_cli_bad_keep(tmp_path, capsys, keep, problem):
+    scn = tmp_path / "scenario.json"
+    scn.write_text(json.dumps(field(
+        unit("A", models=9, files=5, centre=(36.0, 10.0),
+             characters=[{"id": "hero", "slot": [0, 0]}]),
+        unit("B", models=3, files=3, centre=(37.0, 11.5), facing=270.0, player="blue"))),
+        encoding="utf-8")
+    assert main(["combat-reform", str(scn), "--keep", keep]) == 2
+    assert problem in capsys.readouterr().err

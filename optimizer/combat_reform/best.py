@@ -25,7 +25,7 @@ from constraints.rank_and_file.formation import Character, Formation, Slot
 from constraints.rank_and_file.unit import Unit
 from constraints.t9a.clauses.movement.viable_formation import formation_problem
 from optimizer.combat_reform.intervals import unit_rules
-from optimizer.combat_reform.model import Demands, ReformModel, build, layout
+from optimizer.combat_reform.model import Demands, Layout, ReformModel, build, layout
 from optimizer.combat_reform.placement import FlushLine, Interval, Option, flush_line
 
 EFFORT = 5.0  # CP-SAT deterministic time for one unit's model
@@ -157,6 +157,27 @@ def _previous(scenario: Scenario, unit: Unit) -> dict[str, str]:
 
 def _solve_line(scenario: Scenario, unit: Unit, previous: dict[str, str], line: FlushLine,
                 effort: float, asks: Asks) -> ReformAnswer:
+    combat = next(frozenset(c) for c in combats(scenario.units) if unit.id in c)
+    ready = prepare(scenario, unit, previous, line, asks, combat)
+    rm = build(ready.layouts, ready.ids, ready.characters, ready.demands)
+    return _answer(rm, unit, line, _solve(rm, effort), ready.demands)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A unit's data for the model: its formations' layouts, model ids, which are
+    characters, and what the reform must keep."""
+
+    layouts: list[Layout]
+    ids: tuple[str, ...]
+    characters: frozenset[int]
+    demands: Demands
+
+
+def prepare(scenario: Scenario, unit: Unit, previous: dict[str, str], line: FlushLine,
+            asks: Asks, combat: frozenset[str], extra: tuple[float, ...] = ()) -> Prepared:
+    """The layouts of `unit` flush on `line`, every other unit of `scenario` standing where
+    it stands; `extra` offsets are tried too."""
     on_line = [scenario.unit(e) for e, _, _ in line.spans]
     pairs = set().union(*(model_contacts(unit, scenario.unit(e)) for e in previous))
     chars = {c.id for c in unit.formation.characters}
@@ -167,7 +188,6 @@ def _solve_line(scenario: Scenario, unit: Unit, previous: dict[str, str], line: 
                       reach_in=_march_rate(scenario, unit), widest=asks.widest,
                       character_with=tuple((c, _span_of(line, e)) for c, e in
                                            asks.character_with))
-    combat = next(frozenset(c) for c in combats(scenario.units) if unit.id in c)
     starts = unit.model_positions()
     models: dict[str, Interval] = {}
     for e, facing, _ in line.spans:
@@ -175,10 +195,9 @@ def _solve_line(scenario: Scenario, unit: Unit, previous: dict[str, str], line: 
     layouts = []
     for option in _options(scenario, unit, line):
         rules = unit_rules(option, scenario, previous, combat, _spacing(scenario))
-        layouts.append(layout(option, starts, rules, models, demands.reach_in))
+        layouts.append(layout(option, starts, rules, models, demands.reach_in, extra))
     characters = frozenset(i for i, m in enumerate(ids) if m in chars)
-    rm = build(layouts, ids, characters, demands)
-    return _answer(rm, unit, line, _solve(rm, effort), demands)
+    return Prepared(layouts, ids, characters, demands)
 
 
 def _span_of(line: FlushLine, enemy: str) -> int:

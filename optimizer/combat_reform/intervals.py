@@ -49,8 +49,8 @@ def unit_rules(option: Option, scenario: Scenario, previous: dict[str, str],
         deep = _overlap(option, shape)
         if deep is not None:
             rules.append(Rule(deep, keep=False, closed=False))
-        if other.id in previous:
-            rules.append(Rule(_within_or_empty(option, shape, CONTACT_IN), keep=True))
+        if other.id in previous:  # touching exactly: the checker's tolerance stays unused
+            rules.append(Rule(_within_or_empty(option, shape, 0.0), keep=True))
         elif other.player != me.player:
             rules += _forbid(option, shape, CONTACT_IN)  # no new enemy contact
         if other.id not in combat and spacing_in is not None:
@@ -83,11 +83,13 @@ def _within_or_empty(option: Option, shape: Polygon, gap: float) -> Interval:
 
 
 def _overlap(option: Option, shape: Polygon) -> Interval | None:
-    """Offsets at which the unit overlaps `shape` deeper than the contact tolerance (open:
-    the overlap depth is concave in the offset)."""
+    """Offsets at which the unit overlaps `shape` at all (open: the overlap depth is concave
+    in the offset); its ends are exact touches, well inside the checker's tolerance."""
     theirs = np.asarray(shape.exterior.coords[:-1])
-    depth = lambda x: CONTACT_IN - penetration(  # noqa: E731
-        np.asarray(option.boundary(x).exterior.coords[:-1]), theirs)
+
+    def depth(x: float) -> float:
+        return -penetration(np.asarray(option.boundary(x).exterior.coords[:-1]), theirs)
+
     lo, hi = option.touching
     best = argmin(depth, lo - 50.0, hi + 50.0)
     if depth(best) >= 0.0:

@@ -59,7 +59,9 @@ class Layout:
 
 
 def layout(option: Option, starts: np.ndarray, rules: list[Rule],
-           enemy_models: dict[str, Interval], reach_in: float) -> Layout:
+           enemy_models: dict[str, Interval], reach_in: float,
+           extra: tuple[float, ...] = ()) -> Layout:
+    """`extra`: more offsets worth trying (where another unit placed with it may end)."""
     reach = {}
     for m, start in enumerate(starts):
         for slot in option.slots():
@@ -70,7 +72,7 @@ def layout(option: Option, starts: np.ndarray, rules: list[Rule],
     front = {f: [option.front_contact(f, s) for s in spans] for f in range(option.files)}
     enemy = {e: (iv[0] - option.width_in, iv[1]) for e, iv in enemy_models.items()}
     listed = list(reach.values()) + [iv for ivs in front.values() for iv in ivs] \
-        + list(enemy.values()) \
+        + list(enemy.values()) + [(e, e) for e in extra] \
         + [r.interval for r in rules if np.isfinite(r.interval[0])]
     xs = offsets(listed, option.touching)
     allowed = np.ones(len(xs), dtype=bool)
@@ -93,18 +95,26 @@ class ReformModel:
     theirs: dict[tuple[str, int], Var]
 
 
-def build(layouts: list[Layout], model_ids: tuple[str, ...], characters: frozenset[int],
-          demands: Demands) -> ReformModel:
-    sat_model = cp_model.CpModel()
+def add_unit(sat_model: cp_model.CpModel, layouts: list[Layout], model_ids: tuple[str, ...],
+             characters: frozenset[int], demands: Demands) -> ReformModel:
+    """One unit's variables and rows on `sat_model`: one formation, every model placed once,
+    at least as many of its models in contact as before."""
     rm = ReformModel(layouts, model_ids, characters, demands, sat_model, [], [], {}, {}, {})
     for k, lay in enumerate(layouts):
         _option(rm, k, lay)
     sat_model.add_exactly_one(rm.use)
     for m in range(len(model_ids)):
         sat_model.add_exactly_one([v for (mm, _, _), v in rm.put.items() if mm == m])
+    sat_model.add(sum(rm.own.values()) >= demands.own_before)
+    return rm
+
+
+def build(layouts: list[Layout], model_ids: tuple[str, ...], characters: frozenset[int],
+          demands: Demands) -> ReformModel:
+    sat_model = cp_model.CpModel()
+    rm = add_unit(sat_model, layouts, model_ids, characters, demands)
     own = sum(rm.own.values())
     enemy = sum(rm.theirs.values())
-    sat_model.add(own >= demands.own_before)
     for e in demands.keep_enemy:
         sat_model.add(sum(v for (ee, _), v in rm.theirs.items() if ee == e) == 1)
     weight = 1 + max(1, len({e for e, _ in rm.theirs}))

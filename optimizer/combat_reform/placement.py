@@ -47,13 +47,17 @@ class FlushLine:
     def with_colinear(self, others: list[FlushLine]) -> FlushLine:
         """This line, with the spans of the other lines that lie on it."""
         spans = [(self.enemy, self.facing, (self.lo, self.hi))]
-        for o in others:
-            gap = float((o.a - self.a) @ self.out)
-            if o.enemy != self.enemy and abs(gap) <= 1e-6 and float(o.out @ self.out) > 0.999999:
-                start = float((o.a - self.a) @ self.right)
-                ends = sorted((start + o.lo, start + o.hi))
-                spans.append((o.enemy, o.facing, (ends[0], ends[1])))
+        spans += [s for o in others if o.enemy != self.enemy for s in self.span_of(o)]
         return replace(self, spans=tuple(spans))
+
+    def span_of(self, other: FlushLine) -> list[tuple[str, str, Interval]]:
+        """`other`'s edge as a span of this line, when it lies on it (else nothing)."""
+        gap = float((other.a - self.a) @ self.out)
+        if abs(gap) > 1e-6 or float(other.out @ self.out) < 0.999999:
+            return []
+        start = float((other.a - self.a) @ self.right)
+        ends = sorted((start + other.lo, start + other.hi))
+        return [(other.enemy, other.facing, (ends[0], ends[1]))]
 
     @property
     def facing_deg(self) -> float:

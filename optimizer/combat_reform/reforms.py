@@ -16,6 +16,7 @@ from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
 from constraints.t9a.combat_reform import ModelPlacement, UnitReform, placed
 from constraints.t9a.combat_reform_io import CombatResult
 from optimizer.combat_reform.best import EFFORT, Asks, ReformAnswer, best_reform
+from optimizer.combat_reform.joint import joint_reform, pairs_on_one_line, shared_line
 
 LEVELS = ("own_models_in_contact", "enemy_models_in_contact")
 
@@ -46,7 +47,8 @@ class PlayerReforms:
 
 def combat_reforms(scenario: Scenario, player: str | None = None,
                    units: Sequence[str] = (), result: CombatResult | None = None,
-                   effort: float = EFFORT, asks: Asks | None = None) -> PlayerReforms:
+                   effort: float = EFFORT, asks: Asks | None = None,
+                   joint: bool = True) -> PlayerReforms:
     """The best Combat Reform of each of `player`'s Engaged units (or of `units`); `asks`
     the widest frontage first, or characters kept with named enemies (a character's ask
     applies to its own unit)."""
@@ -55,24 +57,43 @@ def combat_reforms(scenario: Scenario, player: str | None = None,
     chosen = _units(scenario, player, units, result)
     check_asks(scenario, chosen, asks)
     owner = scenario.unit(chosen[0]).player if chosen else (player or "")
-    current, outcomes = scenario, []
+    refused = {uid: _refused(scenario, uid, result) for uid in chosen}
+    may = [uid for uid in chosen if refused[uid] is None]
+    partner = {a: b for a, b in pairs_on_one_line(scenario, may)} if joint else {}
+    current, outcomes, done = scenario, [], set()
     for uid in chosen:
-        refused = _refused(current, uid, result)
-        if refused is not None:
-            outcomes.append(UnitOutcome(uid, None, None, refused))
+        if refused[uid] is not None:
+            outcomes.append(UnitOutcome(uid, None, None, refused[uid]))
             continue
-        answer = best_reform(current, uid, effort, _asks_for(current, uid, asks))
-        reform = _proposal(current, answer)
-        if reform is not None:
-            verdict = check_combat_reform(current, [reform], result, player_done=False)
-            if not verdict.legal:
-                raise EncodingMismatchError(f"the reform found for {uid} breaks "
-                                            f"{', '.join(verdict.clauses())}")
-            current = placed(current, [reform])
-        outcomes.append(UnitOutcome(uid, answer, reform))
+        if uid in done:
+            continue
+        answers: tuple[ReformAnswer, ...] = ()
+        shared = shared_line(current, uid, partner[uid]) if uid in partner else None
+        if shared is not None:
+            answers = joint_reform(current, uid, partner[uid], shared, effort,
+                                   _asks_for(current, uid, asks))
+        else:
+            answers = (best_reform(current, uid, effort, _asks_for(current, uid, asks)),)
+        for answer in answers:
+            current = _place(current, answer, result, outcomes)
+            done.add(answer.unit)
     reforms = tuple(o.reform for o in outcomes if o.reform is not None)
     final = check_combat_reform(scenario, reforms, result) if reforms else None
     return PlayerReforms(owner, tuple(outcomes), final, current)
+
+
+def _place(current: Scenario, answer: ReformAnswer, result: CombatResult,
+           outcomes: list[UnitOutcome]) -> Scenario:
+    """Judge the unit's reform where the units before it stand, and place it."""
+    reform = _proposal(current, answer)
+    if reform is not None:
+        verdict = check_combat_reform(current, [reform], result, player_done=False)
+        if not verdict.legal:
+            raise EncodingMismatchError(f"the reform found for {answer.unit} breaks "
+                                        f"{', '.join(verdict.clauses())}")
+        current = placed(current, [reform])
+    outcomes.append(UnitOutcome(answer.unit, answer, reform))
+    return current
 
 
 def _asks_for(scenario: Scenario, uid: str, asks: Asks) -> Asks:

@@ -200,3 +200,22 @@ def test_cli_bad_keep(tmp_path, capsys, keep, problem):
         encoding="utf-8")
     assert main(["combat-reform", str(scn), "--keep", keep]) == 2
     assert problem in capsys.readouterr().err
+
+
+def test_two_units_on_one_enemy_line_reform_jointly_and_win_a_model():
+    """A1 and A2 (3 x 2 each) fight B's 8" front side by side.  One after the other, A1
+    (first) is hemmed in by A2 where it stands: 5 + 4 in contact.  Jointly, A1 leaves room
+    for A2: 4 + 6 = 10, which is all B's front can take (8" / 1" + 2): OPTIMAL."""
+    scn = scenario_from_json(field(
+        unit("A1", models=6, files=3, centre=(33.5, 10.0)),
+        unit("A2", models=6, files=3, centre=(38.5, 10.0)),
+        unit("B", models=8, files=8, centre=(36.0, 11.5), facing=270.0, player="blue")))
+    apart = combat_reforms(scn, "red", joint=False)
+    together = combat_reforms(scn, "red")
+    total = lambda found: sum(o.answer.value[0] for o in found.outcomes)  # noqa: E731
+    assert total(apart) == 9 and total(together) == 10
+    assert status_of(together) == "OPTIMAL"
+    assert together.outcomes[0].answer.family["joint"] == ["A1", "A2"]
+    assert together.verdict is not None and together.verdict.legal
+    for o in together.outcomes:
+        assert check_combat_reform(scn, together.reforms).legal and o.reform is not None

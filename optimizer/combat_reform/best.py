@@ -279,13 +279,15 @@ def _answer(rm: ReformModel, unit: Unit, line: FlushLine,
                             family=family)
     k = next(i for i, v in enumerate(rm.use) if solver.value(v))
     lay = rm.layouts[k]
-    x = float(lay.xs[solver.value(rm.at[k])])
-    placed = tuple((rm.model_ids[m], slot) for (m, slot, kk), v in rm.put.items()
-                   if kk == k and solver.value(v))
+    index = solver.value(rm.at[k])
+    x = float(lay.xs[index])
     own = sum(solver.value(v) for (_, kk), v in rm.own.items() if kk == k)
     theirs = sum(solver.value(v) for (_, kk), v in rm.theirs.items() if kk == k)
     weight = 1 + max(1, len({e for e, _ in rm.theirs}))
     bound = int(math.floor(solver.best_objective_bound + 1e-9))
+    placed = _least_moves(rm, k, index, solver) or tuple(
+        (rm.model_ids[m], slot) for (m, slot, kk), v in rm.put.items()
+        if kk == k and solver.value(v))
     if demands.widest:  # the files' level sits above: the contacts' own bound is unknown
         bound = own * weight + theirs if status == cp_model.OPTIMAL \
             else len(rm.model_ids) * weight + weight - 1
@@ -295,6 +297,36 @@ def _answer(rm: ReformModel, unit: Unit, line: FlushLine,
                         lay.option.files, pose.centre, pose.facing_deg, placed, (own, theirs),
                         (bound // weight, bound % weight), demands.own_before,
                         family=family, reformed=reformed)
+
+
+MOVE_TICKS = 10_000  # model displacements in ten-thousandths of an inch
+
+
+def _least_moves(rm: ReformModel, k: int, index: int, first: cp_model.CpSolver
+                 ) -> tuple[tuple[str, Slot], ...] | None:
+    """The third level: with the formation, the offset and the contacts found kept, the
+    assignment of models to slots whose total displacement is least (exact at that offset;
+    other offsets reaching the same contacts are not compared).  None if it finds nothing
+    within its effort (the first assignment then stands)."""
+    m_ = rm.sat_model
+    m_.add(rm.use[k] == 1)
+    m_.add(rm.at[k] == index)
+    for var in (*rm.own.values(), *rm.theirs.values()):
+        m_.add(var == first.value(var))
+    lay = rm.layouts[k]
+    x = float(lay.xs[index])
+    starts = lay.option.unit.model_positions()
+    cost = []
+    for (m, slot, kk), var in rm.put.items():
+        if kk == k:
+            end = lay.option.slot_origin(slot) + x * lay.option.line.right
+            cost.append(round(float(np.hypot(*(starts[m] - end))) * MOVE_TICKS) * var)
+    m_.minimize(sum(cost))
+    solver, status = _solve(rm, EFFORT)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    return tuple((rm.model_ids[m], slot) for (m, slot, kk), v in rm.put.items()
+                 if kk == k and solver.value(v))
 
 
 def _formation(unit: Unit, option: Option, placed: tuple[tuple[str, Slot], ...]) -> Formation:

@@ -20,8 +20,13 @@ def status_of(found: PlayerReforms) -> str:
 
 def reforms_to_json(found: PlayerReforms) -> dict[str, Any]:
     done = [o for o in found.outcomes if o.answer is not None and o.reform is not None]
-    value = [sum(o.answer.value[i] for o in done if o.answer) for i in range(2)]
-    bound = [sum(o.answer.bound[i] for o in done if o.answer) for i in range(2)]
+    value: list[float | int | None] = [sum(o.answer.value[i] for o in done if o.answer)
+                                       for i in range(2)]
+    bound: list[float | int | None] = [sum(o.answer.bound[i] for o in done if o.answer)
+                                       for i in range(2)]
+    # The third level is least at the offset found, not proved over offsets: no bound.
+    value.append(round(sum(o.displacement_in for o in done), 6))
+    bound.append(None)
     return {
         "manoeuvre": "combat_reform",
         "status": status_of(found),
@@ -50,7 +55,9 @@ def _unit(found: PlayerReforms, outcome: UnitOutcome) -> dict[str, Any]:
                         "position": [round(c, 6) for c in answer.reformed.slot_centre(m.slot)]}
                        for m in reform.models],
             "contacts_before": answer.contacts_before, "contacts_after": len(after),
-            "status": answer.status, "value": list(answer.value), "bound": list(answer.bound),
+            "status": answer.status,
+            "value": [*answer.value, round(outcome.displacement_in, 6)],
+            "bound": [*answer.bound, None],
             "family": answer.family}
 
 

@@ -13,12 +13,12 @@ from constraints.core.verdict import Verdict
 from constraints.errors import EncodingMismatchError, InvalidInputError
 from constraints.rank_and_file.combats import engagements
 from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
-from constraints.t9a.combat_reform import ModelPlacement, UnitReform, placed
+from constraints.t9a.combat_reform import ModelPlacement, UnitReform, model_moves, placed
 from constraints.t9a.combat_reform_io import CombatResult
 from optimizer.combat_reform.best import EFFORT, Asks, ReformAnswer, best_reform
 from optimizer.combat_reform.joint import joint_reform, pairs_on_one_line, shared_line
 
-LEVELS = ("own_models_in_contact", "enemy_models_in_contact")
+LEVELS = ("own_models_in_contact", "enemy_models_in_contact", "displacement_in")
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,7 @@ class UnitOutcome:
     answer: ReformAnswer | None
     reform: UnitReform | None
     refused: Verdict | None = None
+    displacement_in: float = 0.0  # the sum of its models' moves
 
 
 @dataclass(frozen=True)
@@ -86,13 +87,15 @@ def _place(current: Scenario, answer: ReformAnswer, result: CombatResult,
            outcomes: list[UnitOutcome]) -> Scenario:
     """Judge the unit's reform where the units before it stand, and place it."""
     reform = _proposal(current, answer)
+    moved = 0.0
     if reform is not None:
         verdict = check_combat_reform(current, [reform], result, player_done=False)
         if not verdict.legal:
             raise EncodingMismatchError(f"the reform found for {answer.unit} breaks "
                                         f"{', '.join(verdict.clauses())}")
+        moved = sum(model_moves(current.unit(answer.unit), reform).values())
         current = placed(current, [reform])
-    outcomes.append(UnitOutcome(answer.unit, answer, reform))
+    outcomes.append(UnitOutcome(answer.unit, answer, reform, None, moved))
     return current
 
 

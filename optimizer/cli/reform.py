@@ -39,6 +39,8 @@ def add_reform_command(sub: Any, epilog: str | None = None) -> None:
                      help="the widest frontage first, then the most models in contact")
     cmd.add_argument("--keep", action="append", default=[], metavar="CHARACTER:ENEMY",
                      help="keep this character in contact with this enemy unit (repeat)")
+    cmd.add_argument("--one-at-a-time", action="store_true",
+                     help="reform each unit alone, even two on one enemy line")
     cmd.add_argument("--json", action="store_true", help="print the result as JSON")
     cmd.add_argument("--render", metavar="FILE",
                      help="also draw before and after (.png or .svg)")
@@ -60,7 +62,8 @@ def cmd_combat_reform(args: argparse.Namespace) -> int:
         raise InvalidInputError("--effort must be above 0 and at most 600",
                                 path="command line")
     found = combat_reforms(scenario, args.player, args.unit, result, effort,
-                           Asks(args.widest, tuple(_pair(k) for k in args.keep)))
+                           Asks(args.widest, tuple(_pair(k) for k in args.keep)),
+                           joint=not args.one_at_a_time)
     print(json.dumps(reforms_to_json(found), indent=2) if args.json else reforms_text(found))
     if output is not None:
         from optimizer.render.reform import render_reforms_to_file

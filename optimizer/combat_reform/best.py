@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+from ortools.graph.python import linear_sum_assignment
 from ortools.sat.python import cp_model
 from shapely.geometry import LineString
 
@@ -26,7 +27,7 @@ from constraints.rank_and_file.unit import Unit
 from constraints.t9a.clauses.movement.viable_formation import formation_problem
 from optimizer.combat_reform.intervals import unit_rules
 from optimizer.combat_reform.model import Demands, Layout, ReformModel, build, layout
-from optimizer.combat_reform.placement import FlushLine, Interval, Option, flush_line
+from optimizer.combat_reform.placement import OWN_TURN, FlushLine, Interval, Option, flush_line
 
 EFFORT = 5.0  # CP-SAT deterministic time for one unit's model
 
@@ -186,6 +187,7 @@ def prepare(scenario: Scenario, unit: Unit, previous: dict[str, str], line: Flus
                       keep_enemy=frozenset(b for e in on_line for _, b in model_contacts(unit, e)),
                       keep_characters=frozenset(a for a, _ in pairs if a in chars),
                       reach_in=_march_rate(scenario, unit), widest=asks.widest,
+                      own_most=rules_bound(scenario, unit, previous),
                       character_with=tuple((c, _span_of(line, e)) for c, e in
                                            asks.character_with))
     starts = unit.model_positions()
@@ -223,7 +225,18 @@ def _spacing(scenario: Scenario) -> float | None:
 
 
 def _options(scenario: Scenario, unit: Unit, line: FlushLine) -> list[Option]:
-    return [Option(unit, line, files) for files in _allowed_files(scenario, unit)]
+    """Every legal number of files, with each of the unit's Facings flush against the line
+    (variant A: aligned means its Facing in contact stays flush, any of the four).  A single
+    rank's Rear is its Front turned round, a single file's flanks are alike: those are left
+    out (the same placements, the same contacts)."""
+    found = []
+    for files in _allowed_files(scenario, unit):
+        ranks = math.ceil(unit.formation.model_count / files)
+        for own in OWN_TURN:
+            if (own == "rear" and ranks == 1) or (own == "left" and files == 1):
+                continue
+            found.append(Option(unit, line, files, own))
+    return found
 
 
 def _allowed_files(scenario: Scenario, unit: Unit) -> list[int]:
@@ -268,12 +281,12 @@ def _solve(rm: ReformModel, effort: float) -> tuple[cp_model.CpSolver, Any]:
 def _answer(rm: ReformModel, unit: Unit, line: FlushLine,
             solved: tuple[cp_model.CpSolver, Any], demands: Demands) -> ReformAnswer:
     solver, status = solved
-    family: dict[str, object] = {"own_facing": "front",
+    family: dict[str, object] = {"own_facing": "any",
                                  "flush_against": [line.enemy, line.facing]}
     if status == cp_model.INFEASIBLE:
         return ReformAnswer("NOT_FOUND", unit.id, contacts_before=demands.own_before,
-                            family=family, reason="no legal reform with the Front flush "
-                            f"against {line.enemy}'s {line.facing}")
+                            family=family, reason="no legal reform flush against "
+                            f"{line.enemy}'s {line.facing}")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return ReformAnswer("TIMEOUT", unit.id, contacts_before=demands.own_before,
                             family=family)
@@ -292,6 +305,7 @@ def _answer(rm: ReformModel, unit: Unit, line: FlushLine,
         bound = own * weight + theirs if status == cp_model.OPTIMAL \
             else len(rm.model_ids) * weight + weight - 1
     pose = lay.option.pose(x)
+    family["own_facing"] = lay.option.own
     reformed = unit.with_formation(_formation(unit, lay.option, placed)).with_pose(pose)
     return ReformAnswer("OPTIMAL" if status == cp_model.OPTIMAL else "FEASIBLE", unit.id,
                         lay.option.files, pose.centre, pose.facing_deg, placed, (own, theirs),
@@ -306,27 +320,53 @@ def _least_moves(rm: ReformModel, k: int, index: int, first: cp_model.CpSolver
                  ) -> tuple[tuple[str, Slot], ...] | None:
     """The third level: with the formation, the offset and the contacts found kept, the
     assignment of models to slots whose total displacement is least (exact at that offset;
-    other offsets reaching the same contacts are not compared).  None if it finds nothing
-    within its effort (the first assignment then stands)."""
-    m_ = rm.sat_model
-    m_.add(rm.use[k] == 1)
-    m_.add(rm.at[k] == index)
-    for var in (*rm.own.values(), *rm.theirs.values()):
-        m_.add(var == first.value(var))
+    other offsets reaching the same contacts are not compared).  The contacts depend on the
+    offset alone, so what is left is a least-cost assignment: every model to a slot it can
+    reach (a character to a front-rank slot, touching the enemy where it must), every rank
+    but the rear one full (dummy models may take only rear-rank slots).  None when there is
+    none (the first assignment then stands)."""
     lay = rm.layouts[k]
+    option = lay.option
     x = float(lay.xs[index])
-    starts = lay.option.unit.model_positions()
-    cost = []
-    for (m, slot, kk), var in rm.put.items():
-        if kk == k:
-            end = lay.option.slot_origin(slot) + x * lay.option.line.right
-            cost.append(round(float(np.hypot(*(starts[m] - end))) * MOVE_TICKS) * var)
-    m_.minimize(sum(cost))
-    solver, status = _solve(rm, EFFORT)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    starts = option.unit.model_positions()
+    slots = option.slots()
+    allowed = {(m, slot) for (m, slot, kk), var in rm.put.items() if kk == k
+               and _may(lay, index, rm, m, slot)}
+    rows, cols, costs = [], [], []
+    for m, slot in sorted(allowed):
+        end = option.slot_origin(slot) + x * option.line.right
+        rows.append(m)
+        cols.append(slots.index(slot))
+        costs.append(round(float(np.hypot(*(starts[m] - end))) * MOVE_TICKS))
+    n = len(rm.model_ids)
+    for dummy in range(n, len(slots)):  # the rear rank's gaps
+        for j, slot in enumerate(slots):
+            if slot[0] == option.ranks - 1:
+                rows.append(dummy)
+                cols.append(j)
+                costs.append(0)
+    solver = linear_sum_assignment.SimpleLinearSumAssignment()
+    solver.add_arcs_with_cost(np.array(rows), np.array(cols), np.array(costs, dtype=np.int64))
+    if solver.solve() != solver.OPTIMAL:
         return None
-    return tuple((rm.model_ids[m], slot) for (m, slot, kk), v in rm.put.items()
-                 if kk == k and solver.value(v))
+    return tuple((rm.model_ids[m], slots[solver.right_mate(m)]) for m in range(n))
+
+
+def _may(lay: Layout, index: int, rm: ReformModel, m: int, slot: Slot) -> bool:
+    """Whether model m may stand in `slot` at offset `index`: within its reach, and a
+    character in the front rank touching the enemy when it must (as the model's rows)."""
+    lo, hi = lay.indices(lay.reach[(m, slot)])
+    if not lo <= index <= hi:
+        return False
+    if m not in rm.characters:
+        return True
+    lane = lay.option.lane_of(slot)
+    needs = [list(lay.front[lane]) if lane is not None else []
+             ] if rm.model_ids[m] in rm.demands.keep_characters else []
+    needs += [[lay.front[lane][span]] if lane is not None and span >= 0 else []
+              for char, span in rm.demands.character_with if char == rm.model_ids[m]]
+    return all(any(a <= index <= b for a, b in (lay.indices(iv) for iv in group))
+               for group in needs)
 
 
 def _formation(unit: Unit, option: Option, placed: tuple[tuple[str, Slot], ...]) -> Formation:

@@ -10,8 +10,8 @@ import numpy as np
 from shapely.geometry import Polygon
 
 from constraints.core.scenario import Scenario
-from constraints.geometry.overlap import convex_parts, penetration
-from optimizer.combat_reform.placement import Interval, Option, argmin, root
+from constraints.geometry.overlap import convex_parts, edge_normals
+from optimizer.combat_reform.placement import Interval, Option
 
 CONTACT_IN = 1e-6
 
@@ -83,30 +83,37 @@ def _within_or_empty(option: Option, shape: Polygon, gap: float) -> Interval:
 
 
 def _overlap(option: Option, shape: Polygon) -> Interval | None:
-    """Offsets at which the unit overlaps `shape` at all (open: the overlap depth is concave
-    in the offset); its ends are exact touches, well inside the checker's tolerance."""
+    """Offsets at which the unit overlaps `shape` (convex) at all: by the separating axis
+    theorem, where its projection overlaps the shape's on every axis (the two shapes' edge
+    normals), an open interval; its ends are exact touches."""
     theirs = np.asarray(shape.exterior.coords[:-1])
-
-    def depth(x: float) -> float:
-        return -penetration(np.asarray(option.boundary(x).exterior.coords[:-1]), theirs)
-
-    lo, hi = option.touching
-    best = argmin(depth, lo - 50.0, hi + 50.0)
-    if depth(best) >= 0.0:
-        return None
-    return (root(depth, best, lo - 50.0), root(depth, best, hi + 50.0))
+    mine = np.asarray(option.boundary(0.0).exterior.coords[:-1])
+    lo, hi = -math.inf, math.inf
+    for n in np.concatenate([edge_normals(mine), edge_normals(theirs)]):
+        k = float(option.line.right @ n)
+        u, t = mine @ n, theirs @ n
+        if abs(k) < 1e-15:
+            if u.max() <= t.min() or u.min() >= t.max():
+                return None
+            continue
+        ends = sorted(((t.min() - u.max()) / k, (t.max() - u.min()) / k))
+        lo, hi = max(lo, ends[0]), min(hi, ends[1])
+    return (lo, hi) if lo < hi else None
 
 
 def _on_table(option: Option, scenario: Scenario) -> Rule:
-    """The offsets at which every corner of the unit is on the battlefield."""
+    """The offsets at which every corner of the unit is on the battlefield (each corner moves
+    along the line: a linear interval per corner and axis)."""
     field = scenario.battlefield
-
-    def outside(x: float) -> float:
-        c = np.asarray(option.boundary(x).exterior.coords[:-1])
-        return float(max(-c.min(), (c[:, 0] - field.width_in).max(),
-                         (c[:, 1] - field.depth_in).max()))
-    lo, hi = option.touching
-    best = argmin(outside, lo - 50.0, hi + 50.0)
-    if outside(best) > 0.0:
-        return Rule((math.inf, -math.inf), keep=True)
-    return Rule((root(outside, best, lo - 50.0), root(outside, best, hi + 50.0)), keep=True)
+    corners = np.asarray(option.boundary(0.0).exterior.coords[:-1])
+    lo, hi = -math.inf, math.inf
+    for axis, size in ((0, field.width_in), (1, field.depth_in)):
+        k = float(option.line.right[axis])
+        for c in corners[:, axis]:
+            if abs(k) < 1e-15:
+                if not 0.0 <= c <= size:
+                    return Rule((math.inf, -math.inf), keep=True)
+                continue
+            ends = sorted(((0.0 - c) / k, (size - c) / k))
+            lo, hi = max(lo, ends[0]), min(hi, ends[1])
+    return Rule((lo, hi), keep=True)

@@ -77,6 +77,7 @@ def joint_reform(scenario: Scenario, first: str, second: str, shared: JointLine,
     parts = [add_unit(sat_model, r.layouts, r.ids, r.characters, r.demands) for r in ready]
     _ordered(sat_model, parts)
     _objective(sat_model, parts, ready)
+    sat_model.add(sum(sum(p.own.values()) for p in parts) <= _pair_bound(scenario, units))
     solved = _solve(parts[0], effort)
     answers = [_answer(parts[i], units[i], shared.lines[i], solved, ready[i].demands)
                for i in range(2)]
@@ -86,8 +87,8 @@ def joint_reform(scenario: Scenario, first: str, second: str, shared: JointLine,
 def _closure(other: Prepared, own: Prepared) -> tuple[float, ...]:
     """Where this unit may end against the other: the other's offsets plus the other's
     widths (this one to its right) and minus this one's widths (to its left)."""
-    theirs = {(float(x), lay.option.width_in) for lay in other.layouts for x in lay.xs}
-    mine = {lay.option.width_in for lay in own.layouts}
+    theirs = {(float(x), lay.option.along_in) for lay in other.layouts for x in lay.xs}
+    mine = {lay.option.along_in for lay in own.layouts}
     found = {x + w for x, w in theirs} | {x - w for x, _ in theirs for w in mine}
     return tuple(sorted(found))
 
@@ -104,7 +105,7 @@ def _ordered(sat_model: cp_model.CpModel, parts: list[ReformModel]) -> None:
             sat_model.add_element(p.at[k], ticks, xk)
             sat_model.add(x == xk).only_enforce_if(p.use[k])
         xs.append(x)
-        widths.append(sum(round(lay.option.width_in * TICKS) * u
+        widths.append(sum(round(lay.option.along_in * TICKS) * u
                           for lay, u in zip(p.layouts, p.use, strict=True)))
     left = sat_model.new_bool_var("first_left")
     sat_model.add(xs[1] >= xs[0] + widths[0] - 1).only_enforce_if(left)
@@ -136,13 +137,7 @@ def _joint_status(scenario: Scenario, answers: list[ReformAnswer], status: Any
     b wide each, at most floor(L / b) + 2 of them on each edge either touches."""
     family_status = answers[0].status
     units = [scenario.unit(a.unit) for a in answers]
-    edges = {(e, f) for u in units for e, f in _previous(scenario, u).items()}
-    b = min(min(u.base.width_in, u.base.depth_in) for u in units)
-    shared = 0
-    for e, f in edges:
-        line = flush_line(scenario.unit(e), f)
-        shared += int((line.hi - line.lo) / b + 1e-9) + 2
-    bound = min(shared, sum(rules_bound(scenario, u, _previous(scenario, u)) for u in units))
+    bound = _pair_bound(scenario, units)
     total = sum(a.value[0] for a in answers)
     proved = family_status == "OPTIMAL" and status == cp_model.OPTIMAL and total >= bound
     out = []
@@ -153,6 +148,18 @@ def _joint_status(scenario: Scenario, answers: list[ReformAnswer], status: Any
                            ("FEASIBLE" if a.reformed is not None else a.status), family=family,
                            bound=a.value if proved else (mine, a.bound[1])))
     return out[0], out[1]
+
+
+def _pair_bound(scenario: Scenario, units: Any) -> int:
+    """At most how many of the two units' models can touch enemy models: each unit's own
+    bound, and floor(L / b) + 2 per enemy edge either touches, for both together."""
+    edges = {(e, f) for u in units for e, f in _previous(scenario, u).items()}
+    b = min(min(u.base.width_in, u.base.depth_in) for u in units)
+    shared = 0
+    for e, f in edges:
+        line = flush_line(scenario.unit(e), f)
+        shared += int((line.hi - line.lo) / b + 1e-9) + 2
+    return min(shared, sum(rules_bound(scenario, u, _previous(scenario, u)) for u in units))
 
 
 def pairs_on_one_line(scenario: Scenario, units: list[str]) -> list[tuple[str, str]]:

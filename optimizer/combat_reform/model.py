@@ -22,6 +22,8 @@ from optimizer.combat_reform.intervals import Rule
 from optimizer.combat_reform.placement import Interval, Option, offsets
 
 Var = cp_model.IntVar
+# Contact across a gap needs more than this of shared width (the checker's LINE_IN).
+ACROSS_IN = 2e-5
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,9 @@ class Demands:
     # the enemy Facing of `line.spans[i]` (index i).
     widest: bool = False
     character_with: tuple[tuple[str, int], ...] = ()
+    # A proved upper bound on its models in contact (the rules' bound): a row that lets the
+    # solver stop as soon as an answer meets it.
+    own_most: int | None = None
 
 
 @dataclass(frozen=True)
@@ -63,15 +68,19 @@ def layout(option: Option, starts: np.ndarray, rules: list[Rule],
            extra: tuple[float, ...] = ()) -> Layout:
     """`extra`: more offsets worth trying (where another unit placed with it may end)."""
     reach = {}
+    # A hair inside the March Rate: an offset exactly at its end may measure a rounding over.
+    radius = reach_in - 1e-9
     for m, start in enumerate(starts):
         for slot in option.slots():
-            found = option.reach(start, slot, reach_in)
+            found = option.reach(start, slot, radius)
             if found is not None:
                 reach[(m, slot)] = found
     spans = [s for _, _, s in option.line.spans]
-    front = {f: [option.front_contact(f, s) for s in spans] for f in range(option.files)}
-    enemy = {e: (iv[0] - option.width_in, iv[1]) for e, iv in enemy_models.items()}
-    listed = list(reach.values()) + [iv for ivs in front.values() for iv in ivs] \
+    front = {lane: [option.lane_contact(lane, s) for s in spans]
+             for lane in range(len(option.lanes()))}
+    enemy = {e: (iv[0] - option.along_in, iv[1]) for e, iv in enemy_models.items()}
+    across = [(lo + ACROSS_IN, hi - ACROSS_IN) for ivs in front.values() for lo, hi in ivs]
+    listed = list(reach.values()) + [iv for ivs in front.values() for iv in ivs] + across \
         + list(enemy.values()) + [(e, e) for e in extra] \
         + [r.interval for r in rules if np.isfinite(r.interval[0])]
     xs = offsets(listed, option.touching)
@@ -106,6 +115,8 @@ def add_unit(sat_model: cp_model.CpModel, layouts: list[Layout], model_ids: tupl
     for m in range(len(model_ids)):
         sat_model.add_exactly_one([v for (mm, _, _), v in rm.put.items() if mm == m])
     sat_model.add(sum(rm.own.values()) >= demands.own_before)
+    if demands.own_most is not None:
+        sat_model.add(sum(rm.own.values()) <= demands.own_most)
     return rm
 
 
@@ -149,23 +160,36 @@ def _option(rm: ReformModel, k: int, lay: Layout) -> None:
             var = m_.new_bool_var(f"put[{m},{slot},{k}]")
             _within(m_, at, lay.indices(lay.reach[(m, slot)]), var)
             m_.add_implication(var, use)
+            lane = option.lane_of(slot)
             if m in rm.characters and rm.model_ids[m] in rm.demands.keep_characters:
-                _within_any(m_, at, [lay.indices(iv) for iv in lay.front[slot[1]]], var)
+                _within_any(m_, at, [lay.indices(iv) for iv in lay.front[lane]]
+                            if lane is not None else [(1, 0)], var)
             for char, span in rm.demands.character_with:
                 if rm.model_ids[m] == char:
-                    _within(m_, at, lay.indices(lay.front[slot[1]][span]) if span >= 0
-                            else (1, 0), var)
+                    _within(m_, at, lay.indices(lay.front[lane][span])
+                            if span >= 0 and lane is not None else (1, 0), var)
             rm.put[(m, slot, k)] = var
             here.append(var)
         if slot[0] < rear:
             m_.add(sum(here) == use)  # every rank but the rear one is full
         else:
             m_.add(sum(here) <= 1)
-    for f, intervals in lay.front.items():
+    for f, intervals in lay.front.items():  # one per lane facing the line
         var = m_.new_bool_var(f"own[{f},{k}]")
         m_.add_implication(var, use)
-        _within_any(m_, at, [lay.indices(iv) for iv in intervals], var)
         rm.own[(f, k)] = var
+        slot = option.lane_slot(f)
+        if slot[0] < rear or option.ranks == 1:  # always occupied: touching at a corner counts
+            _within_any(m_, at, [lay.indices(iv) for iv in intervals], var)
+            continue
+        # The rear rank may leave the lane's slot next to the line empty: then only across
+        # the gap, which needs a shared width (the checker's corridor), not a corner.
+        direct, gap = m_.new_bool_var(""), m_.new_bool_var("")
+        _within_any(m_, at, [lay.indices(iv) for iv in intervals], direct)
+        m_.add(direct <= sum(v for (mm, s, kk), v in rm.put.items() if kk == k and s == slot))
+        _within_any(m_, at, [lay.indices((lo + ACROSS_IN, hi - ACROSS_IN))
+                             for lo, hi in intervals], gap)
+        m_.add(var <= direct + gap)
     for e, interval in lay.enemy.items():
         var = m_.new_bool_var(f"theirs[{e},{k}]")
         m_.add_implication(var, use)

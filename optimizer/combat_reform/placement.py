@@ -20,6 +20,7 @@ import numpy as np
 from shapely.geometry import Polygon
 
 from constraints.core.scenario import Pose
+from constraints.geometry.plane import local_to_world
 from constraints.rank_and_file.contact import facing_edges
 from constraints.rank_and_file.formation import Slot
 from constraints.rank_and_file.unit import Unit
@@ -79,13 +80,19 @@ def flush_line(enemy: Unit, facing: str) -> FlushLine:
     return FlushLine(enemy.id, facing, a, right, out, ends[0], ends[1])
 
 
+# How far the unit turns from facing the enemy so that this Facing of its own touches it.
+OWN_TURN = {"front": 0.0, "right": 90.0, "rear": 180.0, "left": -90.0}
+
+
 @dataclass(frozen=True)
 class Option:
-    """A formation of `files` files for the reforming unit, on `line`."""
+    """A formation of `files` files for the reforming unit on `line`, its Facing `own`
+    flush against the enemy's edge."""
 
     unit: Unit
     line: FlushLine
     files: int
+    own: str = "front"
 
     @cached_property
     def ranks(self) -> int:
@@ -99,40 +106,91 @@ class Option:
     def depth_in(self) -> float:
         return self.ranks * self.unit.base.depth_in
 
+    @property
+    def along_in(self) -> float:
+        """The unit's extent along the line."""
+        return self.width_in if self.own in ("front", "rear") else self.depth_in
+
+    @property
+    def across_in(self) -> float:
+        return self.depth_in if self.own in ("front", "rear") else self.width_in
+
+    @property
+    def facing_deg(self) -> float:
+        return (self.line.facing_deg + OWN_TURN[self.own]) % 360.0
+
     def slots(self) -> list[Slot]:
         return [(r, f) for r in range(self.ranks) for f in range(self.files)]
 
     def slot_origin(self, slot: Slot) -> np.ndarray:
-        """The slot's centre when x = 0 (the front-left corner on `a`)."""
+        """The slot's centre when x = 0 (the unit's extent along the line starting at `a`)."""
         rank, file = slot
         base = self.unit.base
-        return self.line.a + (file + 0.5) * base.width_in * self.line.right \
-            + (rank + 0.5) * base.depth_in * self.line.out
+        right = (file + 0.5) * base.width_in - self.width_in / 2.0
+        fwd = self.depth_in / 2.0 - (rank + 0.5) * base.depth_in
+        return np.asarray(local_to_world(self.pose(0.0).centre, self.facing_deg, right, fwd))
 
     def pose(self, x: float) -> Pose:
-        centre = self.line.a + (x + self.width_in / 2.0) * self.line.right \
-            + self.depth_in / 2.0 * self.line.out
-        return Pose((float(centre[0]), float(centre[1])), self.line.facing_deg)
+        centre = self.line.a + (x + self.along_in / 2.0) * self.line.right \
+            + self.across_in / 2.0 * self.line.out
+        return Pose((float(centre[0]), float(centre[1])), self.facing_deg)
 
     def boundary(self, x: float) -> Polygon:
         fl = self.line.a + x * self.line.right
-        w, d = self.width_in * self.line.right, self.depth_in * self.line.out
+        w, d = self.along_in * self.line.right, self.across_in * self.line.out
         return Polygon([tuple(fl), tuple(fl + w), tuple(fl + w + d), tuple(fl + d)])
 
     @property
     def touching(self) -> Interval:
-        """Offsets at which the unit's front touches an edge on the line (a corner counts)."""
+        """Offsets at which the unit touches an edge on the line (a corner counts)."""
         spans = [s for _, _, s in self.line.spans] or [(self.line.lo, self.line.hi)]
-        return (min(lo for lo, _ in spans) - self.width_in, max(hi for _, hi in spans))
+        return (min(lo for lo, _ in spans) - self.along_in, max(hi for _, hi in spans))
 
     def touches(self, span: Interval) -> Interval:
-        """Offsets at which the unit's front touches the edge `span`."""
-        return (span[0] - self.width_in, span[1])
+        """Offsets at which the unit touches the edge `span`."""
+        return (span[0] - self.along_in, span[1])
 
-    def front_contact(self, file: int, span: Interval) -> Interval:
-        """Offsets at which the front-rank model of `file` touches the edge `span`."""
-        w = self.unit.base.width_in
-        return (span[0] - (file + 1) * w, span[1] - file * w)
+    def lanes(self) -> list[Interval]:
+        """The lanes of models facing the line, as intervals along it when x = 0: files for
+        the Front or Rear against it, ranks for a flank.  A lane touches the enemy through
+        its model next to the line, or, where that slot is empty (the rear rank's gaps),
+        across the gap through the one behind it (RULES §2.6.2), so its contact depends on
+        the offset alone."""
+        return list(self._lanes)
+
+    @cached_property
+    def _lanes(self) -> tuple[Interval, ...]:
+        count = self.files if self.own in ("front", "rear") else self.ranks
+        base = self.unit.base
+        step = base.width_in if self.own in ("front", "rear") else base.depth_in
+        found = []
+        for lane in range(count):
+            mid = float((self.slot_origin(self.lane_slot(lane)) - self.line.a) @ self.line.right)
+            found.append((mid - step / 2.0, mid + step / 2.0))
+        return tuple(found)
+
+    def lane_slot(self, lane: int) -> Slot:
+        """The slot next to the line in `lane`."""
+        if self.own == "front":
+            return (0, lane)
+        if self.own == "rear":
+            return (self.ranks - 1, lane)
+        return (lane, self.files - 1 if self.own == "right" else 0)
+
+    def lane_of(self, slot: Slot) -> int | None:
+        """The lane whose model next to the line stands in `slot`, if it does."""
+        rank, file = slot
+        if self.own == "front":
+            return file if rank == 0 else None
+        if self.own == "rear":
+            return file if rank == self.ranks - 1 else None
+        edge = self.files - 1 if self.own == "right" else 0
+        return rank if file == edge else None
+
+    def lane_contact(self, lane: int, span: Interval) -> Interval:
+        """Offsets at which `lane` touches the edge `span`."""
+        lo, hi = self._lanes[lane]
+        return (span[0] - hi, span[1] - lo)
 
     def reach(self, start: np.ndarray, slot: Slot, radius: float) -> Interval | None:
         """Offsets at which the slot's centre is within `radius` of `start`."""

@@ -203,17 +203,18 @@ def test_cli_bad_keep(tmp_path, capsys, keep, problem):
 
 
 def test_two_units_on_one_enemy_line_reform_jointly_and_win_a_model():
-    """A1 and A2 (3 x 2 each) fight B's 8" front side by side.  One after the other, A1
-    (first) is hemmed in by A2 where it stands: 5 + 4 in contact.  Jointly, A1 leaves room
-    for A2: 4 + 6 = 10, which is all B's front can take (8" / 1" + 2): OPTIMAL."""
+    """A1 and A2 (4 x 1 each, Mobility 2) fight B's 5" front side by side, 3 models each in
+    contact.  One after the other, A1 (first) cannot do better with A2 where it stands, nor
+    A2 then: 3 + 3.  Jointly, A2 shifts so that 4 of its models touch, 7 in all, which is
+    all B's front can take (5" / 1" + 2): OPTIMAL."""
     scn = scenario_from_json(field(
-        unit("A1", models=6, files=3, centre=(33.5, 10.0)),
-        unit("A2", models=6, files=3, centre=(38.5, 10.0)),
-        unit("B", models=8, files=8, centre=(36.0, 11.5), facing=270.0, player="blue")))
+        unit("A1", models=4, files=4, centre=(32.0, 10.5), mobility=2.0),
+        unit("A2", models=4, files=4, centre=(36.0, 10.5), mobility=2.0),
+        unit("B", models=5, files=5, centre=(34.0, 11.5), facing=270.0, player="blue")))
     apart = combat_reforms(scn, "red", joint=False)
     together = combat_reforms(scn, "red")
     total = lambda found: sum(o.answer.value[0] for o in found.outcomes)  # noqa: E731
-    assert total(apart) == 9 and total(together) == 10
+    assert total(apart) == 6 and total(together) == 7
     assert status_of(together) == "OPTIMAL"
     assert together.outcomes[0].answer.family["joint"] == ["A1", "A2"]
     assert together.verdict is not None and together.verdict.legal

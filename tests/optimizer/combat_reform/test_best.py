@@ -220,3 +220,22 @@ def test_two_units_on_one_enemy_line_reform_jointly_and_win_a_model():
     assert together.verdict is not None and together.verdict.legal
     for o in together.outcomes:
         assert check_combat_reform(scn, together.reforms).legal and o.reform is not None
+
+
+@pytest.mark.parametrize("entry, problem", [
+    ({"unit": "A", "files": 5, "centre": [31.5, 9.0], "facing": 90.0,
+      "models": [{"id": "hero", "slot": [0, 9]}]}, "outside"),
+    ({"unit": "Z", "files": 5, "centre": [31.5, 9.0], "facing": 90.0}, "unknown unit 'Z'"),
+    ({"unit": "A", "files": 5, "centre": [31.5, 9.0], "facing": 90.0,
+      "models": [{"id": "A.0", "slot": [0, 1]}, {"id": "hero", "slot": [0, 1]}]}, "$.reforms[0]"),
+])
+def test_cli_check_of_a_proposal_that_misplaces_a_model_is_bad_input(tmp_path, capsys, entry,
+                                                                      problem):
+    scn = tmp_path / "scenario.json"
+    scn.write_text(json.dumps(figure()), encoding="utf-8")
+    bad = tmp_path / "proposal.json"
+    bad.write_text(json.dumps({"manoeuvre": "combat_reform", "reforms": [entry]}),
+                   encoding="utf-8")
+    assert main(["check", str(scn), str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and problem in err and str(bad) in err

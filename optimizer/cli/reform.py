@@ -39,8 +39,9 @@ def add_reform_command(sub: Any, epilog: str | None = None) -> None:
                      help="the widest frontage first, then the most models in contact")
     cmd.add_argument("--keep", action="append", default=[], metavar="CHARACTER:ENEMY",
                      help="keep this character in contact with this enemy unit (repeat)")
-    cmd.add_argument("--one-at-a-time", action="store_true",
-                     help="reform each unit alone, even two on one enemy line")
+    cmd.add_argument("--joint", action="store_true",
+                     help="reform two units on one enemy line in one model (slow: seconds "
+                     "to minutes for 20-model units)")
     cmd.add_argument("--json", action="store_true", help="print the result as JSON")
     cmd.add_argument("--render", metavar="FILE",
                      help="also draw before and after (.png or .svg)")
@@ -63,7 +64,7 @@ def cmd_combat_reform(args: argparse.Namespace) -> int:
                                 path="command line")
     found = combat_reforms(scenario, args.player, args.unit, result, effort,
                            Asks(args.widest, tuple(_pair(k) for k in args.keep)),
-                           joint=not args.one_at_a_time)
+                           joint=args.joint)
     print(json.dumps(reforms_to_json(found), indent=2) if args.json else reforms_text(found))
     if output is not None:
         from optimizer.render.reform import render_reforms_to_file

@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 from ortools.graph.python import linear_sum_assignment
 from ortools.sat.python import cp_model
-from shapely.geometry import LineString
 
 from constraints.core.scenario import Scenario
 from constraints.errors import InvalidInputError
@@ -26,7 +25,14 @@ from constraints.rank_and_file.formation import Character, Formation, Slot
 from constraints.rank_and_file.unit import Unit
 from constraints.t9a.clauses.movement.viable_formation import formation_problem
 from optimizer.combat_reform.intervals import unit_rules
-from optimizer.combat_reform.model import Demands, Layout, ReformModel, build, layout
+from optimizer.combat_reform.model import (
+    ACROSS_IN,
+    Demands,
+    Layout,
+    ReformModel,
+    build,
+    layout,
+)
 from optimizer.combat_reform.placement import OWN_TURN, FlushLine, Interval, Option, flush_line
 
 EFFORT = 5.0  # CP-SAT deterministic time for one unit's model
@@ -257,15 +263,25 @@ def _allowed_files(scenario: Scenario, unit: Unit) -> list[int]:
 
 
 def _edge_models(enemy: Unit, own: FlushLine, line: FlushLine) -> dict[str, Interval]:
-    """The enemy's models whose bases lie on its Facing's edge (`own`), as intervals along
-    `line` (the line searched, on which that edge lies)."""
-    edge = LineString([tuple(own.a + own.lo * own.right), tuple(own.a + own.hi * own.right)])
-    found = {}
+    """The enemy models a unit flush on its Facing's edge (`own`) can touch, as the offsets'
+    intervals along `line` (the line searched) over which their bases lie: in each lane
+    across the edge, the model nearest it; one standing back from the edge (behind an empty
+    slot) is touched only across the gap, which needs a shared width, not a corner
+    (RULES §2.6.2), so its interval is narrowed by the checker's line tolerance."""
+    nearest: dict[tuple[float, float], tuple[float, str]] = {}
     for mid, base in zip(enemy.model_ids(), model_bases(enemy), strict=True):
-        if base.distance(edge) > CONTACT_IN:
-            continue
-        along = (np.asarray(base.exterior.coords[:-1]) - line.a) @ line.right
-        found[mid] = (float(along.min()), float(along.max()))
+        corners = np.asarray(base.exterior.coords[:-1])
+        back = -float(((corners - own.a) @ own.out).max())  # how far behind the edge line
+        along = (corners - line.a) @ line.right
+        lane = (round(float(along.min()), 9), round(float(along.max()), 9))
+        if lane not in nearest or back < nearest[lane][0]:
+            nearest[lane] = (back, mid)
+    found = {}
+    for (lo, hi), (back, mid) in nearest.items():
+        if abs(back) <= CONTACT_IN:
+            found[mid] = (lo, hi)
+        elif hi - lo > 2 * ACROSS_IN:
+            found[mid] = (lo + ACROSS_IN, hi - ACROSS_IN)
     return found
 
 

@@ -49,7 +49,7 @@ class PlayerReforms:
 def combat_reforms(scenario: Scenario, player: str | None = None,
                    units: Sequence[str] = (), result: CombatResult | None = None,
                    effort: float = EFFORT, asks: Asks | None = None,
-                   joint: bool = True) -> PlayerReforms:
+                   joint: bool = False) -> PlayerReforms:
     """The best Combat Reform of each of `player`'s Engaged units (or of `units`); `asks`
     the widest frontage first, or characters kept with named enemies (a character's ask
     applies to its own unit)."""

@@ -211,8 +211,8 @@ def test_two_units_on_one_enemy_line_reform_jointly_and_win_a_model():
         unit("A1", models=4, files=4, centre=(32.0, 10.5), mobility=2.0),
         unit("A2", models=4, files=4, centre=(36.0, 10.5), mobility=2.0),
         unit("B", models=5, files=5, centre=(34.0, 11.5), facing=270.0, player="blue")))
-    apart = combat_reforms(scn, "red", joint=False)
-    together = combat_reforms(scn, "red")
+    apart = combat_reforms(scn, "red")
+    together = combat_reforms(scn, "red", joint=True)
     total = lambda found: sum(o.answer.value[0] for o in found.outcomes)  # noqa: E731
     assert total(apart) == 6 and total(together) == 7
     assert status_of(together) == "OPTIMAL"
@@ -239,3 +239,17 @@ def test_cli_check_of_a_proposal_that_misplaces_a_model_is_bad_input(tmp_path, c
     assert main(["check", str(scn), str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and problem in err and str(bad) in err
+
+
+def test_an_enemy_rear_with_gaps_is_touched_across_them():
+    """D faces away, its rear rank of 3 centred in 5 files: A, in its Rear, touched D's front
+    rank at the ends across the rear rank's gaps.  Those enemy models must stay touched, so
+    the search counts them (across a gap: a shared width, not a corner) and finds a reform."""
+    scn = scenario_from_json(field(
+        unit("A", models=10, files=5, centre=(31.0, 10.0)),
+        unit("D", models=8, files=5, centre=(32.0, 12.0), facing=90.0, player="blue")))
+    before = {b for _, b in model_contacts(scn.unit("A"), scn.unit("D"))}
+    assert "D.0" in before or "D.4" in before  # a front-rank model across a gap
+    found = combat_reforms(scn, "red")
+    [outcome] = found.outcomes
+    assert outcome.reform is not None and found.verdict is not None and found.verdict.legal

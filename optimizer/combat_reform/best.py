@@ -166,8 +166,54 @@ def _solve_line(scenario: Scenario, unit: Unit, previous: dict[str, str], line: 
                 effort: float, asks: Asks) -> ReformAnswer:
     combat = next(frozenset(c) for c in combats(scenario.units) if unit.id in c)
     ready = prepare(scenario, unit, previous, line, asks, combat)
-    rm = build(ready.layouts, ready.ids, ready.characters, ready.demands)
-    return _answer(rm, unit, line, _solve(rm, effort), ready.demands)
+    if ready.demands.widest:  # files first: every formation competes
+        rm = build(ready.layouts, ready.ids, ready.characters, ready.demands)
+        return _answer(rm, unit, line, _solve(rm, effort), ready.demands)
+    return _deepening(unit, line, ready, effort)
+
+
+def _deepening(unit: Unit, line: FlushLine, ready: Prepared, effort: float) -> ReformAnswer:
+    """The model over the formations whose score could be best first, then more.
+
+    A formation's score (its models in contact, then enemy models touched) depends on the
+    offset alone, so its highest over the offsets the unit may take bounds it (`scores`).
+    The model is built over the formations reaching the highest bound; when it proves an
+    answer at least as good as every formation left out could be, that answer is the best of
+    all; otherwise the next formations are added.  Formations that cannot keep as many of
+    its models in contact as before are never built."""
+    weight = 1 + max(1, len(ready.layouts[0].enemy) if ready.layouts else 1)
+    floor = ready.demands.own_before * weight
+    bounds = [int(scores(lay, weight).max()) if len(lay.xs) else -1 for lay in ready.layouts]
+    levels = sorted({b for b in bounds if b >= floor}, reverse=True)
+    answer = ReformAnswer("NOT_FOUND", unit.id, contacts_before=ready.demands.own_before,
+                          family={"own_facing": "any",
+                                  "flush_against": [line.enemy, line.facing]},
+                          reason=f"no legal reform flush against {line.enemy}'s {line.facing}")
+    for i, level in enumerate(levels):
+        chosen = [lay for lay, b in zip(ready.layouts, bounds, strict=True) if b >= level]
+        rm = build(chosen, ready.ids, ready.characters, ready.demands)
+        solved = _solve(rm, effort)
+        answer = _answer(rm, unit, line, solved, ready.demands)
+        rest = levels[i + 1] if i + 1 < len(levels) else -1
+        if answer.reformed is not None and answer.value[0] * weight + answer.value[1] >= rest:
+            return answer if solved[1] == cp_model.OPTIMAL else replace(answer,
+                                                                       status="FEASIBLE")
+        if solved[1] not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+            return answer  # out of effort: FEASIBLE or TIMEOUT as it stands
+    return answer
+
+
+def scores(lay: Layout, weight: int) -> np.ndarray:
+    """The most a formation's score can be at each of its offsets (-1 where the unit may
+    not stand): its lanes touching an enemy edge, then the enemy models over its extent."""
+    xs = lay.xs
+    own = np.zeros(len(xs), dtype=int)
+    for intervals in lay.front.values():
+        own += np.any([(xs >= lo) & (xs <= hi) for lo, hi in intervals], axis=0)
+    enemy = np.zeros(len(xs), dtype=int)
+    for lo, hi in lay.enemy.values():
+        enemy += (xs >= lo) & (xs <= hi)
+    return np.where(lay.allowed, own * weight + enemy, -1)
 
 
 @dataclass(frozen=True)

@@ -155,8 +155,9 @@ def _option(rm: ReformModel, k: int, lay: Layout) -> None:
     for slot in option.slots():
         here = []
         for m in range(len(rm.model_ids)):
-            if (m, slot) not in lay.reach or (m in rm.characters and slot[0] != 0):
-                continue
+            if (m, slot) not in lay.reach or (m in rm.characters and slot[0] != 0) \
+                    or not _meets(allowed, lay.indices(lay.reach[(m, slot)])):
+                continue  # the model cannot reach the slot at any offset the unit may take
             var = m_.new_bool_var(f"put[{m},{slot},{k}]")
             _within(m_, at, lay.indices(lay.reach[(m, slot)]), var)
             m_.add_implication(var, use)
@@ -195,6 +196,13 @@ def _option(rm: ReformModel, k: int, lay: Layout) -> None:
         m_.add_implication(var, use)
         _within(m_, at, lay.indices(interval), var)
         rm.theirs[(e, k)] = var
+
+
+def _meets(allowed: np.ndarray, bounds: tuple[int, int]) -> bool:
+    """Whether some allowed offset index lies in [lo, hi] (`allowed` sorted)."""
+    lo, hi = bounds
+    i = int(np.searchsorted(allowed, lo, side="left"))
+    return i < len(allowed) and int(allowed[i]) <= hi
 
 
 def _within_any(m_: cp_model.CpModel, at: Var, bounds: list[tuple[int, int]],

@@ -61,8 +61,15 @@ def shared_line(scenario: Scenario, first: str, second: str) -> JointLine | None
     return JointLine((placed[0], placed[1]))
 
 
+# CP-SAT's presolve expands each offset element into a Boolean per allowed offset: past this
+# many in all, a joint model ran for minutes and took tens of GiB (two 16-model units in
+# benchmarks/bench_reform.py), so larger pairs are reformed one at a time.
+MAX_JOINT_OFFSETS = 20_000
+
+
 def joint_reform(scenario: Scenario, first: str, second: str, shared: JointLine,
-                 effort: float, asks: Asks) -> tuple[ReformAnswer, ReformAnswer]:
+                 effort: float, asks: Asks) -> tuple[ReformAnswer, ReformAnswer] | None:
+    """The pair's joint reform, or None when the model would be too large (see above)."""
     units = (scenario.unit(first), scenario.unit(second))
     combat = next(frozenset(c) for c in combats(scenario.units) if first in c)
     views = (scenario, Scenario(scenario.battlefield,
@@ -73,6 +80,8 @@ def joint_reform(scenario: Scenario, first: str, second: str, shared: JointLine,
                      combat) for i in range(2)]
     ready = [prepare(views[i], units[i], _previous(scenario, units[i]), shared.lines[i], asks,
                      combat, _closure(ready[1 - i], ready[i])) for i in range(2)]
+    if sum(int(lay.allowed.sum()) for r in ready for lay in r.layouts) > MAX_JOINT_OFFSETS:
+        return None
     sat_model = cp_model.CpModel()
     parts = [add_unit(sat_model, r.layouts, r.ids, r.characters, r.demands) for r in ready]
     _ordered(sat_model, parts)

@@ -68,12 +68,12 @@ def combat_reforms(scenario: Scenario, player: str | None = None,
             continue
         if uid in done:
             continue
-        answers: tuple[ReformAnswer, ...] = ()
+        answers: tuple[ReformAnswer, ...] | None = None
         shared = shared_line(current, uid, partner[uid]) if uid in partner else None
         if shared is not None:
             answers = joint_reform(current, uid, partner[uid], shared, effort,
                                    _asks_for(current, uid, asks))
-        else:
+        if answers is None:  # alone (or a pair too large to model together)
             answers = (best_reform(current, uid, effort, _asks_for(current, uid, asks)),)
         for answer in answers:
             current = _place(current, answer, result, outcomes)

@@ -2,13 +2,16 @@
 
     .venv/bin/python benchmarks/bench_reform.py [--quick] [--repeats N] [--json OUT]
                                                 [--scenes NAME,...] [--profile NAME]
+                                                [--no-joint]
 
 Scenes are generated here: a unit of about 20 models (25 mm, 20 mm or 25 x 50 mm cavalry
 bases, Mobility 3 to 8, most with a Character) Engaged on its Front with 1, 2 or 3 enemy
 units whose Facing edges lie on one line (Fronts, a Flank, a Rear with an incomplete rear
 rank), an enemy touching at a corner, a scene with a friend and a rock nearby, and scenes
-where two or three units of one player reform one after the other (`combat_reforms`,
-sequentially in unit id order: not the joint reform the issue asks for, which is not built).
+where two or three units of one player reform one after the other (`combat_reforms` with
+its joint reforms off, in unit id order; where the solver has joint reforms of two units on
+one enemy line, `joint=True` is timed as well, in a child process with its memory capped,
+and compared with the sequences' totals; not with `--quick` or `--no-joint`).
 
 Per scene, in this one process: the solver, `--repeats` times (default 3), its status and
 value (own models in contact, enemy models touched), each answer re-checked by the exact
@@ -25,12 +28,15 @@ from __future__ import annotations
 import argparse
 import cProfile
 import datetime
+import hashlib
+import inspect
 import io
 import json
 import math
 import os
 import platform
 import pstats
+import resource
 import statistics
 import subprocess
 import sys
@@ -57,7 +63,9 @@ from optimizer.combat_reform.reforms import combat_reforms  # noqa: E402
 
 Json = dict[str, Any]
 MM25, MM20, CAV = (25.0, 25.0), (20.0, 20.0), (25.0, 50.0)
-LONG_S = 60.0        # a baseline run longer than this is not repeated
+LONG_S = 10.0        # a baseline run longer than this is not repeated
+JOINT_MEM_GB = 4.0   # the joint reform's child process: its address space
+JOINT_TIMEOUT_S = 600.0
 TARGET_S = 0.5       # the issue's target: OPTIMAL in <= 0.5 s median
 QUICK = ("one-25", "two-line", "seq-2")
 ROOT = Path(__file__).resolve().parent.parent
@@ -132,8 +140,9 @@ def one_25() -> Scenario:
 
 
 def one_20() -> Scenario:
-    """A: 5 x 4 of 20 mm (19 + hero at the front left, touching), Mobility 5; B (8 x 2 of
-    25 mm) 2.2" to the left of A's left edge... A's front overlaps B's right end by 2.1"."""
+    """A: 5 x 4 of 20 mm (19 + a hero at the front left), Mobility 5; B (8 x 2 of 25 mm)
+    on A's left, A's front overlapping B's right end by 2.1": 3 of A's models in contact,
+    the hero among them."""
     return _scene(up("A", 5, 19, MM20, 30.0, Y, mob=5.0, chars=(("hero", 0, 0),)),
                   down("B", 8, 16, MM25, 30.0 + 2.1 - 8 * W25, Y))
 
@@ -192,14 +201,12 @@ def corner() -> Scenario:
     """A: 5 x 4 of 25 mm with a hero; B (5 x 2) front to front on A's left; C (3 x 1),
     turned 30 degrees, touching A's front edge with its front-right corner only."""
     b = down("B", 5, 10, MM25, 30.0 + 2.0 - 5 * W25, Y)
-    ang = math.radians(30.0)
     w, d = 3 * W25, W25
     tip = (30.0 + 4.0, Y)  # C's front-right corner, on A's front edge
     # C faces 270 + 30 = 300 degrees: its front-right corner is at local (+w/2, +d/2).
     fx, fy = math.cos(math.radians(300.0)), math.sin(math.radians(300.0))
     rx, ry = fy, -fx
     centre = (tip[0] - w / 2.0 * rx - d / 2.0 * fx, tip[1] - w / 2.0 * ry - d / 2.0 * fy)
-    del ang
     c = unit("C", models=3, files=3, base=MM25, centre=centre, facing=300.0, player="blue")
     return _scene(up("A", 5, 19, MM25, 30.0, Y, chars=HERO), b, c)
 
@@ -279,3 +286,560 @@ def validate(scenario: Scenario, reforming: tuple[str, ...]) -> None:
         facings = set(engaged.get(uid, {}).values())
         if facings != {"front"}:
             raise AssertionError(f"{uid} is engaged on {facings or 'nothing'}")
+
+
+# -- the solver ------------------------------------------------------------------------------
+
+def proposal(answer: ReformAnswer) -> UnitReform | None:
+    """The solver's answer as the checker's value: every model placed."""
+    if answer.reformed is None:
+        return None
+    return UnitReform(answer.unit, answer.files, answer.centre, answer.facing_deg,
+                      tuple(ModelPlacement(mid, slot) for mid, slot in answer.models))
+
+
+@dataclass
+class Step:
+    """One unit's reform in a run: the scene it was given, the answer, its proposal, the
+    checker's verdict on it, and its contacts counted on the scene after."""
+
+    unit: str
+    before: Scenario
+    answer: ReformAnswer | None
+    reform: UnitReform | None
+    legal: bool | None
+    clauses: tuple[str, ...] = ()
+    true: tuple[int, int] | None = None
+
+
+def _judged(before: Scenario, uid: str, answer: ReformAnswer, player_done: bool) -> Step:
+    reform = proposal(answer)
+    if reform is None:
+        return Step(uid, before, answer, None, None)
+    verdict = check_combat_reform(before, [reform], player_done=player_done)
+    after = placed(before, [reform])
+    return Step(uid, before, answer, reform, verdict.legal, verdict.clauses(),
+                true_value(after, uid))
+
+
+def sequence(scenario: Scenario, units: tuple[str, ...]) -> list[Step]:
+    """`combat_reforms`' work one unit at a time, without stopping at a refused proposal:
+    each unit's `best_reform` on the scene the units before it left, judged by the checker
+    (the last unit with the player done); a refused proposal is not placed."""
+    steps, current = [], scenario
+    for k, uid in enumerate(units):
+        step = _judged(current, uid, best_reform(current, uid), k == len(units) - 1)
+        if step.legal and step.reform is not None:
+            current = placed(current, [step.reform])
+        steps.append(step)
+    return steps
+
+
+JOINT = "joint" in inspect.signature(combat_reforms).parameters
+
+
+def _sequential(scenario: Scenario) -> Any:
+    """`combat_reforms` one unit at a time (its joint reforms off, where it has them)."""
+    if JOINT:
+        return combat_reforms(scenario, "red", joint=False)
+    return combat_reforms(scenario, "red")
+
+
+def run_solver(scene: Scene, scenario: Scenario, repeats: int) -> dict[str, Any]:
+    """Times the public call (`best_reform`, or `combat_reforms` one unit at a time for
+    several units); when `combat_reforms` raises, the error is kept and `sequence` (the same
+    work, not stopping at a refused proposal) is timed instead."""
+    error = ""
+    times: list[float] = []
+    if len(scene.units) == 1:
+        uid = scene.units[0]
+        for _ in range(repeats):
+            started = time.perf_counter()
+            answer = best_reform(scenario, uid)
+            times.append(time.perf_counter() - started)
+        steps = [_judged(scenario, uid, answer, True)]
+        return {"times_s": times, "steps": steps, "error": error, "timed": "best_reform"}
+    for _ in range(repeats):
+        started = time.perf_counter()
+        try:
+            found = _sequential(scenario)
+        except Exception as exc:  # noqa: BLE001 (reported: the solver's own re-check)
+            error = f"{type(exc).__name__}: {exc}"
+            break
+        times.append(time.perf_counter() - started)
+    if error:
+        times = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            steps = sequence(scenario, scene.units)
+            times.append(time.perf_counter() - started)
+        return {"times_s": times, "steps": steps, "error": error, "timed": "sequence"}
+    assert [o.unit for o in found.outcomes] == list(scene.units), found.outcomes
+    steps, current = [], scenario
+    for k, outcome in enumerate(found.outcomes):
+        assert outcome.answer is not None
+        step = _judged(current, outcome.unit, outcome.answer, k == len(scene.units) - 1)
+        steps.append(step)
+        if outcome.reform is not None:
+            current = placed(current, [outcome.reform])
+    final = found.verdict.legal if found.verdict is not None else None
+    return {"times_s": times, "steps": steps, "error": error, "timed": "combat_reforms",
+            "final_legal": final}
+
+
+# -- the baseline ----------------------------------------------------------------------------
+
+def run_baseline(steps: list[Step], events: bool, repeats: int) -> dict[str, Any]:
+    """The baseline on each unit's scene as the solver had it (the units before it reformed
+    by the solver), so each unit's answers are compared on the same scene."""
+    times: list[float] = []
+    bests: list[Best] = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        bests = [exhaustive(s.before, s.unit, events=events, player_done=k == len(steps) - 1)
+                 for k, s in enumerate(steps)]
+        times.append(time.perf_counter() - started)
+        if times[-1] > LONG_S:
+            break
+    units = []
+    for step, best in zip(steps, bests, strict=True):
+        true = true_value(placed(step.before, [best.reform]), step.unit) \
+            if best.reform is not None else None
+        units.append({"unit": step.unit, "found": best.found, "value": list(best.value),
+                      "files": best.files, "x": best.x, "line": list(best.line),
+                      "true": list(true) if true else None,
+                      "counts": vars(best.counts),
+                      "reform": _reform_json(best.reform)})
+    return {"times_s": times, "min_s": min(times), "median_s": statistics.median(times),
+            "units": units}
+
+
+def _reform_json(reform: UnitReform | None) -> Json | None:
+    if reform is None:
+        return None
+    return {"files": reform.files, "centre": [round(c, 6) for c in reform.centre],
+            "facing": round(reform.facing_deg, 6),
+            "models": [[p.id, list(p.slot)] for p in reform.models]}
+
+
+def baseline_sequence(scenario: Scenario, units: tuple[str, ...]) -> dict[str, Any]:
+    """The baseline's own sequence: each unit's exhaustive best (lattice + events) on the
+    scene its own earlier answers left, then all of them judged together by the checker."""
+    started = time.perf_counter()
+    current, reforms, values = scenario, [], []
+    for k, uid in enumerate(units):
+        best = exhaustive(current, uid, player_done=k == len(units) - 1)
+        values.append(list(best.value) if best.found else None)
+        if best.reform is not None:
+            reforms.append(best.reform)
+            current = placed(current, [best.reform])
+    seconds = time.perf_counter() - started
+    legal = check_combat_reform(scenario, reforms).legal if reforms else None
+    return {"seconds": seconds, "values": values, "legal": legal,
+            "total": _total(values), "true": [list(true_value(current, u)) for u in units]}
+
+
+def _total(values: list[Any]) -> list[int]:
+    return [sum(v[0] for v in values if v), sum(v[1] for v in values if v)]
+
+
+def run_joint(name: str, repeats: int) -> dict[str, Any]:
+    """`joint_here` in a child process whose address space is capped at `JOINT_MEM_GB` and
+    whose time at `JOINT_TIMEOUT_S`: the joint model has taken the whole machine's memory
+    (24 GB, killed by the kernel) on a two-unit scene.  Its peak memory is reported."""
+    def cap() -> None:
+        limit = int(JOINT_MEM_GB * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    command = [sys.executable, str(Path(__file__).resolve()), "--joint-of", name,
+               "--repeats", str(repeats)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    started = time.perf_counter()
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, check=False,
+                              timeout=JOINT_TIMEOUT_S, preexec_fn=cap)
+    except subprocess.TimeoutExpired:
+        return {"error": f"no answer within {JOINT_TIMEOUT_S:.0f} s (killed)", "times_s": []}
+    seconds = time.perf_counter() - started
+    peak_mb = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024.0
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        tail = " | ".join(done.stderr.strip().splitlines()[-2:])
+        return {"error": f"the child died after {seconds:.0f} s (exit {done.returncode}, "
+                         f"address space capped at {JOINT_MEM_GB} GB): {tail}",
+                "times_s": [], "peak_mb": peak_mb}
+    return {"peak_mb": peak_mb, **json.loads(lines[-1])}
+
+
+def joint_here(scenario: Scenario, repeats: int) -> dict[str, Any]:
+    """`combat_reforms` with its joint reforms on (two units on one enemy line reformed
+    jointly), timed; not repeated past `LONG_S`."""
+    times: list[float] = []
+    found = None
+    try:
+        for _ in range(repeats):
+            started = time.perf_counter()
+            found = combat_reforms(scenario, "red", joint=True)
+            times.append(time.perf_counter() - started)
+            if times[-1] > LONG_S:
+                break
+    except Exception as exc:  # noqa: BLE001 (reported)
+        return {"error": f"{type(exc).__name__}: {exc}", "times_s": times}
+    assert found is not None
+    units = [{"unit": o.unit, "status": o.answer.status if o.answer else None,
+              "family_status": o.answer.family.get("status") if o.answer else None,
+              "value": list(_two(o.answer.value)) if o.answer else None}
+             for o in found.outcomes]
+    return {"error": "", "times_s": times, "median_s": statistics.median(times),
+            "min_s": min(times), "units": units,
+            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
+            "legal": found.verdict.legal if found.verdict is not None else None,
+            "total": _total([u["value"] for u in units]),
+            "true": [list(true_value(found.after, o.unit)) for o in found.outcomes]}
+
+
+# -- one scene -------------------------------------------------------------------------------
+
+def _solver_value(step: Step) -> tuple[int, int] | None:
+    """What the solver's answer is worth: its value when legal, None when it has no legal
+    answer (NOT_FOUND, TIMEOUT, or a proposal the checker refuses)."""
+    if step.answer is None or step.reform is None or not step.legal:
+        return None
+    return _two(step.answer.value)
+
+
+def _two(value: Any) -> tuple[int, int]:
+    """The first two levels of a value (own models in contact, enemy models touched)."""
+    return (int(value[0]), int(value[1]))
+
+
+def _verdict(step: Step, base: Json, counted: bool = False) -> str:
+    """same / better / WORSE (the baseline found a better legal reform) / WRONG (the
+    solver's proposal is illegal).  By the values claimed (the solver's `value`, the
+    baseline's), or, `counted`, by the contacts counted on the scene after each answer."""
+    if step.reform is not None and not step.legal:
+        return "WRONG"
+    if counted:
+        mine = step.true if step.legal else None
+        theirs = tuple(base["true"]) if base["found"] else None
+    else:
+        mine = _solver_value(step)
+        theirs = tuple(base["value"]) if base["found"] else None
+    if theirs is None:
+        return "same" if mine is None else "better"
+    if mine is None or mine < theirs:
+        return "WORSE"
+    return "same" if mine == theirs else "better"
+
+
+def bench_scene(name: str, repeats: int, joint: bool = True) -> dict[str, Any]:
+    scene = SCENES[name]
+    scenario = scene.build()
+    validate(scenario, scene.units)
+    solver = run_solver(scene, scenario, repeats)
+    steps: list[Step] = solver.pop("steps")
+    lattice = run_baseline(steps, False, repeats)
+    both = run_baseline(steps, True, repeats)
+    units = []
+    for k, step in enumerate(steps):
+        a = step.answer
+        units.append({
+            "unit": step.unit, "models": step.before.unit(step.unit).formation.model_count,
+            "enemies": len(engagements(step.before.units).get(step.unit, {})),
+            "status": a.status if a else None,
+            "family_status": a.family.get("status") if a else None,
+            "value": list(_two(a.value)) if a else None,
+            "bound": list(a.bound) if a and a.bound is not None else None,
+            "files": a.files if a else None, "contacts_before": a.contacts_before if a else None,
+            "flush_against": a.family.get("flush_against") if a else None,
+            "reason": a.reason if a else "", "legal": step.legal, "clauses": step.clauses,
+            "true": list(step.true) if step.true else None,
+            "reform": _reform_json(step.reform),
+            "vs_lattice": _verdict(step, lattice["units"][k]),
+            "vs_events": _verdict(step, both["units"][k]),
+            "vs_counted": _verdict(step, both["units"][k], counted=True)})
+    times = solver["times_s"]
+    median = statistics.median(times)
+    several: dict[str, Any] = {}
+    if len(scene.units) > 1:
+        several["baseline_sequence"] = baseline_sequence(scenario, scene.units)
+        several["sequential_total"] = _total([u["value"] if u["legal"] else None
+                                              for u in units])
+        if JOINT and joint:
+            several["joint"] = run_joint(name, repeats)
+    return {"scene": name, "what": scene.what, "units": units, **several,
+            "models": sum(u["models"] for u in units),
+            "enemies": len({e for s in steps
+                            for e in engagements(s.before.units).get(s.unit, {})}),
+            "combats": combats(scenario.units),
+            "solver": {**solver, "min_s": min(times), "median_s": median},
+            "lattice": lattice, "events": both,
+            "ratio_lattice": lattice["median_s"] / median,
+            "ratio_events": both["median_s"] / median}
+
+
+# -- report ----------------------------------------------------------------------------------
+
+HEADER = (f"{'scene':<10} {'models':>6} {'foes':>4} {'solver s (med/min)':>18} "
+          f"{'status (family)':<22} {'value':<14} {'legal':<5} {'lattice s':>9} "
+          f"{'value':<14} {'+events s':>9} {'value':<14} {'ratio':>6} same+ (by the values "
+          "claimed; by the contacts counted after)")
+
+
+def _values(units: list[Json], key: str) -> str:
+    return " ".join("-" if u[key] is None else f"{u[key][0]},{u[key][1]}" for u in units)
+
+
+def print_row(r: dict[str, Any]) -> None:
+    s, units = r["solver"], r["units"]
+    times = f"{s['median_s']:.2f} / {s['min_s']:.2f}"
+    status = " ".join(f"{u['status']}({(u['family_status'] or '')[:3]})" for u in units)
+    legal = "".join("y" if u["legal"] else ("-" if u["legal"] is None else "N") for u in units)
+    base = {k: " ".join(f"{b['value'][0]},{b['value'][1]}" if b["found"] else "-"
+                        for b in r[k]["units"]) for k in ("lattice", "events")}
+    verdicts = sorted({u["vs_lattice"] for u in units} | {u["vs_events"] for u in units})
+    counted = sorted({u["vs_counted"] for u in units})
+    print(f"{r['scene']:<10} {r['models']:>6} {r['enemies']:>4} {times:>18} {status:<22} "
+          f"{_values(units, 'value'):<14} {legal:<5} {r['lattice']['median_s']:>9.2f} "
+          f"{base['lattice']:<14} {r['events']['median_s']:>9.2f} {base['events']:<14} "
+          f"{r['ratio_events']:>6.1f} {'/'.join(verdicts)} (counted: {'/'.join(counted)})")
+    if s["error"]:
+        print(f"{'':<10} combat_reforms raised {s['error']}; timed: {s['timed']}")
+    if "baseline_sequence" in r:
+        b = r["baseline_sequence"]
+        print(f"{'':<10} totals (own, enemy): solver one at a time {r['sequential_total']}; "
+              f"baseline's own sequence {b['total']} in {b['seconds']:.1f} s (legal "
+              f"together: {b['legal']})")
+    if "joint" in r:
+        j = r["joint"]
+        if j["error"]:
+            print(f"{'':<10} joint (combat_reforms joint=True) raised {j['error']}")
+        else:
+            print(f"{'':<10} joint (combat_reforms joint=True): {j['median_s']:.2f} / "
+                  f"{j['min_s']:.2f} s ({len(j['times_s'])} runs), "
+                  + ", ".join(f"{u['unit']} {u['status']}({(u['family_status'] or '')[:3]}) "
+                              f"{u['value']}" for u in j["units"])
+                  + f"; total {j['total']}, legal {j['legal']}, peak memory "
+                  f"{j['peak_mb']:.0f} MB")
+    for u, b in zip(units, r["events"]["units"], strict=True):
+        notes = []
+        if u["true"] is not None and u["value"] is not None and u["true"] != u["value"]:
+            notes.append(f"counted after: {u['true']}")
+        if u["legal"] is False:
+            notes.append(f"REFUSED by the checker: {', '.join(u['clauses'])}")
+        if u["reason"]:
+            notes.append(u["reason"])
+        if "WORSE" in (u["vs_lattice"], u["vs_events"], u["vs_counted"]) \
+                or u["legal"] is False:
+            notes.append(f"baseline: {b['files']} files, x {b['x']:.4f} on {b['line']}, "
+                         f"value {b['value']}, counted after {b['true']}")
+        c = b["counts"]
+        print(f"{'':<10} {u['unit']}: {u['files']} files, before {u['contacts_before']}, "
+              f"bound {u['bound']}; baseline {c['candidates']} offsets x files "
+              f"({c['events']} events), {c['allowed']} allowed, {c['matchings']} matchings, "
+              f"{c['checked']} checks ({c['refused']} refused), audit "
+              f"{c['audited'] - c['audit_mismatch']}/{c['audited']}"
+              + (f"; {'; '.join(notes)}" if notes else ""))
+
+
+def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
+    medians = [r["solver"]["median_s"] for r in results]
+    units = [u for r in results for u in r["units"]]
+    worse = [f"{r['scene']}:{u['unit']}" for r in results for u in r["units"]
+             if "WORSE" in (u["vs_lattice"], u["vs_events"])]
+    wrong = [f"{r['scene']}:{u['unit']}" for r in results for u in r["units"]
+             if u["legal"] is False]
+    worse_counted = [f"{r['scene']}:{u['unit']}" for r in results for u in r["units"]
+                     if u["vs_counted"] == "WORSE"]
+    # A bug, not a timeout: the family's optimum proved, and the baseline beats it.
+    proved_beaten = [f"{r['scene']}:{u['unit']}" for r in results for u in r["units"]
+                     if u["family_status"] == "OPTIMAL"
+                     and "WORSE" in (u["vs_lattice"], u["vs_events"])]
+    # The solver's value against the contacts counted on the scene after its answer.
+    miscounted = [f"{r['scene']}:{u['unit']}" for r in results for u in r["units"]
+                  if u["legal"] and u["true"] is not None and u["value"] != u["true"]]
+    statuses: dict[str, int] = {}
+    family: dict[str, int] = {}
+    for u in units:
+        statuses[u["status"]] = statuses.get(u["status"], 0) + 1
+        family[u["family_status"]] = family.get(u["family_status"], 0) + 1
+    out: dict[str, Any] = {
+        "median_solver_s": statistics.median(medians), "max_solver_s": max(medians),
+        "min_solver_s": min(medians), "scenes": len(results), "unit_reforms": len(units),
+        "statuses": statuses, "family_statuses": family, "worse": worse, "wrong": wrong,
+        "proved_but_beaten": proved_beaten, "worse_counted": worse_counted,
+        "value_not_counted": miscounted,
+        "errors": [r["scene"] for r in results if r["solver"]["error"]],
+        "median_ratio_events": statistics.median(r["ratio_events"] for r in results),
+        "median_ratio_lattice": statistics.median(r["ratio_lattice"] for r in results),
+        "by_enemies": {}, "by_units": {}}
+    print(f"\nsummary over {len(results)} scenes, {len(units)} unit reforms:")
+    print(f"  solver median time {out['median_solver_s']:.2f} s (min "
+          f"{out['min_solver_s']:.2f}, max {out['max_solver_s']:.2f}); target OPTIMAL in "
+          f"<= {TARGET_S} s median: {'met' if out['median_solver_s'] <= TARGET_S else 'MISSED'}")
+    print(f"  status under the rules {statuses}; the family's {family}")
+    print(f"  ratio baseline / solver: lattice median {out['median_ratio_lattice']:.1f}, "
+          f"lattice+events median {out['median_ratio_events']:.1f}")
+    for key, group in (("by_enemies", lambda r: r["enemies"]),
+                       ("by_units", lambda r: len(r["units"]))):
+        for size in sorted({group(r) for r in results}):
+            rows = [r for r in results if group(r) == size]
+            row = {"scenes": len(rows),
+                   "solver_s": statistics.median(r["solver"]["median_s"] for r in rows),
+                   "lattice_s": statistics.median(r["lattice"]["median_s"] for r in rows),
+                   "events_s": statistics.median(r["events"]["median_s"] for r in rows),
+                   "optimal": sum(u["status"] == "OPTIMAL" for r in rows for u in r["units"]),
+                   "reforms": sum(len(r["units"]) for r in rows)}
+            out[key][size] = row
+            print(f"  {key.replace('_', ' ')} {size} ({row['scenes']} scenes): solver "
+                  f"{row['solver_s']:.2f} s, baseline {row['lattice_s']:.2f} / "
+                  f"{row['events_s']:.2f} s, OPTIMAL {row['optimal']}/{row['reforms']}")
+    print(f"  solver's value differs from the contacts counted after its answer: "
+          f"{', '.join(miscounted) or 'nowhere'} (off-line enemies count there too)")
+    print(f"  solver worse by the contacts counted after: {', '.join(worse_counted) or 'nowhere'}")
+    print(f"  solver worse than the baseline by the values claimed: "
+          f"{', '.join(worse) or 'nowhere'} (of which with the family's optimum claimed "
+          f"proved: {', '.join(proved_beaten) or 'none'}); proposals "
+          f"the checker refuses: {', '.join(wrong) or 'none'}; combat_reforms raised on: "
+          f"{', '.join(out['errors']) or 'none'}")
+    return out
+
+
+PHASES = (("cp_model.py", "solve", "CP-SAT solve"),
+          ("intervals.py", "unit_rules", "unit rules (intervals.unit_rules)"),
+          ("intervals.py", "_overlap", "  of which overlap intervals"),
+          ("intervals.py", "_on_table", "  of which on-the-table interval"),
+          ("model.py", "layout", "offsets and windows (model.layout)"),
+          ("model.py", "build", "building the CP-SAT model (model.build)"),
+          ("best.py", "_previous", "contacts before (best._previous)"),
+          ("checker.py", "check_combat_reform", "exact checker"))
+
+
+def profile_scene(name: str, top: int = 14) -> str:
+    """cProfile of the solver on one scene (after a warm-up run): the share of its phases,
+    then the top entries by cumulative and by internal time."""
+    scene = SCENES[name]
+    scenario = scene.build()
+
+    def run() -> None:
+        if len(scene.units) == 1:
+            best_reform(scenario, scene.units[0])
+        else:
+            sequence(scenario, scene.units)
+    run()
+    profiler = cProfile.Profile()
+    profiler.enable()
+    run()
+    profiler.disable()
+    text = io.StringIO()
+    stats = pstats.Stats(profiler, stream=text).strip_dirs()
+    total = stats.total_tt
+    cum: dict[tuple[str, str], float] = {}
+    for (path, _, func), (_, _, _, ct, _) in stats.stats.items():  # type: ignore[attr-defined]
+        key = (os.path.basename(path), func)
+        cum[key] = cum.get(key, 0.0) + ct
+    lines = [f"{name}: {total:.2f} s under the profiler"]
+    lines += [f"  {label}: {cum.get((f, fn), 0.0):.2f} s "
+              f"({100.0 * cum.get((f, fn), 0.0) / total:.0f}%)" for f, fn, label in PHASES]
+    stats.sort_stats("cumulative").print_stats(top)
+    stats.sort_stats("tottime").print_stats(top)
+    lines += [line for line in text.getvalue().splitlines() if line.strip()]
+    return "\n".join(lines)
+
+
+# -- main ------------------------------------------------------------------------------------
+
+def machine() -> dict[str, Any]:
+    """Date, commit, the solver's sources (where they were loaded from, whether they differ
+    from the commit, a hash of them: the solver may be edited while a run goes on), the
+    machine and its load.  `BENCH_COMMIT` names the commit of a tree exported without
+    git (`git archive`)."""
+    solver_dir = Path(inspect.getfile(best_reform)).parent
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
+                                capture_output=True, check=False).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", str(solver_dir)],
+                               cwd=ROOT, text=True, capture_output=True,
+                               check=False).stdout.strip()
+    except OSError:
+        commit, dirty = "", ""
+    digest = hashlib.sha1()
+    for path in sorted(solver_dir.glob("*.py")):
+        digest.update(path.read_bytes())
+    return {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+            "commit": os.environ.get("BENCH_COMMIT") or commit,
+            "solver_dir": str(solver_dir), "solver_sha1": digest.hexdigest()[:12],
+            "solver_edited": bool(dirty), "joint": JOINT,
+            "python": platform.python_version(),
+            "platform": platform.platform(), "cpus": os.cpu_count(),
+            "loadavg_before": os.getloadavg()}
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help=f"only {', '.join(QUICK)}, once")
+    parser.add_argument("--repeats", type=int, help="runs per method (default 3, quick 1)")
+    parser.add_argument("--scenes", help="comma-separated scene names (default: all)")
+    parser.add_argument("--json", type=Path, help="also write every figure to this file")
+    parser.add_argument("--no-joint", action="store_true",
+                        help="skip combat_reforms(joint=True) on several units")
+    parser.add_argument("--joint-of", choices=sorted(SCENES), help=argparse.SUPPRESS)
+    parser.add_argument("--profile", choices=sorted(SCENES),
+                        help="only print the cProfile hot spots of the solver on one scene")
+    args = parser.parse_args(argv)
+    names = args.scenes.split(",") if args.scenes else list(QUICK if args.quick else SCENES)
+    unknown = [n for n in names if n not in SCENES]
+    if unknown:
+        parser.error(f"unknown scene(s) {', '.join(unknown)} (known: {', '.join(SCENES)})")
+    args.names = names
+    args.repeats = args.repeats or (1 if args.quick else 3)
+    if args.repeats < 1:
+        parser.error("--repeats must be >= 1")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.joint_of:  # the child of `run_joint`: one JSON line
+        print(json.dumps(joint_here(SCENES[args.joint_of].build(), args.repeats)))
+        return 0
+    if args.profile:
+        print(profile_scene(args.profile))
+        return 0
+    info = machine()
+    print(f"{info['date']}  commit {info['commit']}  Python {info['python']}  "
+          f"{info['cpus']} CPUs  load {tuple(round(x, 2) for x in info['loadavg_before'])}  "
+          f"repeats {args.repeats}")
+    print(f"solver from {info['solver_dir']} (sources sha1 {info['solver_sha1']}"
+          f"{', EDITED since the commit' if info['solver_edited'] else ''}; joint reforms "
+          f"{'present' if info['joint'] else 'absent'})")
+    print(HEADER)
+    results = []
+    for name in args.names:
+        results.append(bench_scene(name, args.repeats,
+                                   joint=not (args.quick or args.no_joint)))
+        print_row(results[-1])
+    summary = summarise(results)
+    slowest = max(results, key=lambda r: r["solver"]["median_s"])["scene"]
+    single = max((r for r in results if len(r["units"]) == 1),
+                 key=lambda r: r["solver"]["median_s"], default=None)
+    profile = ""
+    if not args.quick:
+        profile = profile_scene(slowest)
+        print(f"\nwhere the solver's time goes on its slowest scene, {slowest}:\n{profile}")
+        if single is not None and single["scene"] != slowest:
+            extra = profile_scene(single["scene"])
+            print(f"\nand on the slowest single-unit scene, {single['scene']}:\n{extra}")
+            profile += "\n\n" + extra
+    info["loadavg_after"] = os.getloadavg()
+    print(f"load after {tuple(round(x, 2) for x in info['loadavg_after'])}")
+    if args.json:
+        out = {**info, "repeats": args.repeats, "scenes": results, "summary": summary,
+               "slowest": slowest, "profile": profile}
+        args.json.write_text(json.dumps(out, indent=1, default=str) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -44,15 +44,16 @@ and the exact checker `check_combat_reform`, which has the last word on every an
   (S = F x ranks slots); columns: the slots.  A model may take a slot whose centre is
   within its March Rate (2 x Mobility, `march_mob`) of where it stood; a Character only a
   front-rank slot, and one that touched an enemy only a front-rank slot in contact; an empty
-  row only a slot of the rear rank, so every rank but the rear one is full.  Costs: 0 for
-  an allowed pair, -1 for a model on a slot in contact (the weights favour contact, so if a
-  slot outside the front rank could be in contact it would be filled), `FORBIDDEN`
-  otherwise; `scipy.optimize.linear_sum_assignment` on the square matrix, and the (F, x) is
-  feasible when no forbidden pair is used.  Since the value of a feasible (F, x) is fixed by
-  the offset, the candidates are taken in order of value (own, then enemy; then F, then x
-  for a fixed order) and the first feasible one that the exact checker finds legal is the
-  best of the line; checker refusals are counted (they show where the unit's rules or the
-  March Rate windows and the checker disagree at the boundary).
+  row only a slot of the rear rank, so every rank but the rear one is full.  The (F, x) is
+  feasible when a maximum matching (`networkx`'s Hopcroft-Karp) matches every row.  No
+  weights are needed to favour contact: the slots in contact are front-rank slots (a base
+  of rank r >= 1 stands r base depths behind the line), and every feasible matching fills
+  the whole front rank, so every one of them has the offset's value; the best assignment
+  at (F, x) is any feasible one.  The candidates are taken in order of value (own, then
+  enemy; then F, then x for a fixed order) and the first feasible one that the exact
+  checker finds legal is the best of the line; checker refusals are counted (they show
+  where the unit's rules or the March Rate windows and the checker disagree at the
+  boundary).
 * **Lines.** The best over every line, by value.
 
 `exhaustive` returns the best (or none) with counts: candidates, matchings tried, checker
@@ -67,9 +68,10 @@ import math
 import time
 from dataclasses import dataclass, field
 
+import networkx as nx
 import numpy as np
 import shapely
-from scipy.optimize import linear_sum_assignment
+from networkx.algorithms.bipartite import hopcroft_karp_matching
 from shapely.geometry import LineString
 
 from constraints.core.scenario import Pose, Scenario
@@ -92,7 +94,6 @@ from optimizer.combat_reform.intervals import unit_rules
 from optimizer.combat_reform.placement import FlushLine, Interval, Option, flush_line, offsets
 
 STEP_IN = 0.01        # the lattice of offsets
-FORBIDDEN = 1.0e6     # the cost of a pair the rules forbid
 REACH_TOL_IN = 1e-9   # March Rate windows: the checker has the last word at the boundary
 AUDIT = 40            # candidates per line re-measured by `model_contacts`
 
@@ -277,8 +278,9 @@ def _events(option: Option, unit: Unit, rules: list, theirs: list[Interval],
             found = option.reach(start, slot, reach_in)
             if found is not None:
                 listed.append(found)
-    for _, _, span in option.line.spans:
-        listed += [option.front_contact(f, span) for f in range(option.files)]
+    w = unit.base.width_in
+    for _, _, (lo, hi) in option.line.spans:  # front-rank file f touching the edge span
+        listed += [(lo - (f + 1) * w, hi - f * w) for f in range(option.files)]
     listed += [(a - option.width_in, b) for a, b in theirs]
     listed += [r.interval for r in rules if np.isfinite(r.interval[0])]
     return offsets(listed, option.touching)
@@ -365,32 +367,36 @@ def _exact_contacts(scenario: Scenario, unit: Unit, option: Option, x: float,
 
 def _assignment(option: Option, x: float, unit: Unit, demands: _Demands,
                 files_in: frozenset[int]) -> list[tuple[str, Slot]] | None:
-    """Every model's slot at (F, x), or None when no assignment meets the rules."""
+    """Every model's slot at (F, x), or None when no assignment meets the rules: a maximum
+    matching (Hopcroft-Karp) of models and empty rows to slots, feasible when it matches
+    every row."""
     slots = option.slots()
     rear = option.ranks - 1
     centres = np.array([option.slot_origin(s) for s in slots]) + x * option.line.right
     starts = unit.model_positions()
     ids = unit.model_ids()
     chars = {c.id for c in unit.formation.characters}
-    far = np.hypot(*(starts[:, None, :] - centres[None, :, :]).transpose(2, 0, 1)) \
-        > demands.reach_in + REACH_TOL_IN
+    near = np.hypot(*(starts[:, None, :] - centres[None, :, :]).transpose(2, 0, 1)) \
+        <= demands.reach_in + REACH_TOL_IN
     front = np.array([s[0] == 0 for s in slots])
     contact = np.array([s[0] == 0 and s[1] in files_in for s in slots])
-    n, size = len(ids), len(slots)
-    cost = np.zeros((size, size))
-    cost[:n][far] = FORBIDDEN
     for m, mid in enumerate(ids):
         if mid in chars:
-            cost[m, ~front] = FORBIDDEN
+            near[m] &= front
         if mid in demands.keep_characters:
-            cost[m, ~contact] = FORBIDDEN
-    cost[:n, contact] -= 1.0
-    in_rear = np.array([s[0] == rear for s in slots])
-    cost[n:, ~in_rear] = FORBIDDEN
-    rows, cols = linear_sum_assignment(cost)
-    if cost[rows, cols].max() >= FORBIDDEN / 2.0:
+            near[m] &= contact
+    rows = [("m", m) for m in range(len(ids))] + [("e", k) for k in range(len(slots) - len(ids))]
+    graph = nx.Graph()
+    graph.add_nodes_from(rows, bipartite=0)
+    graph.add_nodes_from((("s", j) for j in range(len(slots))), bipartite=1)
+    graph.add_edges_from((("m", m), ("s", int(j))) for m, j in zip(*np.nonzero(near),
+                                                                   strict=True))
+    graph.add_edges_from((row, ("s", j)) for row in rows[len(ids):]
+                         for j, slot in enumerate(slots) if slot[0] == rear)
+    matched = hopcroft_karp_matching(graph, top_nodes=rows)
+    if any(row not in matched for row in rows):
         return None
-    return [(ids[r], slots[c]) for r, c in zip(rows, cols, strict=True) if r < n]
+    return [(ids[m], slots[matched[("m", m)][1]]) for m in range(len(ids))]
 
 
 def true_value(scenario: Scenario, unit_id: str) -> tuple[int, int]:

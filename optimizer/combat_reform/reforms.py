@@ -6,12 +6,13 @@ Combat Reforms")."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from constraints.core.scenario import Scenario
 from constraints.core.verdict import Verdict
 from constraints.errors import EncodingMismatchError, InvalidInputError
 from constraints.rank_and_file.combats import engagements
+from constraints.rank_and_file.contact import gap_blockers, model_contacts
 from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
 from constraints.t9a.combat_reform import ModelPlacement, UnitReform, model_moves, placed
 from constraints.t9a.combat_reform_io import CombatResult
@@ -95,8 +96,25 @@ def _place(current: Scenario, answer: ReformAnswer, result: CombatResult,
                                         f"{', '.join(verdict.clauses())}")
         moved = sum(model_moves(current.unit(answer.unit), reform).values())
         current = placed(current, [reform])
+        answer = _counted(current, answer)
     outcomes.append(UnitOutcome(answer.unit, answer, reform, None, moved))
     return current
+
+
+def _counted(scenario: Scenario, answer: ReformAnswer) -> ReformAnswer:
+    """The answer's contacts as the checker counts them on the placed unit (the model's
+    lanes may count one it does not: a corner across a gap).  Fewer than the model claimed:
+    its optimum is not proved, so FEASIBLE, with the model's claim kept in `family`."""
+    unit = scenario.unit(answer.unit)
+    pairs = {p for e in scenario.units if e.player != unit.player
+             for p in model_contacts(unit, e, gap_blockers(scenario, unit.id, e.id))}
+    exact = (len({a for a, _ in pairs}), len({b for _, b in pairs}))
+    if exact == answer.value:
+        return answer
+    family = dict(answer.family, model_counted=list(answer.value))
+    status = "FEASIBLE" if exact < answer.value and answer.status == "OPTIMAL" \
+        else answer.status
+    return replace(answer, value=exact, status=status, family=family)
 
 
 def _asks_for(scenario: Scenario, uid: str, asks: Asks) -> Asks:

@@ -189,18 +189,24 @@ def _deepening(unit: Unit, line: FlushLine, ready: Prepared, effort: float) -> R
                           family={"own_facing": "any",
                                   "flush_against": [line.enemy, line.facing]},
                           reason=f"no legal reform flush against {line.enemy}'s {line.facing}")
+    budget, proved, found = 3.0 * effort, True, None
     for i, level in enumerate(levels):
+        if budget <= 0.0:
+            break
         chosen = [lay for lay, b in zip(ready.layouts, bounds, strict=True) if b >= level]
         rm = build(chosen, ready.ids, ready.characters, ready.demands)
-        solved = _solve(rm, effort)
+        solved = _solve(rm, min(effort, budget))
+        budget -= solved[0].deterministic_time
         answer = _answer(rm, unit, line, solved, ready.demands)
+        proved &= solved[1] in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
         rest = levels[i + 1] if i + 1 < len(levels) else -1
-        if answer.reformed is not None and answer.value[0] * weight + answer.value[1] >= rest:
-            return answer if solved[1] == cp_model.OPTIMAL else replace(answer,
-                                                                       status="FEASIBLE")
-        if solved[1] not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
-            return answer  # out of effort: FEASIBLE or TIMEOUT as it stands
-    return answer
+        if answer.reformed is not None and (found is None or answer.value > found.value):
+            found = answer
+        if found is not None and found.value[0] * weight + found.value[1] >= rest:
+            break  # nothing left out can do better
+    if found is None:
+        return answer if proved else replace(answer, status="TIMEOUT")
+    return found if proved and found.status == "OPTIMAL" else replace(found, status="FEASIBLE")
 
 
 def scores(lay: Layout, weight: int) -> np.ndarray:
@@ -280,12 +286,18 @@ def _options(scenario: Scenario, unit: Unit, line: FlushLine) -> list[Option]:
     """Every legal number of files, with each of the unit's Facings flush against the line
     (variant A: aligned means its Facing in contact stays flush, any of the four).  A single
     rank's Rear is its Front turned round, a single file's flanks are alike: those are left
-    out (the same placements, the same contacts)."""
+    out (the same placements, the same contacts).  Decision: a Rear or flank against the
+    enemy is searched only with a full rear rank; with a gap there, the model's lanes counted
+    contacts across it that the checker's corridor refuses (benchmarks/README.md), so those
+    placements are left out until the lanes follow the corridor."""
     found = []
+    n = unit.formation.model_count
     for files in _allowed_files(scenario, unit):
-        ranks = math.ceil(unit.formation.model_count / files)
+        ranks = math.ceil(n / files)
         for own in OWN_TURN:
             if (own == "rear" and ranks == 1) or (own == "left" and files == 1):
+                continue
+            if own != "front" and ranks > 1 and n % files:
                 continue
             found.append(Option(unit, line, files, own))
     return found
@@ -314,16 +326,17 @@ def _edge_models(enemy: Unit, own: FlushLine, line: FlushLine) -> dict[str, Inte
     across the edge, the model nearest it; one standing back from the edge (behind an empty
     slot) is touched only across the gap, which needs a shared width, not a corner
     (RULES §2.6.2), so its interval is narrowed by the checker's line tolerance."""
-    nearest: dict[tuple[float, float], tuple[float, str]] = {}
+    nearest: dict[tuple[float, float], tuple[float, str, Interval]] = {}
     for mid, base in zip(enemy.model_ids(), model_bases(enemy), strict=True):
         corners = np.asarray(base.exterior.coords[:-1])
         back = -float(((corners - own.a) @ own.out).max())  # how far behind the edge line
         along = (corners - line.a) @ line.right
-        lane = (round(float(along.min()), 9), round(float(along.max()), 9))
+        exact = (float(along.min()), float(along.max()))
+        lane = (round(exact[0], 6), round(exact[1], 6))  # the lane, to group its models
         if lane not in nearest or back < nearest[lane][0]:
-            nearest[lane] = (back, mid)
+            nearest[lane] = (back, mid, exact)
     found = {}
-    for (lo, hi), (back, mid) in nearest.items():
+    for back, mid, (lo, hi) in nearest.values():
         if abs(back) <= CONTACT_IN:
             found[mid] = (lo, hi)
         elif hi - lo > 2 * ACROSS_IN:
@@ -425,7 +438,7 @@ def _may(lay: Layout, index: int, rm: ReformModel, m: int, slot: Slot) -> bool:
     lane = lay.option.lane_of(slot)
     needs = [list(lay.front[lane]) if lane is not None else []
              ] if rm.model_ids[m] in rm.demands.keep_characters else []
-    needs += [[lay.front[lane][span]] if lane is not None and span >= 0 else []
+    needs += [[lay.by_span[lane][span]] if lane is not None and span >= 0 else []
               for char, span in rm.demands.character_with if char == rm.model_ids[m]]
     return all(any(a <= index <= b for a, b in (lay.indices(iv) for iv in group))
                for group in needs)

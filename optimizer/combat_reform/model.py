@@ -56,6 +56,7 @@ class Layout:
     reach: dict[tuple[int, Slot], Interval]
     front: dict[int, list[Interval]]
     enemy: dict[str, Interval]
+    by_span: dict[int, list[Interval]]  # per lane, its contact with each enemy's edge
 
     def indices(self, interval: Interval) -> tuple[int, int]:
         lo = int(np.searchsorted(self.xs, interval[0], side="left"))
@@ -75,9 +76,14 @@ def layout(option: Option, starts: np.ndarray, rules: list[Rule],
             found = option.reach(start, slot, radius)
             if found is not None:
                 reach[(m, slot)] = found
-    spans = [s for _, _, s in option.line.spans]
-    front = {lane: [option.lane_contact(lane, s) for s in spans]
+    # A lane touches the enemy where it touches one of its models: the enemy's touchable
+    # models merged into runs (those behind the enemy's own gaps come narrowed by the shared
+    # width contact across a gap needs, so they stand apart from their neighbours).
+    runs = _runs(list(enemy_models.values()))
+    front = {lane: [option.lane_contact(lane, s) for s in runs]
              for lane in range(len(option.lanes()))}
+    by_span = {lane: [option.lane_contact(lane, s) for _, _, s in option.line.spans]
+               for lane in range(len(option.lanes()))}
     enemy = {e: (iv[0] - option.along_in, iv[1]) for e, iv in enemy_models.items()}
     across = [(lo + ACROSS_IN, hi - ACROSS_IN) for ivs in front.values() for lo, hi in ivs]
     listed = list(reach.values()) + [iv for ivs in front.values() for iv in ivs] + across \
@@ -87,7 +93,7 @@ def layout(option: Option, starts: np.ndarray, rules: list[Rule],
     allowed = np.ones(len(xs), dtype=bool)
     for rule in rules:
         allowed &= rule.holds(xs)
-    return Layout(option, xs, allowed, reach, front, enemy)
+    return Layout(option, xs, allowed, reach, front, enemy, by_span)
 
 
 @dataclass
@@ -167,7 +173,7 @@ def _option(rm: ReformModel, k: int, lay: Layout) -> None:
                             if lane is not None else [(1, 0)], var)
             for char, span in rm.demands.character_with:
                 if rm.model_ids[m] == char:
-                    _within(m_, at, lay.indices(lay.front[lane][span])
+                    _within(m_, at, lay.indices(lay.by_span[lane][span])
                             if span >= 0 and lane is not None else (1, 0), var)
             rm.put[(m, slot, k)] = var
             here.append(var)
@@ -196,6 +202,17 @@ def _option(rm: ReformModel, k: int, lay: Layout) -> None:
         m_.add_implication(var, use)
         _within(m_, at, lay.indices(interval), var)
         rm.theirs[(e, k)] = var
+
+
+def _runs(intervals: list[Interval]) -> list[Interval]:
+    """Intervals merged where they touch or overlap (within a rounding's width)."""
+    merged: list[Interval] = []
+    for lo, hi in sorted(intervals):
+        if merged and lo <= merged[-1][1] + 1e-9:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
+        else:
+            merged.append((lo, hi))
+    return merged
 
 
 def _meets(allowed: np.ndarray, bounds: tuple[int, int]) -> bool:

@@ -22,16 +22,8 @@ from ortools.sat.python import cp_model
 
 from constraints.core.scenario import Scenario
 from constraints.rank_and_file.combats import combats
-from optimizer.combat_reform.best import (
-    Asks,
-    Prepared,
-    ReformAnswer,
-    _answer,
-    _previous,
-    _solve,
-    prepare,
-    rules_bound,
-)
+from optimizer.combat_reform.answer import ReformAnswer, answer_of, solve
+from optimizer.combat_reform.best import Asks, Prepared, _previous, prepare, rules_bound
 from optimizer.combat_reform.model import ReformModel, add_unit
 from optimizer.combat_reform.placement import FlushLine, flush_line
 
@@ -87,8 +79,8 @@ def joint_reform(scenario: Scenario, first: str, second: str, shared: JointLine,
     _ordered(sat_model, parts)
     _objective(sat_model, parts, ready)
     sat_model.add(sum(sum(p.own.values()) for p in parts) <= _pair_bound(scenario, units))
-    solved = _solve(parts[0], effort)
-    answers = [_answer(parts[i], units[i], shared.lines[i], solved, ready[i].demands)
+    solved = solve(parts[0], effort)
+    answers = [answer_of(parts[i], units[i], shared.lines[i], solved, ready[i].demands)
                for i in range(2)]
     return _joint_status(scenario, answers, solved[1])
 

@@ -1,0 +1,149 @@
+"""A unit's Combat Reform as found: the solve of its model, the answer read from it (every
+model's slot, the contacts, the status), and the third level, the assignment moving the
+models least at the offset found (docs/rules.md §12)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from ortools.graph.python import linear_sum_assignment
+from ortools.sat.python import cp_model
+
+from constraints.rank_and_file.formation import Character, Formation, Slot
+from constraints.rank_and_file.unit import Unit
+from optimizer.combat_reform.model import Demands, Layout, ReformModel
+from optimizer.combat_reform.placement import FlushLine, Option
+
+EFFORT = 5.0  # CP-SAT deterministic time for one unit's model
+
+
+@dataclass(frozen=True)
+class ReformAnswer:
+    """A proposed Combat Reform: the formation, the pose, every model's slot, and the
+    contacts before and after; `status` says what is proved (module docs)."""
+
+    status: str
+    unit: str
+    files: int = 0
+    centre: tuple[float, float] = (0.0, 0.0)
+    facing_deg: float = 0.0
+    models: tuple[tuple[str, Slot], ...] = ()
+    value: tuple[int, int] = (0, 0)
+    bound: tuple[int, int] = (0, 0)
+    contacts_before: int = 0
+    reason: str = ""
+    family: dict[str, object] = field(default_factory=dict)
+    reformed: Unit | None = None
+
+
+def solve(rm: ReformModel, effort: float) -> tuple[cp_model.CpSolver, Any]:
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_deterministic_time = effort
+    solver.parameters.cp_model_probing_level = 0
+    status = solver.solve(rm.sat_model)
+    return solver, status
+
+
+def answer_of(rm: ReformModel, unit: Unit, line: FlushLine,
+            solved: tuple[cp_model.CpSolver, Any], demands: Demands) -> ReformAnswer:
+    solver, status = solved
+    family: dict[str, object] = {"own_facing": "any",
+                                 "flush_against": [line.enemy, line.facing]}
+    if status == cp_model.INFEASIBLE:
+        return ReformAnswer("NOT_FOUND", unit.id, contacts_before=demands.own_before,
+                            family=family, reason="no legal reform flush against "
+                            f"{line.enemy}'s {line.facing}")
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return ReformAnswer("TIMEOUT", unit.id, contacts_before=demands.own_before,
+                            family=family)
+    k = next(i for i, v in enumerate(rm.use) if solver.value(v))
+    lay = rm.layouts[k]
+    index = solver.value(rm.at[k])
+    x = float(lay.xs[index])
+    own = sum(solver.value(v) for (_, kk), v in rm.own.items() if kk == k)
+    theirs = sum(solver.value(v) for (_, kk), v in rm.theirs.items() if kk == k)
+    weight = 1 + max(1, len({e for e, _ in rm.theirs}))
+    bound = int(math.floor(solver.best_objective_bound + 1e-9))
+    placed = _least_moves(rm, k, index, solver) or tuple(
+        (rm.model_ids[m], slot) for (m, slot, kk), v in rm.put.items()
+        if kk == k and solver.value(v))
+    if demands.widest:  # the files' level sits above: the contacts' own bound is unknown
+        bound = own * weight + theirs if status == cp_model.OPTIMAL \
+            else len(rm.model_ids) * weight + weight - 1
+    pose = lay.option.pose(x)
+    family["own_facing"] = lay.option.own
+    reformed = unit.with_formation(_formation(unit, lay.option, placed)).with_pose(pose)
+    return ReformAnswer("OPTIMAL" if status == cp_model.OPTIMAL else "FEASIBLE", unit.id,
+                        lay.option.files, pose.centre, pose.facing_deg, placed, (own, theirs),
+                        (bound // weight, bound % weight), demands.own_before,
+                        family=family, reformed=reformed)
+
+
+MOVE_TICKS = 10_000  # model displacements in ten-thousandths of an inch
+
+
+def _least_moves(rm: ReformModel, k: int, index: int, first: cp_model.CpSolver
+                 ) -> tuple[tuple[str, Slot], ...] | None:
+    """The third level: with the formation, the offset and the contacts found kept, the
+    assignment of models to slots whose total displacement is least (exact at that offset;
+    other offsets reaching the same contacts are not compared).  The contacts depend on the
+    offset alone, so what is left is a least-cost assignment: every model to a slot it can
+    reach (a character to a front-rank slot, touching the enemy where it must), every rank
+    but the rear one full (dummy models may take only rear-rank slots).  None when there is
+    none (the first assignment then stands)."""
+    lay = rm.layouts[k]
+    option = lay.option
+    x = float(lay.xs[index])
+    starts = option.unit.model_positions()
+    slots = option.slots()
+    allowed = {(m, slot) for (m, slot, kk), var in rm.put.items() if kk == k
+               and _may(lay, index, rm, m, slot)}
+    rows, cols, costs = [], [], []
+    for m, slot in sorted(allowed):
+        end = option.slot_origin(slot) + x * option.line.right
+        rows.append(m)
+        cols.append(slots.index(slot))
+        costs.append(round(float(np.hypot(*(starts[m] - end))) * MOVE_TICKS))
+    n = len(rm.model_ids)
+    for dummy in range(n, len(slots)):  # the rear rank's gaps
+        for j, slot in enumerate(slots):
+            if slot[0] == option.ranks - 1:
+                rows.append(dummy)
+                cols.append(j)
+                costs.append(0)
+    solver = linear_sum_assignment.SimpleLinearSumAssignment()
+    solver.add_arcs_with_cost(np.array(rows), np.array(cols), np.array(costs, dtype=np.int64))
+    if solver.solve() != solver.OPTIMAL:
+        return None
+    return tuple((rm.model_ids[m], slots[solver.right_mate(m)]) for m in range(n))
+
+
+def _may(lay: Layout, index: int, rm: ReformModel, m: int, slot: Slot) -> bool:
+    """Whether model m may stand in `slot` at offset `index`: within its reach, and a
+    character in the front rank touching the enemy when it must (as the model's rows)."""
+    lo, hi = lay.indices(lay.reach[(m, slot)])
+    if not lo <= index <= hi:
+        return False
+    if m not in rm.characters:
+        return True
+    lane = lay.option.lane_of(slot)
+    needs = [list(lay.front[lane]) if lane is not None else []
+             ] if rm.model_ids[m] in rm.demands.keep_characters else []
+    needs += [[lay.by_span[lane][span]] if lane is not None and span >= 0 else []
+              for char, span in rm.demands.character_with if char == rm.model_ids[m]]
+    return all(any(a <= index <= b for a, b in (lay.indices(iv) for iv in group))
+               for group in needs)
+
+
+def _formation(unit: Unit, option: Option, placed: tuple[tuple[str, Slot], ...]) -> Formation:
+    chars = {c.id for c in unit.formation.characters}
+    taken = {slot for _, slot in placed}
+    characters = tuple(Character(mid, slot) for mid, slot in placed if mid in chars)
+    rear = option.ranks - 1
+    empty = tuple((rear, f) for f in range(option.files) if (rear, f) not in taken)
+    rf = sum(1 for mid, _ in placed if mid not in chars)
+    return Formation(option.files, rf, characters, empty)

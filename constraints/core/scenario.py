@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
+import numpy as np
 import shapely
 from shapely.geometry import Polygon, box
 
@@ -77,6 +78,13 @@ class Battlefield:
 
     def area(self) -> Polygon:
         return box(0.0, 0.0, self.width_in, self.depth_in)
+
+    def overhang_in(self, points: Any) -> float:
+        """How far the farthest of `points` (an (n, 2) array) lies past a table edge (0 when
+        every one is on the table)."""
+        p = np.asarray(points, dtype=float)
+        return max(float(-p.min()), float(p[:, 0].max() - self.width_in),
+                   float(p[:, 1].max() - self.depth_in), 0.0)
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,6 @@ table edge.
 
 from __future__ import annotations
 
-import numpy as np
-
 from constraints.core.verdict import ClauseResult
 from constraints.rank_and_file.contact import CONTACT_IN
 from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample
@@ -25,9 +23,6 @@ class OnTable(CombatReformClause):
     )
 
     def check(self, ctx: ReformContext) -> ClauseResult:
-        corners = np.asarray(ctx.end_unit.corners())
-        field = ctx.before.battlefield
-        past = max(float(-corners.min()), float(corners[:, 0].max() - field.width_in),
-                   float(corners[:, 1].max() - field.depth_in), 0.0)
+        past = ctx.before.battlefield.overhang_in(ctx.end_unit.corners())
         return self.result("outside", past, CONTACT_IN, past <= CONTACT_IN,
                            f"{ctx.unit_id} is placed {past:.4f}\" past the table edge")

@@ -4,8 +4,6 @@ Measured: how far the boundary reaches past the table edge."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from constraints.core.verdict import ClauseResult
 from constraints.t9a.clauses.nudge.base import CONTACT_IN, NudgeClause, NudgeExample
 from constraints.t9a.clauses.nudge.context import NudgeContext
@@ -22,9 +20,6 @@ class NudgeTable(NudgeClause):
     )
 
     def check(self, ctx: NudgeContext) -> ClauseResult:
-        corners = np.asarray(ctx.end_unit.corners())
-        field = ctx.scenario.battlefield
-        past = max(float(-corners.min()), float(corners[:, 0].max() - field.width_in),
-                   float(corners[:, 1].max() - field.depth_in), 0.0)
+        past = ctx.scenario.battlefield.overhang_in(ctx.end_unit.corners())
         return self.result("outside", past, CONTACT_IN, past <= CONTACT_IN,
                            f"the nudge leaves the battlefield by {past:.4f}\"")

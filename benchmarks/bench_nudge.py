@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import shapely
+from bench_args import choose
 from nudge_baselines import exhaustive
 
 import optimizer.nudge.least as least_module
@@ -399,15 +400,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--profile", choices=sorted(SCENES),
                         help="only print the cProfile hot spots of the solver on one scene")
     args = parser.parse_args(argv)
-    names = args.scenes.split(",") if args.scenes else list(QUICK if args.quick else SCENES)
-    unknown = [n for n in names if n not in SCENES]
-    if unknown:
-        parser.error(f"unknown scene(s) {', '.join(unknown)} (known: {', '.join(SCENES)})")
-    args.names = names
-    args.repeats = args.repeats or (1 if args.quick else 3)
-    if args.repeats < 1:
-        parser.error("--repeats must be >= 1")
-    return args
+    return choose(parser, args, args.scenes, list(SCENES), QUICK, "scene")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -34,6 +34,7 @@ from typing import Any
 
 from baselines import brute_force, per_heading_geometry
 from baselines_wheels import brute_two_wheels
+from bench_args import choose
 from mask_throughput import MASK_CASES, bench_mask
 
 import optimizer.search.prefilter as prefilter
@@ -301,15 +302,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help=f"the solver's K (default {DEFAULT_MAX_WHEELS}); it also runs "
                         "with one wheel")
     args = parser.parse_args(argv)
-    names = args.cases.split(",") if args.cases else list(QUICK if args.quick else CASES)
-    unknown = [n for n in names if n not in CASES]
-    if unknown:
-        parser.error(f"unknown case(s) {', '.join(unknown)} (known: {', '.join(CASES)})")
-    args.names = names
-    args.repeats = args.repeats or (1 if args.quick else 3)
-    if args.repeats < 1:
-        parser.error("--repeats must be >= 1")
-    return args
+    return choose(parser, args, args.cases, list(CASES), QUICK, "case")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,4 +4,7 @@ The game systems are imported here so that each registers itself (constraints.co
 shared code never imports a system.
 """
 
-from constraints import t9a  # noqa: F401  (registers the system)
+from constraints import (
+    infinity,  # noqa: F401  (registers the system)
+    t9a,  # noqa: F401  (registers the system)
+)

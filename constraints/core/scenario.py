@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 import shapely
@@ -30,6 +30,23 @@ class Pose:
 
     centre: Point
     facing_deg: float
+
+
+class Feature(Protocol):
+    """What shared code asks of a terrain feature: an id, a kind, a plane shape and whether
+    it is impassable (T9A's `Terrain`; Infinity's scenery and ladders)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def shape(self) -> shapely.Geometry: ...
+
+    @property
+    def impassable(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -93,7 +110,7 @@ class Scenario(Generic[U]):
 
     battlefield: Battlefield
     units: tuple[U, ...]
-    terrain: tuple[Terrain, ...] = ()
+    terrain: tuple[Feature, ...] = ()
     rules: str = "t9a"
     rule_options: tuple[tuple[str, Any], ...] = ()
     active_player: str | None = None
@@ -115,7 +132,7 @@ class Scenario(Generic[U]):
     def others(self, unit_id: str) -> tuple[U, ...]:
         return tuple(u for u in self.units if u.id != unit_id)  # type: ignore[attr-defined]
 
-    def impassable(self) -> tuple[Terrain, ...]:
+    def impassable(self) -> tuple[Feature, ...]:
         return tuple(t for t in self.terrain if t.impassable)
 
     def obstacles_for(self, unit_id: str) -> list[tuple[str, Polygon]]:

@@ -56,14 +56,15 @@ def scenario_from_json(data: Any) -> Scenario:
     field_node = top["battlefield"].fields(("width", "depth"))
     battlefield = Battlefield(field_node["width"].number(positive=True),
                               field_node["depth"].number(positive=True))
-    terrain = tuple(_terrain(n, system) for n in top["terrain"].items()) if "terrain" in top \
+    read_terrain = system.read_terrain or (lambda n: _terrain(n, system))
+    terrain = tuple(read_terrain(n) for n in top["terrain"].items()) if "terrain" in top \
         else ()
     units = tuple(system.read_unit(n) for n in top["units"].items(min_len=1))
     scenario = Scenario(battlefield, units, terrain, rules,
                         tuple((k, v.value) for k, v in options.items()),
                         top["active_player"].string() if "active_player" in top else None)
     _check_ids(scenario, system)
-    _check_placement(scenario)
+    (system.check_placement or _check_placement)(scenario)
     return scenario
 
 
@@ -120,13 +121,14 @@ def scenario_to_json(scenario: Scenario) -> dict[str, Any]:
                                            "depth": scenario.battlefield.depth_in}}
     if scenario.active_player is not None:
         out["active_player"] = scenario.active_player
-    out["terrain"] = [_terrain_json(t) for t in scenario.terrain]
     system = find_system(scenario.rules)
+    out["terrain"] = [(system.terrain_to_json or _terrain_json)(t) for t in scenario.terrain]
     out["units"] = [system.unit_to_json(u) for u in scenario.units]
     return out
 
 
-def _terrain_json(t: Terrain) -> dict[str, Any]:
+def _terrain_json(t: Any) -> dict[str, Any]:
+    """A shared `Terrain` entry (a system with its own terrain writes its own)."""
     out: dict[str, Any] = {"id": t.id, "kind": t.kind, "polygon": [list(p) for p in t.polygon]}
     if t.test is not None:
         out["test"] = t.test

@@ -27,6 +27,12 @@ class System:
     named_ids: Callable[[Any], list[tuple[str, str]]]  # (JSON path suffix, id) a unit holds
     read_move: Callable[[Any], Any]                  # a move file's JSON
     check: Callable[[Any, Any], Any]                 # (scenario, move) -> Verdict
+    # A system whose terrain is not flat polygons (Infinity's scenery has heights, levels
+    # and ladders) reads and writes its own entries and judges its own placement (troopers
+    # on different levels may share x, y); None: the shared readers below.
+    read_terrain: Callable[[Node], Any] | None = None
+    terrain_to_json: Callable[[Any], dict[str, Any]] | None = None
+    check_placement: Callable[[Any], None] | None = None
 
 
 SYSTEMS: dict[str, System] = {}

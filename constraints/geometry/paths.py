@@ -175,7 +175,19 @@ class PathFinder:
 
     def __init__(self, obstacles: Sequence[Polygon], clearance_in: float) -> None:
         self.clearance_in = clearance_in
-        self.region = grown([o for o in obstacles if not o.is_empty], clearance_in)
+        self._build(grown([o for o in obstacles if not o.is_empty], clearance_in))
+
+    @classmethod
+    def around(cls, region: shapely.Geometry) -> PathFinder:
+        """A finder whose paths keep out of `region`'s interior, grown already by whoever
+        built it (Infinity's free space mixes clearances: docs/rules.md §13.3)."""
+        finder = cls.__new__(cls)
+        finder.clearance_in = 0.0
+        finder._build(region)
+        return finder
+
+    def _build(self, region: shapely.Geometry) -> None:
+        self.region = region
         shapely.prepare(self.region)
         # Each connected part on its own: GEOS relates a segment to a polygon in time that
         # grows with the polygon's size, and a segment only ever meets a few parts.

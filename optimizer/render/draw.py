@@ -24,7 +24,7 @@ from shapely.geometry.polygon import orient
 
 from constraints.core.jsonread import point as checked_point
 from constraints.core.profile import rule_name
-from constraints.core.scenario import Scenario, Terrain
+from constraints.core.scenario import Feature, Scenario
 from constraints.core.verdict import Verdict, Violation
 from constraints.geometry.plane import Point
 from constraints.t9a.checker import check_move
@@ -207,7 +207,7 @@ def _draw_field(ax: Axes, scenario: Scenario) -> None:
     ax.tick_params(labelsize=7)
 
 
-def _draw_terrain(ax: Axes, terrain: Sequence[Terrain]) -> None:
+def _draw_terrain(ax: Axes, terrain: Sequence[Feature]) -> None:
     """Each feature in its kind's style, one legend entry per kind; ids only when few."""
     seen: set[str] = set()
     for feature in terrain:
@@ -219,7 +219,7 @@ def _draw_terrain(ax: Axes, terrain: Sequence[Terrain]) -> None:
         _label_terrain(ax, terrain)
 
 
-def _label_terrain(ax: Axes, terrain: Iterable[Terrain]) -> None:
+def _label_terrain(ax: Axes, terrain: Iterable[Feature]) -> None:
     for feature in terrain:
         x, y = feature.shape.representative_point().coords[0]
         colour, back = ("white", "none") if feature.impassable else ("#4d3a1f", "#f3e9d8")

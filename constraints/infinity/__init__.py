@@ -1,0 +1,23 @@
+"""Infinity N4: troopers on round bases, Silhouettes, scenery on levels, and the route
+clauses.  Importing it registers the system (`constraints.core.system`) with its profile
+`infinity-n4`."""
+
+from types import MappingProxyType
+
+from constraints.core.profile import RulesProfile
+from constraints.core.system import System, register_system
+from constraints.infinity.checker import check_route
+from constraints.infinity.placement import check_placement
+from constraints.infinity.route import SKILLS, route_from_json
+from constraints.infinity.scenery import TERRAIN_KINDS, read_terrain, terrain_to_json
+from constraints.infinity.trooper import named_ids, read_trooper, trooper_to_json
+
+# Routes are not Move Manoeuvres: their clauses are `constraints.infinity.clauses.ROUTE_CLAUSES`
+# (as the nudge's are), so the skills list none here.
+PROFILE = RulesProfile("infinity-n4", "Infinity N4 General Movement Rules (seed 004)",
+                       MappingProxyType({skill: () for skill in SKILLS}),
+                       MappingProxyType({}), "infinity")
+
+SYSTEM = System("infinity", (PROFILE,), TERRAIN_KINDS, read_trooper, trooper_to_json, named_ids,
+                route_from_json, check_route, read_terrain, terrain_to_json, check_placement)
+register_system(SYSTEM)

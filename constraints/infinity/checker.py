@@ -1,0 +1,72 @@
+"""The exact checker of a declared route (docs/rules.md §13.4): every route clause, every
+violation with its measurement."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from constraints.core.scenario import Scenario
+from constraints.core.verdict import Violation
+from constraints.infinity.clauses import ROUTE_CLAUSES
+from constraints.infinity.clauses.context import RouteContext
+from constraints.infinity.route import Route
+from constraints.infinity.scenery import Point3
+
+
+@dataclass(frozen=True)
+class RouteVerdict:
+    unit: str
+    skill: str
+    path: tuple[Point3, ...]
+    move_lengths_in: tuple[float, ...]
+    violations: tuple[Violation, ...]
+    measurements: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def legal(self) -> bool:
+        return not self.violations
+
+    @property
+    def status(self) -> str:
+        return "legal" if self.legal else "illegal"
+
+    @property
+    def length_in(self) -> float:
+        return sum(self.move_lengths_in)
+
+    def clauses(self) -> tuple[str, ...]:
+        return tuple(v.clause for v in self.violations)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"legal": self.legal, "unit": self.unit, "skill": self.skill,
+                "length": round(self.length_in, 6),
+                "moves": [round(v, 6) for v in self.move_lengths_in],
+                "end": [round(v, 6) for v in self.path[-1]],
+                "violations": [v.to_json() for v in self.violations],
+                "measurements": {k: round(v, 6) for k, v in self.measurements.items()
+                                 if v != float("inf")}}
+
+    def text(self) -> str:
+        word = "LEGAL" if self.legal else "ILLEGAL"
+        moves = " + ".join(f"{v:.3f}" for v in self.move_lengths_in)
+        lines = [f"{self.unit} {self.skill}: {word}",
+                 f"  length {self.length_in:.3f} in ({moves}), end {json.dumps(self.path[-1])}"]
+        for v in self.violations:
+            lines.append(f"  broken {v.clause}: {v.message} "
+                         f"(measured {v.measured:.3f} {v.dimension}, limit {v.limit:.3f})")
+        return "\n".join(lines)
+
+
+def check_route(scenario: Scenario, route: Route) -> RouteVerdict:
+    """Judge a declared route exactly (bad input raises InvalidInputError)."""
+    ctx = RouteContext(scenario, route)
+    violations: list[Violation] = []
+    measurements: dict[str, float] = {}
+    for clause in ROUTE_CLAUSES:
+        found = clause().check(ctx)
+        violations += found.violations
+        measurements.update(found.measurements)
+    return RouteVerdict(route.unit, route.skill, route.path, tuple(ctx.move_lengths()),
+                        tuple(violations), measurements)

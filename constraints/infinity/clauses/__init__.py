@@ -1,0 +1,18 @@
+"""The route clauses of Infinity N4 (docs/rules.md §13.4), one module each, in the order a
+verdict lists them."""
+
+from constraints.infinity.clauses.base import RouteClause
+from constraints.infinity.clauses.end_surface import EndSurface
+from constraints.infinity.clauses.end_troopers import EndTroopers
+from constraints.infinity.clauses.enemy_contact import EnemyContact
+from constraints.infinity.clauses.length import Length
+from constraints.infinity.clauses.levels import Levels
+from constraints.infinity.clauses.scenery import Scenery
+from constraints.infinity.clauses.surface import Surface
+from constraints.infinity.clauses.table import Table
+from constraints.infinity.clauses.troopers import Troopers
+
+ROUTE_CLAUSES: tuple[type[RouteClause], ...] = (
+    Levels, Length, Scenery, Surface, Table, Troopers, EnemyContact, EndSurface, EndTroopers)
+
+__all__ = ["ROUTE_CLAUSES", "RouteClause"]

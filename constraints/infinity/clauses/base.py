@@ -1,0 +1,59 @@
+"""The route clauses' protocol: an exact `check` of one declared route and a table of rule
+examples (docs/rules.md §13.4).
+
+Routes are not rank-and-flank Move Manoeuvres: no CP-SAT rows or batch masks.  The route
+clauses keep the clause protocol's shape (`check` returning a `ClauseResult`, `examples`
+from the rule text) so one conformance test runs them all
+(tests/conformance/test_route_clauses.py), and the shortest-route search is checked by them.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from constraints.core.verdict import ClauseResult, Violation
+from constraints.geometry.plane import Point
+from constraints.infinity.clauses.context import RouteContext
+
+CLEAR_TOL_IN = 1e-9   # a distance this far under its limit still passes (float noise)
+CONTACT_IN = 1e-6     # Silhouette contact: the bases within this of touching
+
+
+@dataclass(frozen=True)
+class RouteExample:
+    """A case from the rule text: a scenario and a declared route (JSON), whether the
+    clause breaks, and optionally a measurement (name, value) the rule text fixes."""
+
+    why: str
+    scenario: Mapping[str, Any]
+    route: Mapping[str, Any]
+    breaks: bool
+    measured: tuple[str, float] | None = None
+
+
+class RouteClause(ABC):
+    id: ClassVar[str]
+    examples: ClassVar[tuple[RouteExample, ...]] = ()
+
+    @abstractmethod
+    def check(self, ctx: RouteContext) -> ClauseResult:
+        """Measure the route against this clause, exactly."""
+
+    def result(self, name: str, measured: float, limit: float, legal: bool, message: str,
+               witness: tuple[Point, ...] = ()) -> ClauseResult:
+        violations = () if legal else (
+            Violation(self.id, measured, limit, "in", message, witness),)
+        return ClauseResult({name: measured}, violations)
+
+
+def merged(results: list[ClauseResult]) -> ClauseResult:
+    """Several measurements of one clause (one per leg or per end) as one result."""
+    measurements: dict[str, float] = {}
+    violations: list[Violation] = []
+    for r in results:
+        measurements.update(r.measurements)
+        violations += r.violations
+    return ClauseResult(measurements, tuple(violations))

@@ -1,0 +1,98 @@
+"""What every route clause reads: the trooper as it moves, its walk view, and the route cut
+into legs (docs/rules.md §13.4).
+
+A leg joins two consecutive points of the path.  It is a *walk* when both points belong to
+one walk region (measured in the plane: vertical steps are not counted), a *ladder* when
+it runs from one end of a ladder or stairs to the other (measured along it), and *broken*
+otherwise (a point on no surface, or a change of level with no way up or down).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+
+import shapely
+
+from constraints.core.scenario import Scenario
+from constraints.infinity.route import SAME_POINT_IN, Route, trooper_of
+from constraints.infinity.scenery import Connector, Point3, connectors
+from constraints.infinity.trooper import Trooper
+from constraints.infinity.walk import Walk
+
+
+@dataclass(frozen=True)
+class Leg:
+    start: Point3
+    end: Point3
+    move: int                      # 0: the first Move, 1: the second
+    region: int | None = None      # a walk in this region
+    connector: Connector | None = None
+
+    @property
+    def broken(self) -> bool:
+        return self.region is None and self.connector is None
+
+    @property
+    def length_in(self) -> float:
+        if self.connector is not None:
+            return self.connector.length_in
+        return math.dist(self.start[:2], self.end[:2])
+
+    @cached_property
+    def line(self) -> shapely.Geometry:
+        if math.dist(self.start[:2], self.end[:2]) <= SAME_POINT_IN:
+            return shapely.Point(self.start[:2])
+        return shapely.LineString([self.start[:2], self.end[:2]])
+
+
+class RouteContext:
+    def __init__(self, scenario: Scenario, route: Route) -> None:
+        self.scenario, self.route = scenario, route
+        self.trooper: Trooper = trooper_of(scenario, route)
+        self.walk = Walk.of(scenario, self.trooper)
+        self.legs = self._legs()
+
+    def _legs(self) -> tuple[Leg, ...]:
+        path, mid = self.route.path, self.route.midpoint
+        legs = []
+        for k in range(len(path) - 1):
+            move = 1 if mid is not None and k >= mid else 0
+            legs.append(self._leg(path[k], path[k + 1], move))
+        return tuple(legs)
+
+    def _leg(self, a: Point3, b: Point3, move: int) -> Leg:
+        ra, rb = self.locate(a), self.locate(b)
+        if ra is not None and ra == rb:
+            return Leg(a, b, move, region=ra)
+        for c in connectors(self.scenario.terrain):
+            if ra is not None and rb is not None and _joins(c, a, b):
+                return Leg(a, b, move, connector=c)
+        return Leg(a, b, move)
+
+    def locate(self, p: Point3) -> int | None:
+        return self.walk.locate(*p)
+
+    def walks(self) -> list[Leg]:
+        return [leg for leg in self.legs if leg.region is not None]
+
+    def ends(self) -> list[tuple[str, Point3]]:
+        """Where a Move ends: the first Move's end (Move + Move), then the route's end."""
+        found = []
+        if self.route.midpoint is not None:
+            found.append(("the first Move's end", self.route.path[self.route.midpoint]))
+        found.append(("the end", self.route.path[-1]))
+        return found
+
+    def move_lengths(self) -> list[float]:
+        lengths = [0.0] * len(self.route.moves())
+        for leg in self.legs:
+            lengths[leg.move] += leg.length_in
+        return lengths
+
+
+def _joins(c: Connector, a: Point3, b: Point3) -> bool:
+    forward = math.dist(a, c.start) <= SAME_POINT_IN and math.dist(b, c.end) <= SAME_POINT_IN
+    back = math.dist(a, c.end) <= SAME_POINT_IN and math.dist(b, c.start) <= SAME_POINT_IN
+    return forward or back

@@ -1,0 +1,94 @@
+"""route.enemy_contact: a Move ends on Silhouette contact with an enemy (docs/rules.md
+§13.4).
+
+Rule (seed 004): "A Trooper's Movement ends automatically whenever he enters Silhouette
+contact with an enemy, even if the specified movement route is cut short as a result."  A
+declared route that goes on after its base first touches an enemy's is cut short there:
+the clause names the length at which the Move ends and where.  Contact the trooper is in
+when it starts does not stop it (a trooper leaving combat Dodges; out of scope here).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from constraints.core.verdict import ClauseResult
+from constraints.infinity.clauses.base import CONTACT_IN, RouteClause, RouteExample
+from constraints.infinity.clauses.context import Leg, RouteContext
+from constraints.infinity.clauses.examples import town, trooper, walk
+
+_ENEMY = trooper("zhanshi", 8, 13.5, player="red")
+
+
+def first_touch(leg: Leg, centre: tuple[float, float], reach_in: float) -> float | None:
+    """The least t in [0, 1] where the leg's centre comes within `reach_in` of `centre`."""
+    a, b, c = np.asarray(leg.start[:2]), np.asarray(leg.end[:2]), np.asarray(centre)
+    d, f = b - a, a - c
+    if float(f @ f) <= reach_in ** 2:
+        return 0.0
+    qa, qb, qc = float(d @ d), 2.0 * float(f @ d), float(f @ f) - reach_in ** 2
+    disc = qb * qb - 4.0 * qa * qc
+    if qa == 0.0 or disc < 0.0:
+        return None
+    t = (-qb - math.sqrt(disc)) / (2.0 * qa)
+    return t if 0.0 <= t <= 1.0 else None
+
+
+class EnemyContact(RouteClause):
+    id = "route.enemy_contact"
+
+    def check(self, ctx: RouteContext) -> ClauseResult:
+        r = ctx.trooper.radius_in
+        total = sum(leg.length_in for leg in ctx.legs)
+        start = ctx.route.path[0]
+        walked = 0.0
+        for leg in ctx.legs:
+            hit = self._hit(ctx, leg, r, start) if leg.region is not None else None
+            if hit is not None:
+                t, enemy = hit
+                at = walked + t * leg.length_in
+                if at < total - CONTACT_IN:
+                    x = leg.start[0] + t * (leg.end[0] - leg.start[0])
+                    y = leg.start[1] + t * (leg.end[1] - leg.start[1])
+                    return self.result(
+                        "contact_after", at, total, False,
+                        f"the Move ends on Silhouette contact with enemy {enemy!r} after "
+                        f"{at:.3f} in at ({x:.3f}, {y:.3f}), short of the route's "
+                        f"{total:.3f} in", ((x, y),))
+            walked += leg.length_in
+        return ClauseResult({"contact_after": total})
+
+    @staticmethod
+    def _hit(ctx: RouteContext, leg: Leg, r: float, start: tuple[float, ...]) \
+            -> tuple[float, str] | None:
+        """The first touch of an enemy on this leg not touching at the start, if any."""
+        best: tuple[float, str] | None = None
+        for enemy in ctx.walk.troopers_in(ctx.walk.regions[leg.region]):  # type: ignore[index]
+            if enemy.player == ctx.trooper.player:
+                continue
+            reach = r + enemy.radius_in
+            if math.dist(start[:2], enemy.centre) <= reach + CONTACT_IN:
+                continue
+            # Stopped where the bases meet; a route ending in contact (within CONTACT_IN)
+            # meets them at its end, not before it.
+            t = first_touch(leg, enemy.centre, reach)
+            if t is not None and (best is None or t < best[0]):
+                best = (t, enemy.id)
+        return best
+
+    examples = (
+        RouteExample("into base contact at the end: the Move ends there as declared",
+                     town(troopers=(_ENEMY,)), walk((4, 12, 0), (8, 13.5 - 25 / 25.4, 0)),
+                     False),
+        RouteExample("past an enemy, touching it on the way: cut short",
+                     town(troopers=(trooper("zhanshi", 8, 12 + 25 / 25.4, player="red"),)),
+                     walk((4, 12, 0), (11, 12, 0)), True),
+        RouteExample("straight at an enemy and on: the Move ends after 4 in",
+                     town(troopers=(trooper("zhanshi", 8 + 25 / 25.4, 12, player="red"),)),
+                     walk((4, 12, 0), (11, 12, 0)), True, ("contact_after", 4.0)),
+        RouteExample("past an enemy 0.5 in clear: not stopped",
+                     town(troopers=(trooper("zhanshi", 8, 12.5 + 25 / 25.4, player="red"),)),
+                     walk((4, 12, 0), (11, 12, 0)), False, ("contact_after", 7.0)),
+    )

@@ -1,0 +1,64 @@
+"""route.scenery: the base never passes into scenery taller than its Silhouette (above the
+surface it walks on), so a gap narrower than the base blocks (docs/rules.md §13.4).
+
+Rule (seed 004, "Move and Obstacles"): an obstacle is passed without Jump or Climb only
+when "the obstacle's height is equal to or lower than the height of the Trooper's Silhouette
+Template, on both sides"; RULES.md §5.4: obstacles are grown by the base's radius.  Measured:
+the least distance from the centre's path to such scenery, against the radius.
+"""
+
+from __future__ import annotations
+
+import math
+
+import shapely
+
+from constraints.core.verdict import ClauseResult
+from constraints.infinity.clauses.base import CLEAR_TOL_IN, RouteClause, RouteExample, merged
+from constraints.infinity.clauses.context import RouteContext
+from constraints.infinity.clauses.examples import rect, town, walk
+
+
+class Scenery(RouteClause):
+    id = "route.scenery"
+
+    def check(self, ctx: RouteContext) -> ClauseResult:
+        r = ctx.trooper.radius_in
+        found = [ClauseResult({"scenery_clearance": math.inf})]
+        for leg in ctx.walks():
+            region = ctx.walk.regions[leg.region]  # type: ignore[index]
+            walls = ctx.walk.wall_shapes(region)
+            if not walls:
+                continue
+            gaps = shapely.distance(leg.line, walls)
+            k = int(gaps.argmin())
+            name = ctx.walk.surfaces.pieces[ctx.walk.walls(region)[k]].id
+            found.append(self.result(
+                "scenery_clearance", float(gaps[k]), r, gaps[k] >= r - CLEAR_TOL_IN,
+                f"the base passes into {name!r}, taller than the Silhouette above the "
+                f"surface: its centre comes {gaps[k]:.3f} in from it, less than the base's "
+                f"radius {r:.3f} in", (leg.start[:2], leg.end[:2])))
+        least = min(f.measurements.get("scenery_clearance", math.inf) for f in found)
+        out = merged(found)
+        return ClauseResult({"scenery_clearance": least}, out.violations)
+
+    examples = (
+        RouteExample("passing 1 in from a house", town(rect("house", 6, 13.5, 10, 17, 3.0)),
+                     walk((4, 12, 0), (8, 12, 0)), False, ("scenery_clearance", 1.5)),
+        RouteExample("walking into a tall wall", town(rect("wall", 6, 8, 6.3, 16, 2.0,
+                                                           kind="obstacle")),
+                     walk((4, 12, 0), (8, 12, 0)), True, ("scenery_clearance", 0.0)),
+        RouteExample("a low wall (0.8 in, below 40 mm) is crossed",
+                     town(rect("wall", 6, 8, 6.3, 16, 0.8, kind="obstacle")),
+                     walk((4, 12, 0), (8, 12, 0)), False),
+        RouteExample("a gap of 0.9 in is narrower than a 25 mm base (0.984 in): blocked",
+                     town(rect("a", 6, 6, 8, 11.55, 3.0), rect("b", 6, 12.45, 8, 18, 3.0)),
+                     walk((4, 12, 0), (9, 12, 0)), True, ("scenery_clearance", 0.45)),
+        RouteExample("a gap of 1.2 in lets a 25 mm base through",
+                     town(rect("a", 6, 6, 8, 11.4, 3.0), rect("b", 6, 12.6, 8, 18, 3.0)),
+                     walk((4, 12, 0), (9, 12, 0)), False, ("scenery_clearance", 0.6)),
+        RouteExample("the same 1.2 in gap blocks a 40 mm base",
+                     town(rect("a", 6, 6, 8, 11.4, 3.0), rect("b", 6, 12.6, 8, 18, 3.0),
+                          base=40, silhouette=3),
+                     walk((4, 12, 0), (9, 12, 0)), True, ("scenery_clearance", 0.6)),
+    )

@@ -1,0 +1,60 @@
+"""route.troopers: never through an enemy, nor through an ally whose Silhouette is taller
+(docs/rules.md §13.4).
+
+Rule (seed 004): "A Trooper can move through allied Models ... whose Silhouette Template
+height is equal to or lower than the height of the Trooper's Silhouette Template" (heights,
+not S numbers: an S3 is 32 mm, lower than an S2's 40 mm); enemies are never passed
+through.  Troopers standing in the same walk region count.  Measured: the least distance
+between the bases along the path (negative: they overlap); touching is allowed.
+"""
+
+from __future__ import annotations
+
+import math
+
+import shapely
+
+from constraints.core.verdict import ClauseResult
+from constraints.infinity.clauses.base import CLEAR_TOL_IN, RouteClause, RouteExample, merged
+from constraints.infinity.clauses.context import RouteContext
+from constraints.infinity.clauses.examples import town, trooper, walk
+
+_ACROSS = walk((4, 12, 0), (10, 12, 0))
+
+
+def _other(silhouette: int, player: str = "blue") -> dict:
+    return trooper("other", 7, 12, silhouette=silhouette, base=25, player=player)
+
+
+class Troopers(RouteClause):
+    id = "route.troopers"
+
+    def check(self, ctx: RouteContext) -> ClauseResult:
+        r = ctx.trooper.radius_in
+        found = [ClauseResult({"trooper_gap": math.inf})]
+        for leg in ctx.walks():
+            for other in ctx.walk.blockers(ctx.walk.regions[leg.region]):  # type: ignore[index]
+                gap = float(shapely.distance(leg.line, shapely.Point(other.centre))) \
+                    - other.radius_in - r
+                side = "enemy" if other.player != ctx.trooper.player else \
+                    "ally with a taller Silhouette"
+                found.append(self.result(
+                    "trooper_gap", gap, 0.0, gap >= -CLEAR_TOL_IN,
+                    f"the base passes through {side} {other.id!r} (the bases overlap by "
+                    f"{-gap:.3f} in)", (leg.start[:2], other.centre)))
+        least = min(f.measurements.get("trooper_gap", math.inf) for f in found)
+        return ClauseResult({"trooper_gap": least}, merged(found).violations)
+
+    examples = (
+        RouteExample("through an allied S1 (25 mm, lower than 40 mm)",
+                     town(troopers=(_other(1),)), _ACROSS, False),
+        RouteExample("through an allied S3: 32 mm is lower than an S2's 40 mm",
+                     town(troopers=(_other(3),)), _ACROSS, False),
+        RouteExample("not through an allied S5 (45 mm, taller)",
+                     town(troopers=(_other(5),)), _ACROSS, True,
+                     ("trooper_gap", -25 / 25.4)),
+        RouteExample("never through an enemy", town(troopers=(_other(1, "red"),)), _ACROSS,
+                     True),
+        RouteExample("round an enemy, 0.5 in clear", town(troopers=(_other(1, "red"),)),
+                     walk((4, 12, 0), (7, 10.516, 0)), False),
+    )

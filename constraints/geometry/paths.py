@@ -340,6 +340,32 @@ class PathFinder:
                     heapq.heappush(heap, (d + length, w, v))
         return np.asarray(best), np.asarray(prev)
 
+    def distances_from(self, point: tuple[float, float]) -> np.ndarray:
+        """The shortest distance from `point` to every corner (`vertices`; inf: none)."""
+        return self._from_source(np.asarray(point, dtype=float))[0]
+
+    def lengths_from(self, source: tuple[float, float], targets: np.ndarray) -> np.ndarray:
+        """Shortest path lengths from one source to each target, remembering the source's
+        distances and each target's visible corners (a route query asks about the same
+        ladder ends again and again)."""
+        src = np.asarray(source, dtype=float)
+        out = np.hypot(*(targets - src).T)
+        blocked = self._blocked(np.repeat(src[None], len(targets), axis=0), targets)
+        if not blocked.any():
+            return out
+        reach = self._from_source(src)[0]
+        for t in np.flatnonzero(blocked):
+            idx, last = self._seen_cached(targets[t])
+            out[t] = np.min(reach[idx] + last, initial=math.inf)
+        return out
+
+    def _seen_cached(self, point: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        key = ("seen", float(point[0]), float(point[1]))
+        if key not in self.memo:
+            self.memo[key] = self._seen_from(point)
+        found: tuple[np.ndarray, np.ndarray] = self.memo[key]  # type: ignore[assignment]
+        return found
+
     def lengths(self, sources: np.ndarray, targets: np.ndarray) -> np.ndarray:
         """(len(sources), len(targets)) shortest path lengths; inf where no path exists."""
         out = np.hypot(*(sources[:, None, :] - targets[None, :, :]).transpose(2, 0, 1))

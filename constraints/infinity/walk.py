@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 import shapely
@@ -42,10 +41,11 @@ class Mover:
     player: str
     radius_in: float
     height_in: float
+    relaxed: bool = False  # zones inscribed instead: a free space holding every legal path
 
     @classmethod
-    def of(cls, trooper: Trooper) -> Mover:
-        return cls(trooper.id, trooper.player, trooper.radius_in, trooper.height_in)
+    def of(cls, trooper: Trooper, relaxed: bool = False) -> Mover:
+        return cls(trooper.id, trooper.player, trooper.radius_in, trooper.height_in, relaxed)
 
 
 def disc_zone(centre: tuple[float, float], radius_in: float) -> Polygon:
@@ -64,10 +64,14 @@ class Walk:
         self.scenario, self.mover = scenario, mover
         self.surfaces = Surfaces(scenario, mover.height_in)
         self._walls: dict[int, list[int]] = {}
+        self._finders: dict[int, PathFinder] = {}
+        self._drops: dict[int, shapely.Geometry] = {}
 
     @classmethod
-    def of(cls, scenario: Scenario, trooper: Trooper) -> Walk:
-        mover = Mover.of(trooper)
+    def of(cls, scenario: Scenario, trooper: Trooper, relaxed: bool = False) -> Walk:
+        """The walk of `trooper` (relaxed: the free space grown instead of shrunk by the
+        polygons' rounding, so its shortest paths are lower bounds), remembered."""
+        mover = Mover.of(trooper, relaxed)
         return remembered(scenario, ("infinity", "walk", mover), lambda: cls(scenario, mover))
 
     @property
@@ -109,8 +113,10 @@ class Walk:
 
     def drops(self, region: Region) -> shapely.Geometry:
         """The table outside the region and its walls: the base's centre keeps r/2 off it."""
-        return table_of(self.scenario).difference(
-            shapely.union_all([region.area, *self.wall_shapes(region)]))
+        if region.index not in self._drops:
+            self._drops[region.index] = table_of(self.scenario).difference(
+                shapely.union_all([region.area, *self.wall_shapes(region)]))
+        return self._drops[region.index]
 
     def blocked(self, region: Region) -> shapely.Geometry:
         """Where the centre may not be in this region (interior), grown already."""
@@ -119,19 +125,28 @@ class Walk:
         table = table_of(self.scenario)
         w, d = self.scenario.battlefield.width_in, self.scenario.battlefield.depth_in
         frame = box(-FRAME_IN, -FRAME_IN, w + FRAME_IN, d + FRAME_IN).difference(table)
+        if self.mover.relaxed:
+            return _inscribed(walls, drops, frame, self.blockers(region), r)
         parts = [grown(walls, r), grown([drops], r / 2.0), grown([frame], r)]
         parts += [disc_zone(t.centre, t.radius_in + r) for t in self.blockers(region)]
         return shapely.union_all(parts)
 
-    @cached_property
-    def finders(self) -> tuple[PathFinder, ...]:
-        return tuple(PathFinder.around(self.blocked(r)) for r in self.regions)
-
     def finder(self, region: int) -> PathFinder:
-        return self.finders[region]
+        """The region's path finder, built when first asked for (a town has many roofs)."""
+        if region not in self._finders:
+            self._finders[region] = PathFinder.around(self.blocked(self.regions[region]))
+        return self._finders[region]
 
     def locate(self, x: float, y: float, level_in: float) -> int | None:
         return self.surfaces.locate(x, y, level_in)
+
+    def level_at(self, region: int, point: tuple[float, float]) -> float:
+        """The height of the region's highest surface under the point (its level there)."""
+        pieces = self.surfaces.pieces
+        x = shapely.Point(point)
+        tops = [pieces[m].top_in for m in self.regions[region].members
+                if pieces[m].polygon.distance(x) <= LEVEL_TOL_IN]
+        return max(tops) if tops else self.regions[region].tops_in[0]
 
     def free(self, region: int, x: float, y: float) -> bool:
         """Whether the centre may stand at (x, y) in the region (on the grown outline too)."""
@@ -139,15 +154,30 @@ class Walk:
 
     def end_zone(self, region: Region) -> shapely.Geometry:
         """Where a move may end in the region: the base wholly on one surface to stand on,
-        clear of every zone above and of every trooper (no ending inside an ally); inner,
-        like the free space (at most 0.001" lost)."""
+        clear of every zone above and of every trooper (no ending inside an ally).  Inner
+        like the free space (at most 0.001" lost); for a relaxed walk, outer: it holds every
+        legal end (shapely's erosion and discs, inscribed arcs)."""
         r = self.mover.radius_in
         table = table_of(self.scenario)
         spots = []
         for m in region.members:
             if self.surfaces.pieces[m].standable:
                 flat = self.surfaces.flat(m)
-                spots.append(flat.difference(grown([table.difference(flat)], r)))
+                spots.append(flat.buffer(-r) if self.mover.relaxed else
+                             flat.difference(grown([table.difference(flat)], r)))
         zone = shapely.union_all(spots) if spots else Polygon()
-        others = [disc_zone(t.centre, t.radius_in + r) for t in self.troopers_in(region)]
+        others = [shapely.Point(t.centre).buffer(t.radius_in + r - 1e-9)
+                  if self.mover.relaxed else disc_zone(t.centre, t.radius_in + r)
+                  for t in self.troopers_in(region)]
         return zone.difference(shapely.union_all([self.finder(region.index).region, *others]))
+
+def _inscribed(walls: list[shapely.Geometry], drops: shapely.Geometry, frame: Polygon,
+               blockers: list[Trooper], r: float) -> shapely.Geometry:
+    """The zones as shapely's round buffers, a hair smaller: inscribed in the true zones,
+    so the free space outside them holds every legal centre (docs/rules.md §13.5)."""
+    shrink = 1e-9
+    parts = [shapely.union_all(walls).buffer(r - shrink) if walls else Polygon(),
+             drops.buffer(r / 2.0 - shrink) if not drops.is_empty else Polygon(),
+             frame.buffer(r - shrink)]
+    parts += [shapely.Point(t.centre).buffer(t.radius_in + r - shrink) for t in blockers]
+    return shapely.union_all(parts)

@@ -64,12 +64,13 @@ class RouteContext:
 
     def _leg(self, a: Point3, b: Point3, move: int) -> Leg:
         ra, rb = self.locate(a), self.locate(b)
-        if ra is not None and ra == rb:
-            return Leg(a, b, move, region=ra)
+        if ra is None or rb is None:
+            return Leg(a, b, move)
+        # A leg from one end of a ladder to the other climbs it, even within one region.
         for c in connectors(self.scenario.terrain):
-            if ra is not None and rb is not None and _joins(c, a, b):
+            if _joins(c, a, b):
                 return Leg(a, b, move, connector=c)
-        return Leg(a, b, move)
+        return Leg(a, b, move, region=ra) if ra == rb else Leg(a, b, move)
 
     def locate(self, p: Point3) -> int | None:
         return self.walk.locate(*p)

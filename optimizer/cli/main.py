@@ -17,11 +17,11 @@ from importlib import metadata
 
 from constraints.core.jsonread import read_json
 from constraints.core.scenario_io import load_scenario
+from constraints.core.system import find_system
 from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
 from constraints.t9a.checker import check_move
 from constraints.t9a.combat_reform_io import load_combat_result
-from constraints.t9a.move_io import move_from_json
 from optimizer.cli.nudge import (
     add_nudge_command,
     cmd_nudge,
@@ -35,6 +35,7 @@ from optimizer.cli.reform import (
     cmd_combat_reform,
     is_combat_reform,
 )
+from optimizer.cli.route import add_route_command, cmd_route
 from optimizer.cli.search import (
     REGION_STYLE,
     add_search_commands,
@@ -91,6 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_search_commands(sub, EPILOG)
     add_nudge_command(sub, EPILOG)
     add_reform_command(sub, EPILOG)
+    add_route_command(sub, EPILOG)
     return parser
 
 
@@ -161,12 +163,14 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise InvalidInputError("--result goes only with a Combat Reform proposal",
                                 path="command line")
     result = load_combat_result(args.result) if args.result else None
+    system = find_system(scenario.rules)
     try:
         verdict = check_reform_file(scenario, data, result) if is_combat_reform(data) \
-            else check_move(scenario, move_from_json(data))
+            else system.check(scenario, system.read_move(data))
     except InvalidInputError as exc:
         raise exc.in_file(args.move) from None
-    print(json.dumps(verdict.to_json(), indent=2) if args.json else verdict_text(verdict))
+    text = verdict.text() if hasattr(verdict, "text") else verdict_text(verdict)
+    print(json.dumps(verdict.to_json(), indent=2) if args.json else text)
     return EXIT_OK if verdict.status == "legal" else EXIT_NO  # illegal or not proved: 1
 
 
@@ -214,7 +218,7 @@ def verdict_text(verdict: Verdict) -> str:
 
 
 COMMANDS = {"check": cmd_check, "render": cmd_render, "solve": cmd_solve, "moves": cmd_moves,
-            "nudge": cmd_nudge, "combat-reform": cmd_combat_reform}
+            "nudge": cmd_nudge, "combat-reform": cmd_combat_reform, "route": cmd_route}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,0 +1,126 @@
+"""`manoeuvre route`: an Infinity trooper's shortest route to a point, or where its Move can
+end (docs/formats.md, "Infinity N4")."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from constraints.core.scenario_io import load_scenario
+from constraints.errors import InvalidInputError
+from constraints.infinity.route import SKILLS
+from optimizer.routes import ReachableArea, RouteResult, reachable_area, shortest_route
+
+SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1, rules infinity-n4)"
+EXIT_OK, EXIT_NO = 0, 1
+
+
+def add_route_command(sub: Any, epilog: str | None = None) -> None:
+    route = sub.add_parser(
+        "route", help="an Infinity trooper's shortest route, or its reachable area",
+        epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+    route.add_argument("scenario", help=SCENARIO_HELP)
+    route.add_argument("--unit", required=True, help="the trooper's id")
+    route.add_argument("--to", metavar="X,Y[,LEVEL]",
+                       help="the target point (level: the surface's height; default the "
+                       "highest surface there)")
+    route.add_argument("--skill", choices=SKILLS, default="move",
+                       help="one Move (first MOV value) or Move + Move (default: move)")
+    route.add_argument("--reach", action="store_true",
+                       help="the area where a Move can end, per level, instead of a route")
+    route.add_argument("--mov", type=float, metavar="IN",
+                       help="with --reach: the distance (default: the first MOV value)")
+    prone = route.add_mutually_exclusive_group()
+    prone.add_argument("--prone", dest="prone", action="store_const", const=True,
+                       help="go Prone at the start (halves MOV)")
+    prone.add_argument("--stand", dest="prone", action="store_const", const=False,
+                       help="stand up at the start")
+    route.add_argument("--tolerance", type=float, default=0.01, metavar="IN",
+                       help="OPTIMAL when the route is within this of the proved bound")
+    route.add_argument("--json", action="store_true", help="print the answer as JSON")
+    route.add_argument("--render", metavar="FILE", help="also draw it (.png or .svg)")
+
+
+def cmd_route(args: argparse.Namespace) -> int:
+    from optimizer.render.output import check_output
+
+    output = check_output(args.render) if args.render else None
+    scenario = load_scenario(args.scenario)
+    if args.reach == (args.to is not None):
+        raise InvalidInputError("give either --to X,Y[,LEVEL] or --reach", path="command line")
+    if args.reach:
+        area = reachable_area(scenario, args.unit, args.mov, args.prone)
+        print(json.dumps(area.to_json(), indent=2) if args.json else area_text(area))
+        _draw(output, scenario, None, area)
+        return EXIT_OK if area.status == "FEASIBLE" else EXIT_NO
+    result = shortest_route(scenario, args.unit, _point(args.to), args.skill, args.prone,
+                            args.tolerance)
+    print(json.dumps(result_to_json(result), indent=2) if args.json else result_text(result))
+    _draw(output, scenario, result, None)
+    return EXIT_OK if result.legal else EXIT_NO
+
+
+def _draw(output: Any, scenario: Any, result: RouteResult | None,
+          area: ReachableArea | None) -> None:
+    if output is None:
+        return
+    from optimizer.render.route import render_route_to_file
+
+    route = result.route() if result is not None else None
+    render_route_to_file(scenario, output, route,
+                         result.verdict if result is not None else None, area)
+
+
+def _point(text: str) -> tuple[float, ...]:
+    try:
+        values = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        raise InvalidInputError(f"expected X,Y or X,Y,LEVEL, got {text!r}",
+                                path="--to") from None
+    if len(values) not in (2, 3):
+        raise InvalidInputError(f"expected X,Y or X,Y,LEVEL, got {text!r}", path="--to")
+    return values
+
+
+def result_to_json(r: RouteResult) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "status": str(r.status), "unit": r.unit, "skill": r.skill, "legal": r.legal,
+        "idle": r.idle, "length": _rounded(r.length_in), "bound": _rounded(r.bound_in),
+        "tolerance": r.tolerance_in, "path": [[round(v, 6) for v in p] for p in r.path],
+        "violations": [v.to_json() for v in r.verdict.violations] if r.verdict else []}
+    if r.midpoint is not None:
+        out["midpoint"] = [round(v, 6) for v in r.path[r.midpoint]]
+    if r.reason:
+        out["reason"] = r.reason
+    return out
+
+
+def _rounded(value: float) -> float | None:
+    return round(value, 6) if value != float("inf") else None
+
+
+def result_text(r: RouteResult) -> str:
+    word = "LEGAL" if r.legal else ("IDLE" if r.idle else "NOT LEGAL")
+    lines = [f"{r.unit} {r.skill}: {r.status}, {word}"]
+    if r.path:
+        lines.append(f"  length {r.length_in:.3f} in (no route shorter than "
+                     f"{r.bound_in:.3f} in), {len(r.path)} points")
+        lines.append("  path: " + " ".join(f"({p[0]:.2f}, {p[1]:.2f}, {p[2]:g})"
+                                           for p in r.path))
+    if r.midpoint is not None:
+        m = r.path[r.midpoint]
+        lines.append(f"  first Move ends at ({m[0]:.3f}, {m[1]:.3f}, {m[2]:g})")
+    if r.reason:
+        lines.append(f"  {r.reason}")
+    for v in r.verdict.violations if r.verdict else ():
+        lines.append(f"  broken {v.clause}: {v.message}")
+    return "\n".join(lines)
+
+
+def area_text(a: ReachableArea) -> str:
+    lines = [f"{a.unit} within {a.mov_in:g} in: {a.status}, {a.area_in2:.3f} sq in "
+             f"(every spot in it reachable; at most {a.outer_area_in2:.3f} sq in)"]
+    for level, g in a.levels.items():
+        lines.append(f"  level {level:g} in: {g.area:.3f} sq in")
+    return "\n".join(lines)

@@ -104,3 +104,21 @@ def test_the_combat_reform_example_has_todays_keys(tmp_path, capsys) -> None:
     assert {k: real["reforms"][0][k] for k in ("files", "family")} == \
         {k: shown["reforms"][0][k] for k in ("files", "family")}
     assert real["reforms"][0]["value"][:2] == shown["reforms"][0]["value"][:2]
+
+
+def test_the_infinity_examples_are_todays(capsys) -> None:
+    from constraints.core.scenario_io import scenario_from_json
+    from optimizer.cli import main
+    heading = "## Infinity N4 scenario"
+    scenario_from_json(json_block_after(heading))       # the example scenario loads
+    rest = FORMATS[FORMATS.index(heading):]
+    blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", rest, re.S)[:3]]
+    declared, shown = blocks[1], blocks[2]
+    bundled = json.loads((ROOT / "examples" / "ruins_route.json").read_text(encoding="utf-8"))
+    assert {k: v for k, v in declared.items() if k != "prone"} == bundled
+    assert main(["route", str(ROOT / "examples" / "ruins.json"), "--unit", "fusilier", "--to",
+                 "9.3,16.3", "--skill", "move_move", "--json"]) == 0
+    real = json.loads(capsys.readouterr().out)
+    assert set(shown) == set(real)
+    assert shown["path"] == real["path"] and shown["status"] == real["status"]
+    assert shown["length"] == pytest.approx(real["length"])

@@ -8,15 +8,15 @@ from constraints.core.profile import RulesProfile
 from constraints.core.system import System, register_system
 from constraints.infinity.checker import check_route
 from constraints.infinity.placement import check_placement
-from constraints.infinity.route import SKILLS, route_from_json
+from constraints.infinity.route import route_from_json
 from constraints.infinity.scenery import TERRAIN_KINDS, read_terrain, terrain_to_json
 from constraints.infinity.trooper import named_ids, read_trooper, trooper_to_json
 
 # Routes are not Move Manoeuvres: their clauses are `constraints.infinity.clauses.ROUTE_CLAUSES`
-# (as the nudge's are), so the skills list none here.
+# (as the nudge's are) and the skills (`route.SKILLS`) are not manoeuvres, so the searches
+# of Move Manoeuvres refuse this profile as bad input.
 PROFILE = RulesProfile("infinity-n4", "Infinity N4 General Movement Rules (seed 004)",
-                       MappingProxyType({skill: () for skill in SKILLS}),
-                       MappingProxyType({}), "infinity")
+                       MappingProxyType({}), MappingProxyType({}), "infinity")
 
 SYSTEM = System("infinity", (PROFILE,), TERRAIN_KINDS, read_trooper, trooper_to_json, named_ids,
                 route_from_json, check_route, read_terrain, terrain_to_json, check_placement)

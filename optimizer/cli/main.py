@@ -35,7 +35,7 @@ from optimizer.cli.reform import (
     cmd_combat_reform,
     is_combat_reform,
 )
-from optimizer.cli.route import add_route_command, cmd_route
+from optimizer.cli.route import add_route_command, cmd_route, render_route_file
 from optimizer.cli.search import (
     REGION_STYLE,
     add_search_commands,
@@ -179,6 +179,8 @@ def cmd_render(args: argparse.Namespace) -> int:
 
     output = check_output(args.output)  # before the work, which may take a while
     scenario = load_scenario(args.scenario)
+    if scenario.profile.system == "infinity":
+        return render_route_file(scenario, args.move, output)
     if args.move and is_nudge_result(args.move):
         return render_nudge_result(scenario, args.move, output)
     drawing = load_drawing(args.move) if args.move else None

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from constraints.core.jsonread import read_json
-from constraints.core.scenario import Scenario
+from constraints.core.scenario import Scenario, require_system
 from constraints.core.scenario_io import load_scenario
 from constraints.errors import InvalidInputError
 from optimizer.nudge import load_losses, losses_from_json, resolve
@@ -36,6 +36,7 @@ def cmd_nudge(args: argparse.Namespace) -> int:
 
     output = check_output(args.render) if args.render else None
     scenario = load_scenario(args.scenario)
+    require_system(scenario, "t9a", "manoeuvre nudge")
     losses = load_losses(args.casualties, scenario) if args.casualties else ()
     result = resolve(scenario, losses)
     print(json.dumps(result_to_json(result), indent=2) if args.json else result_text(result))

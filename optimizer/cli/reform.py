@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from constraints.core.scenario import Scenario
+from constraints.core.scenario import Scenario, require_system
 from constraints.core.scenario_io import load_scenario
 from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
@@ -55,6 +55,7 @@ def cmd_combat_reform(args: argparse.Namespace) -> int:
 
     output = check_output(args.render) if args.render else None
     scenario = load_scenario(args.scenario)
+    require_system(scenario, "t9a", "manoeuvre combat-reform")
     result = load_combat_result(args.result) if args.result else None
     if args.unit and args.player:
         raise InvalidInputError("give --unit or --player, not both", path="command line")

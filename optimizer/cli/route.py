@@ -72,6 +72,25 @@ def _draw(output: Any, scenario: Any, result: RouteResult | None,
                          result.verdict if result is not None else None, area)
 
 
+def render_route_file(scenario: Any, path: str | None, output: Any) -> int:
+    """`manoeuvre render` of an Infinity town, with a declared route when given."""
+    from constraints.core.jsonread import read_json
+    from constraints.infinity.checker import check_route
+    from constraints.infinity.route import route_from_json
+    from optimizer.render.route import render_route_to_file
+
+    route = verdict = None
+    if path:
+        try:
+            route = route_from_json(read_json(path))
+            verdict = check_route(scenario, route)
+        except InvalidInputError as exc:
+            raise exc.in_file(path) from None
+    render_route_to_file(scenario, output, route, verdict)
+    print(f"wrote {output}")
+    return EXIT_OK
+
+
 def _point(text: str) -> tuple[float, ...]:
     try:
         values = tuple(float(v) for v in text.split(","))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from constraints.core.scenario import Scenario
+from constraints.core.scenario import Scenario, require_system
 from constraints.rank_and_file.combats import combats, engagements
 from constraints.rank_and_file.unit import Unit
 from constraints.t9a.clauses.casualties.removal import (
@@ -48,6 +48,7 @@ class NudgeResult:
 def resolve(scenario: Scenario, losses: Sequence[Loss]) -> NudgeResult:
     """Apply `losses`, unfreeze, nudge; the units' `previous` contacts are read from
     `scenario` (as it stood when the boundaries froze)."""
+    require_system(scenario, "t9a", "resolve (casualties and nudges)")
     losses = losses_from_json(losses_to_json(tuple(losses)), scenario)  # validated
     previous = engagements(scenario.units)
     by_unit = {loss.unit: loss for loss in losses}

@@ -1,0 +1,160 @@
+"""Infinity route queries against extremitypathfinder, and reachable areas against routes.
+
+Flat maps (`infinity_maps.flat_town`): one free space, the same grown polygons given to
+both (the table shrunk by the base's radius, the pieces grown by it with shapely's round
+buffer, `quad_segs` 2), random start and goal pairs in it.  Ours: `PathFinder.around`, one
+`lengths_from` per query (a new source each time, so no remembered Dijkstra helps); theirs:
+`extremitypathfinder.PolygonEnvironment` 2.1.0 (`benchmarks/epf_baseline.py`).  Reported:
+preparation and median query times, their ratio, and the largest length difference.
+
+Town maps (`infinity_maps.ruined_town`, with levels, ladders and troopers): whole
+`shortest_route` queries (both free spaces, the bound, the exact re-check), the first query
+per trooper (preparation) apart, and `reachable_area` of the first trooper in units of the
+median query (the target: at most 20).
+
+    .venv/bin/pip install -e '.[bench]'
+    .venv/bin/python benchmarks/bench_routes.py            # 30, 60, 100 pieces; ~3 min
+    .venv/bin/python benchmarks/bench_routes.py --quick    # 30 pieces
+    .venv/bin/python benchmarks/bench_routes.py --sizes 30,200 --queries 40 --json out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import shapely
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks import epf_baseline  # noqa: E402
+from benchmarks.infinity_maps import flat_town, queries, ruined_town  # noqa: E402
+from constraints.core.scenario_io import scenario_from_json  # noqa: E402
+from constraints.geometry.paths import PathFinder  # noqa: E402
+from constraints.infinity.surfaces import table_of  # noqa: E402
+from optimizer.routes import reachable_area, shortest_route  # noqa: E402
+
+RADIUS_IN = 25 / 25.4 / 2
+QUAD_SEGS = 2
+FRAME_IN = 10.0
+
+
+def grown_polygons(data: dict[str, Any]) -> tuple[shapely.Geometry, list[shapely.Geometry]]:
+    """The free space's outline (table shrunk by r) and the pieces grown by r."""
+    scenario = scenario_from_json(data)
+    table = table_of(scenario)
+    holes = [shapely.Polygon(t["polygon"]).buffer(RADIUS_IN, quad_segs=QUAD_SEGS)
+             for t in data["terrain"]]
+    return table.buffer(-RADIUS_IN, join_style="mitre"), holes
+
+
+def pairs(free: shapely.Geometry, n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    found: list[np.ndarray] = []
+    minx, miny, maxx, maxy = free.bounds
+    while len(found) < 2 * n:
+        p = rng.uniform((minx, miny), (maxx, maxy))
+        if free.contains(shapely.Point(p)):
+            found.append(p)
+    return np.asarray(found).reshape(n, 2, 2)
+
+
+def flat_case(n_pieces: int, n_queries: int, seed: int) -> dict[str, Any]:
+    data = flat_town(n_pieces, seed)
+    boundary, holes = grown_polygons(data)
+    t0 = time.perf_counter()
+    frame = shapely.box(-FRAME_IN, -FRAME_IN, 48 + FRAME_IN, 48 + FRAME_IN).difference(boundary)
+    finder = PathFinder.around(shapely.union_all([frame, *holes]))
+    ours_prep = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    env = epf_baseline.prepare(boundary, holes)
+    theirs_prep = time.perf_counter() - t0
+    free = boundary.difference(shapely.union_all(holes))
+    ours_t, theirs_t, worst, matched = [], [], 0.0, 0
+    for a, b in pairs(free, n_queries, seed + 1):
+        t0 = time.perf_counter()
+        ours = float(finder.lengths_from(tuple(a), b[None])[0])
+        ours_t.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        theirs, _ = epf_baseline.shortest(env, tuple(a), tuple(b))
+        theirs_t.append(time.perf_counter() - t0)
+        if math.isfinite(ours) or math.isfinite(theirs):
+            worst = max(worst, abs(ours - theirs))
+        matched += abs(ours - theirs) <= 1e-6 or ours == theirs
+    return {"pieces": n_pieces, "vertices": env.vertices, "queries": n_queries,
+            "ours_prepare_s": ours_prep, "epf_prepare_s": theirs_prep,
+            "ours_query_ms": 1e3 * statistics.median(ours_t),
+            "epf_query_ms": 1e3 * statistics.median(theirs_t),
+            "same_length": matched, "worst_diff_in": worst}
+
+
+def town_case(n_pieces: int, n_queries: int, seed: int) -> dict[str, Any]:
+    data = ruined_town(n_pieces, seed)
+    scenario = scenario_from_json(data)
+    t0 = time.perf_counter()
+    for unit in data["units"]:  # preparation: each trooper's free spaces, built on first use
+        shortest_route(scenario, unit["id"], (*unit["centre"], unit["level"]))
+    prep = time.perf_counter() - t0
+    times, statuses = [], {}
+    for unit, target in queries(data, n_queries, seed + 2):
+        t0 = time.perf_counter()
+        result = shortest_route(scenario, unit, target, "move_move")
+        times.append(time.perf_counter() - t0)
+        statuses[str(result.status)] = statuses.get(str(result.status), 0) + 1
+    first = data["units"][0]["id"]
+    t0 = time.perf_counter()
+    area = reachable_area(scenario, first)
+    area_s = time.perf_counter() - t0
+    median = statistics.median(times)
+    return {"pieces": n_pieces, "queries": n_queries, "prepare_s": prep,
+            "query_ms": 1e3 * median, "statuses": statuses, "area_ms": 1e3 * area_s,
+            "area_in_queries": area_s / median, "area_in2": area.area_in2,
+            "outer_area_in2": area.outer_area_in2}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="30,60,100", help="pieces per map, comma separated")
+    parser.add_argument("--queries", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quick", action="store_true", help="30 pieces, 10 queries")
+    parser.add_argument("--no-epf", action="store_true", help="skip extremitypathfinder")
+    parser.add_argument("--json", metavar="FILE")
+    args = parser.parse_args()
+    sizes = [30] if args.quick else [int(s) for s in args.sizes.split(",")]
+    n_queries = 10 if args.quick else args.queries
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True, check=False).stdout.strip()
+    print(f"commit {commit}; {n_queries} queries per map; seed {args.seed}")
+    out: dict[str, Any] = {"commit": commit, "flat": [], "town": []}
+    if not args.no_epf:
+        print("flat  pieces vertices | prepare ours / epf (s) | query ours / epf (ms) ratio "
+              "| same length  worst diff")
+        for n in sizes:
+            r = flat_case(n, n_queries, args.seed)
+            out["flat"].append(r)
+            print(f"      {n:6d} {r['vertices']:8d} | {r['ours_prepare_s']:6.3f} / "
+                  f"{r['epf_prepare_s']:7.2f} | {r['ours_query_ms']:6.2f} / "
+                  f"{r['epf_query_ms']:7.2f} {r['epf_query_ms'] / r['ours_query_ms']:6.1f}x"
+                  f" | {r['same_length']:3d}/{n_queries}  {r['worst_diff_in']:.1e}")
+    print("town  pieces | prepare (s) | route query median (ms) | reachable area (ms, in "
+          "queries) | statuses")
+    for n in sizes:
+        r = town_case(n, n_queries, args.seed)
+        out["town"].append(r)
+        print(f"      {n:6d} | {r['prepare_s']:7.2f} | {r['query_ms']:8.2f} | "
+              f"{r['area_ms']:8.1f} ({r['area_in_queries']:4.1f}) | {r['statuses']}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

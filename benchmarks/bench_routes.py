@@ -5,7 +5,8 @@ both (the table shrunk by the base's radius, the pieces grown by it with shapely
 buffer, `quad_segs` 2), random start and goal pairs in it.  Ours: `PathFinder.around`, one
 `lengths_from` per query (a new source each time, so no remembered Dijkstra helps); theirs:
 `extremitypathfinder.PolygonEnvironment` 2.1.0 (`benchmarks/epf_baseline.py`).  Reported:
-preparation and median query times, their ratio, and the largest length difference.
+preparation and median query times, their ratio, and the largest length difference.  Each
+pair lies in one connected part of the free space (`pairs`).
 
 Town maps (`infinity_maps.ruined_town`, with levels, ladders and troopers): whole
 `shortest_route` queries (both free spaces, the bound, the exact re-check), the first query
@@ -57,14 +58,20 @@ def grown_polygons(data: dict[str, Any]) -> tuple[shapely.Geometry, list[shapely
 
 
 def pairs(free: shapely.Geometry, n: int, seed: int) -> np.ndarray:
+    """n (start, goal) pairs in one connected part of the free space each: a crowded town
+    falls apart into dozens of parts, and a query across two is answered by either side
+    without a search (extremitypathfinder by its part lookup, ours by Dijkstra)."""
     rng = np.random.default_rng(seed)
+    parts = [p for p in getattr(free, "geoms", [free]) if p.area > 1.0]
+    weights = np.asarray([p.area for p in parts]) / sum(p.area for p in parts)
     found: list[np.ndarray] = []
-    minx, miny, maxx, maxy = free.bounds
-    while len(found) < 2 * n:
-        p = rng.uniform((minx, miny), (maxx, maxy))
-        if free.contains(shapely.Point(p)):
-            found.append(p)
-    return np.asarray(found).reshape(n, 2, 2)
+    while len(found) < n:
+        part = parts[int(rng.choice(len(parts), p=weights))]
+        minx, miny, maxx, maxy = part.bounds
+        two = rng.uniform((minx, miny), (maxx, maxy), (2, 2))
+        if all(part.contains(shapely.Point(q)) for q in two):
+            found.append(two)
+    return np.asarray(found)
 
 
 def flat_case(n_pieces: int, n_queries: int, seed: int) -> dict[str, Any]:

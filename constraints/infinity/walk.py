@@ -31,6 +31,7 @@ from constraints.infinity.surfaces import LEVEL_TOL_IN, Region, Surfaces, table_
 from constraints.infinity.trooper import Trooper
 
 FRAME_IN = 10.0  # how far the blocked frame round the table reaches
+SHRINK_IN = 1e-9  # relaxed zones are inscribed buffers this much smaller
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,11 @@ class Walk:
         self.scenario, self.mover = scenario, mover
         self.surfaces = Surfaces(scenario, mover.height_in)
         self._walls: dict[int, list[int]] = {}
+        self._drops: dict[int, list[int]] = {}
         self._finders: dict[int, PathFinder] = {}
-        self._drops: dict[int, shapely.Geometry] = {}
+        self._polys = np.asarray([p.polygon for p in self.surfaces.pieces], dtype=object)
+        self._tops = np.asarray([p.top_in for p in self.surfaces.pieces])
+        self._tree = shapely.STRtree(self._polys)
 
     @classmethod
     def of(cls, scenario: Scenario, trooper: Trooper, relaxed: bool = False) -> Walk:
@@ -78,25 +82,51 @@ class Walk:
     def regions(self) -> tuple[Region, ...]:
         return self.surfaces.regions
 
-    def walls(self, region: Region) -> list[int]:
-        """Pieces outside the region higher than a region piece within r of them by more
-        than the Silhouette's height."""
-        if region.index not in self._walls:
-            self._walls[region.index] = self._find_walls(region)
-        return self._walls[region.index]
+    def walls_of(self, k: int) -> list[int]:
+        """Pieces within r of piece k higher than it by more than the Silhouette's height:
+        a centre standing on k keeps r from them (it cannot step onto them)."""
+        if k not in self._walls:
+            rise = self._tops - self.surfaces.pieces[k].top_in
+            near = self._near(k, self.mover.radius_in)
+            self._walls[k] = [int(x) for x in near
+                              if rise[x] > self.mover.height_in + LEVEL_TOL_IN]
+        return self._walls[k]
 
-    def _find_walls(self, region: Region) -> list[int]:
-        pieces = self.surfaces.pieces
-        found = []
-        members = np.asarray([pieces[m].polygon for m in region.members], dtype=object)
-        for k, p in enumerate(pieces):
-            if k in region.members:
-                continue
-            near = shapely.dwithin(members, p.polygon, self.mover.radius_in + LEVEL_TOL_IN)
-            tops = np.asarray([pieces[m].top_in for m in region.members])[near]
-            if len(tops) and p.top_in - tops.min() > self.mover.height_in + LEVEL_TOL_IN:
-                found.append(k)
-        return found
+    def drops_of(self, k: int) -> list[int]:
+        """Pieces within r/2 of piece k lower than it by more than the Silhouette's height:
+        a centre standing on k keeps r/2 from them (stepping off would be a fall)."""
+        if k not in self._drops:
+            fall = self.surfaces.pieces[k].top_in - self._tops
+            near = self._near(k, self.mover.radius_in / 2.0)
+            self._drops[k] = [int(x) for x in near
+                              if fall[x] > self.mover.height_in + LEVEL_TOL_IN]
+        return self._drops[k]
+
+    def _near(self, k: int, distance: float) -> np.ndarray:
+        polys = self._polys
+        return self._tree.query(polys[k], predicate="dwithin", distance=distance + LEVEL_TOL_IN)
+
+    def shapes(self, ks: list[int]) -> list[shapely.Geometry]:
+        return [self.surfaces.pieces[k].polygon for k in ks]
+
+    def members_under(self, line: shapely.Geometry, region: int) -> list[int]:
+        """The region's pieces the line passes over (closed)."""
+        hit = self._tree.query(line, predicate="intersects")
+        return [int(k) for k in hit if self.surfaces.region_of[k] == region]
+
+    def _zone(self, k: int) -> shapely.Geometry:
+        """Where a centre standing on piece k may not be: near its walls and drops."""
+        r, walls, drops = self.mover.radius_in, self.walls_of(k), self.drops_of(k)
+        if not walls and not drops:
+            return Polygon()
+        if self.mover.relaxed:
+            parts = [shapely.union_all(self.shapes(walls)).buffer(r - SHRINK_IN) if walls
+                     else Polygon(),
+                     shapely.union_all(self.shapes(drops)).buffer(r / 2.0 - SHRINK_IN) if drops
+                     else Polygon()]
+        else:
+            parts = [grown(self.shapes(walls), r), grown(self.shapes(drops), r / 2.0)]
+        return self.surfaces.pieces[k].polygon.intersection(shapely.union_all(parts))
 
     def blockers(self, region: Region) -> list[Trooper]:
         """Other troopers in the region the mover may not pass through: enemies, and
@@ -108,27 +138,22 @@ class Walk:
         return [t for t in self.scenario.units if t.id != self.mover.id
                 and self.surfaces.locate(t.centre[0], t.centre[1], t.level_in) == region.index]
 
-    def wall_shapes(self, region: Region) -> list[shapely.Geometry]:
-        return [self.surfaces.pieces[k].polygon for k in self.walls(region)]
-
-    def drops(self, region: Region) -> shapely.Geometry:
-        """The table outside the region and its walls: the base's centre keeps r/2 off it."""
-        if region.index not in self._drops:
-            self._drops[region.index] = table_of(self.scenario).difference(
-                shapely.union_all([region.area, *self.wall_shapes(region)]))
-        return self._drops[region.index]
-
     def blocked(self, region: Region) -> shapely.Geometry:
-        """Where the centre may not be in this region (interior), grown already."""
+        """Where the centre may not be in this region (interior), grown already: the table
+        outside the region, each piece's zone, the table's edge, the blocking troopers."""
         r = self.mover.radius_in
-        walls, drops = self.wall_shapes(region), self.drops(region)
         table = table_of(self.scenario)
         w, d = self.scenario.battlefield.width_in, self.scenario.battlefield.depth_in
         frame = box(-FRAME_IN, -FRAME_IN, w + FRAME_IN, d + FRAME_IN).difference(table)
+        parts = [table.difference(region.area), *[self._zone(k) for k in region.members]]
+        blockers = self.blockers(region)
         if self.mover.relaxed:
-            return _inscribed(walls, drops, frame, self.blockers(region), r)
-        parts = [grown(walls, r), grown([drops], r / 2.0), grown([frame], r)]
-        parts += [disc_zone(t.centre, t.radius_in + r) for t in self.blockers(region)]
+            parts.append(frame.buffer(r - SHRINK_IN))
+            parts += [shapely.Point(t.centre).buffer(t.radius_in + r - SHRINK_IN)
+                      for t in blockers]
+        else:
+            parts.append(grown([frame], r))
+            parts += [disc_zone(t.centre, t.radius_in + r) for t in blockers]
         return shapely.union_all(parts)
 
     def finder(self, region: int) -> PathFinder:
@@ -166,18 +191,7 @@ class Walk:
                 spots.append(flat.buffer(-r) if self.mover.relaxed else
                              flat.difference(grown([table.difference(flat)], r)))
         zone = shapely.union_all(spots) if spots else Polygon()
-        others = [shapely.Point(t.centre).buffer(t.radius_in + r - 1e-9)
+        others = [shapely.Point(t.centre).buffer(t.radius_in + r - SHRINK_IN)
                   if self.mover.relaxed else disc_zone(t.centre, t.radius_in + r)
                   for t in self.troopers_in(region)]
         return zone.difference(shapely.union_all([self.finder(region.index).region, *others]))
-
-def _inscribed(walls: list[shapely.Geometry], drops: shapely.Geometry, frame: Polygon,
-               blockers: list[Trooper], r: float) -> shapely.Geometry:
-    """The zones as shapely's round buffers, a hair smaller: inscribed in the true zones,
-    so the free space outside them holds every legal centre (docs/rules.md §13.5)."""
-    shrink = 1e-9
-    parts = [shapely.union_all(walls).buffer(r - shrink) if walls else Polygon(),
-             drops.buffer(r / 2.0 - shrink) if not drops.is_empty else Polygon(),
-             frame.buffer(r - shrink)]
-    parts += [shapely.Point(t.centre).buffer(t.radius_in + r - shrink) for t in blockers]
-    return shapely.union_all(parts)

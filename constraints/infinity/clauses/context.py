@@ -97,3 +97,15 @@ def _joins(c: Connector, a: Point3, b: Point3) -> bool:
     forward = math.dist(a, c.start) <= SAME_POINT_IN and math.dist(b, c.end) <= SAME_POINT_IN
     back = math.dist(a, c.end) <= SAME_POINT_IN and math.dist(b, c.start) <= SAME_POINT_IN
     return forward or back
+
+
+def pieces_crossed(ctx: RouteContext) -> list[tuple[Leg, int, shapely.Geometry]]:
+    """(leg, piece, the part of the leg over that piece) for every walk leg: a centre
+    standing on a piece is judged by that piece's walls and drops."""
+    found = []
+    for leg in ctx.walks():
+        for k in ctx.walk.members_under(leg.line, leg.region):  # type: ignore[arg-type]
+            part = leg.line.intersection(ctx.walk.surfaces.pieces[k].polygon)
+            if not part.is_empty:
+                found.append((leg, k, part))
+    return found

@@ -1,5 +1,5 @@
-"""route.scenery: the base never passes into scenery taller than its Silhouette (above the
-surface it walks on), so a gap narrower than the base blocks (docs/rules.md §13.4).
+"""route.scenery: the base never passes into scenery higher than its Silhouette above the
+surface the trooper stands on, so a gap narrower than the base blocks (docs/rules.md §13.4).
 
 Rule (seed 004, "Move and Obstacles"): an obstacle is passed without Jump or Climb only
 when "the obstacle's height is equal to or lower than the height of the Trooper's Silhouette
@@ -15,8 +15,11 @@ import shapely
 
 from constraints.core.verdict import ClauseResult
 from constraints.infinity.clauses.base import CLEAR_TOL_IN, RouteClause, RouteExample, merged
-from constraints.infinity.clauses.context import RouteContext
+from constraints.infinity.clauses.context import RouteContext, pieces_crossed
 from constraints.infinity.clauses.examples import rect, town, walk
+
+# A crate 1 in high and a block 2 in high side by side: one walk region for an S2 (40 mm).
+_STEPS = (rect("crate", 6, 10, 8, 14, 1.0), rect("block", 8, 10, 10, 14, 2.0))
 
 
 class Scenery(RouteClause):
@@ -25,22 +28,20 @@ class Scenery(RouteClause):
     def check(self, ctx: RouteContext) -> ClauseResult:
         r = ctx.trooper.radius_in
         found = [ClauseResult({"scenery_clearance": math.inf})]
-        for leg in ctx.walks():
-            region = ctx.walk.regions[leg.region]  # type: ignore[index]
-            walls = ctx.walk.wall_shapes(region)
+        for leg, k, part in pieces_crossed(ctx):
+            walls = ctx.walk.walls_of(k)
             if not walls:
                 continue
-            gaps = shapely.distance(leg.line, walls)
-            k = int(gaps.argmin())
-            name = ctx.walk.surfaces.pieces[ctx.walk.walls(region)[k]].id
+            gaps = shapely.distance(part, ctx.walk.shapes(walls))
+            w = int(gaps.argmin())
+            name = ctx.walk.surfaces.pieces[walls[w]].id
             found.append(self.result(
-                "scenery_clearance", float(gaps[k]), r, gaps[k] >= r - CLEAR_TOL_IN,
-                f"the base passes into {name!r}, taller than the Silhouette above the "
-                f"surface: its centre comes {gaps[k]:.3f} in from it, less than the base's "
-                f"radius {r:.3f} in", (leg.start[:2], leg.end[:2])))
+                "scenery_clearance", float(gaps[w]), r, gaps[w] >= r - CLEAR_TOL_IN,
+                f"the base passes into {name!r}, higher than the surface it stands on by "
+                f"more than its Silhouette: its centre comes {gaps[w]:.3f} in from it, less "
+                f"than the base's radius {r:.3f} in", (leg.start[:2], leg.end[:2])))
         least = min(f.measurements.get("scenery_clearance", math.inf) for f in found)
-        out = merged(found)
-        return ClauseResult({"scenery_clearance": least}, out.violations)
+        return ClauseResult({"scenery_clearance": least}, merged(found).violations)
 
     examples = (
         RouteExample("passing 1 in from a house", town(rect("house", 6, 13.5, 10, 17, 3.0)),
@@ -57,6 +58,11 @@ class Scenery(RouteClause):
         RouteExample("a gap of 1.2 in lets a 25 mm base through",
                      town(rect("a", 6, 6, 8, 11.4, 3.0), rect("b", 6, 12.6, 8, 18, 3.0)),
                      walk((4, 12, 0), (9, 12, 0)), False, ("scenery_clearance", 0.6)),
+        RouteExample("a 2 in block is one step (1 in) from a 1 in crate beside it",
+                     town(*_STEPS), walk((4, 12, 0), (6.5, 12, 1), (9, 12, 2)), False),
+        RouteExample("the same block is 2 in from the ground: a wall from there",
+                     town(*_STEPS, at=(9, 16, 0)), walk((9, 16, 0), (9, 13, 2)), True,
+                     ("scenery_clearance", 0.0)),
         RouteExample("the same 1.2 in gap blocks a 40 mm base",
                      town(rect("a", 6, 6, 8, 11.4, 3.0), rect("b", 6, 12.6, 8, 18, 3.0),
                           base=40, silhouette=3),

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import shapely
 
 from constraints.core.verdict import ClauseResult
 from constraints.infinity.clauses.base import CLEAR_TOL_IN, RouteClause, RouteExample, merged
-from constraints.infinity.clauses.context import RouteContext
+from constraints.infinity.clauses.context import RouteContext, pieces_crossed
 from constraints.infinity.clauses.examples import ladder, rect, town, walk
 
 # Two roofs 3 in high joined by a catwalk 3 in high; the fusilier up a ladder on the first.
@@ -36,11 +37,11 @@ class Surface(RouteClause):
     def check(self, ctx: RouteContext) -> ClauseResult:
         half = ctx.trooper.radius_in / 2.0
         found = [ClauseResult({"surface_margin": math.inf})]
-        for leg in ctx.walks():
-            drops = ctx.walk.drops(ctx.walk.regions[leg.region])  # type: ignore[index]
-            if drops.is_empty:
+        for leg, k, part in pieces_crossed(ctx):
+            drops = ctx.walk.drops_of(k)
+            if not drops:
                 continue
-            gap = float(shapely.distance(leg.line, drops))
+            gap = float(np.min(shapely.distance(part, ctx.walk.shapes(drops))))
             found.append(self.result(
                 "surface_margin", gap, half, gap >= half - CLEAR_TOL_IN,
                 f"the centre comes {gap:.3f} in from an edge it may not step off: half the "

@@ -185,3 +185,11 @@ def test_reachable_area_agrees_with_routes(town_30):
         p = shapely.Point(x, y)
         if ends.contains(p) and outer.distance(p) > 1e-3:
             assert not shortest_route(scenario, unit, (x, y, 0.0)).legal
+
+
+def test_a_block_reached_by_a_crate_is_climbed_from_the_crate_not_the_ground():
+    steps = (rect("crate", 6, 10, 8, 14, 1.0), rect("block", 8, 10, 10, 14, 2.0))
+    result = shortest_route(_scene(*steps, at=(9, 16, 0)), "fusilier", (9, 13, 2), "move_move")
+    assert result.status == Status.OPTIMAL and result.legal
+    assert min(p[0] for p in result.path) < 8.0      # by way of the crate
+    assert result.length_in > 3.0 + 1.0              # not straight up the 2 in face

@@ -1,0 +1,98 @@
+"""The reference referee of Infinity routes: the route clauses measured the slow and simple
+way, from the scenario file's raw prisms (docs/rules.md §13.3-13.4).
+
+It shares nothing with `constraints.infinity` but the file format: no pieces, regions,
+walks or clauses.  The surface under a point is the top of the highest prism whose footprint
+holds it (the ground: 0).  The centre's path is sampled every SAMPLE_IN; at each sample p the
+trooper stands on the surface under p, and
+- scenery: a point of its base (sampled on circles of radius r and r/2) over a surface
+  higher than p's by more than the Silhouette's height;
+- surface: a point within r/2 of p over a surface lower than p's by more than that height;
+- table: a point of the base off the table;
+- troopers: the base overlapping an enemy's or a taller ally's (the same level only).
+Where the centre's own path goes up or down a cliff, the checker names the wall it walks
+into (scenery) where the referee, standing on the cliff's top, also sees the edge (surface):
+the surface clause is compared only on paths that do not.  Sampling sees a clearance up to
+SAMPLE_IN / 2 too large along the path and RING_ERROR_IN too large round the disc, so the
+checker must agree wherever the clearance is more than TOLERANCE_IN from its limit.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import shapely
+
+SAMPLE_IN = 0.02
+RING = 48                      # points round each sampled circle
+RINGS = (1.0, 0.5, 0.25)  # radii sampled, as fractions of the base's radius
+RING_ERROR_IN = 0.5 * (2 * math.pi / RING) ** 2  # sagitta per inch of radius, squared angle
+TOLERANCE_IN = SAMPLE_IN + 0.02
+S_HEIGHT_MM = {1: 25, 2: 40, 3: 32, 4: 32, 5: 45, 6: 55, 7: 67, 8: 70}
+
+
+@dataclass(frozen=True)
+class Found:
+    scenery: bool
+    surface: bool
+    table: bool
+    troopers: bool
+    climbs: bool  # the centre's own path goes up or down a cliff (a step over the height)
+
+
+def _height(silhouette: int) -> float:
+    return S_HEIGHT_MM[silhouette] / 25.4
+
+
+class Town:
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.width, self.depth = data["battlefield"]["width"], data["battlefield"]["depth"]
+        prisms = [t for t in data["terrain"] if t["kind"] in ("building", "obstacle")]
+        self.polys = [shapely.Polygon(t["polygon"]) for t in prisms]
+        self.tops = np.asarray([t.get("level", 0.0) + t["height"] for t in prisms])
+        self.units = data["units"]
+
+    def surface(self, points: np.ndarray) -> np.ndarray:
+        """The top of the highest prism over each point (0 over the bare ground)."""
+        out = np.zeros(len(points))
+        pts = shapely.points(points)
+        for poly, top in zip(self.polys, self.tops, strict=True):
+            inside = shapely.contains(poly, pts)
+            out[inside] = np.maximum(out[inside], top)
+        return out
+
+    def judge(self, unit_id: str, a: tuple[float, float], b: tuple[float, float]) -> Found:
+        me = next(u for u in self.units if u["id"] == unit_id)
+        r, tall = me["base"] / 25.4 / 2, _height(me["silhouette"])
+        steps = max(2, math.ceil(math.dist(a, b) / SAMPLE_IN) + 1)
+        path = np.linspace(a, b, steps)
+        here = self.surface(path)
+        scenery = surface = table = False
+        for frac in RINGS:
+            angles = np.arange(RING) * 2 * math.pi / RING
+            ring = np.stack([np.cos(angles), np.sin(angles)], axis=1) * r * frac
+            pts = (path[:, None, :] + ring[None]).reshape(-1, 2)
+            levels = self.surface(pts).reshape(len(path), RING)
+            scenery |= bool(np.any(levels - here[:, None] > tall + 1e-9))
+            if frac <= 0.5:
+                surface |= bool(np.any(here[:, None] - levels > tall + 1e-9))
+            if frac == 1.0:
+                off = (pts[:, 0] < 0) | (pts[:, 1] < 0) | (pts[:, 0] > self.width) | \
+                    (pts[:, 1] > self.depth)
+                table |= bool(off.any())
+        climbs = bool(np.any(np.abs(np.diff(here)) > tall + 1e-9))
+        return Found(scenery, surface, table, self._troopers(me, path, r, tall), climbs)
+
+    def _troopers(self, me: dict[str, Any], path: np.ndarray, r: float, tall: float) -> bool:
+        for u in self.units:
+            if u["id"] == me["id"] or u.get("level", 0.0) != me.get("level", 0.0):
+                continue
+            if u["player"] == me["player"] and _height(u["silhouette"]) <= tall:
+                continue
+            gap = np.hypot(*(path - np.asarray(u["centre"])).T) - r - u["base"] / 25.4 / 2
+            if np.any(gap < -1e-9):
+                return True
+        return False

@@ -193,3 +193,12 @@ def test_a_block_reached_by_a_crate_is_climbed_from_the_crate_not_the_ground():
     assert result.status == Status.OPTIMAL and result.legal
     assert min(p[0] for p in result.path) < 8.0      # by way of the crate
     assert result.length_in > 3.0 + 1.0              # not straight up the 2 in face
+
+
+def test_a_route_into_base_contact_with_an_enemy_ends_there():
+    enemy = trooper("zhanshi", 7, 12, player="red")
+    scenario = _scene(troopers=(enemy,))
+    touching = shortest_route(scenario, "fusilier", (7 - 2 * R25, 12))
+    assert touching.legal and touching.length_in == pytest.approx(3 - 2 * R25)
+    inside = shortest_route(scenario, "fusilier", (7 - 2 * R25 + 0.01, 12))
+    assert inside.status == Status.INFEASIBLE and inside.idle

@@ -37,11 +37,14 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point, Polygon
 
+from constraints.geometry.free_parts import FreeParts
+
 ROUNDING_IN = 0.001  # how far past the clearance a grown corner may reach
 STRICT_IN = 1e-9     # pushed out this much more, so a path exactly at the clearance is refused
 TURN_EPS = 1e-9      # relative cross product below which three points count as collinear
 SOURCE_CACHE = 256   # sources whose distances are remembered before the memory is cleared
 BAND_SLACK = 1e-6    # radians: bands of supporting directions are widened by this
+FEW_CORNERS = 200    # with more corners, a point's candidates are those of its free part
 
 
 def grown(obstacles: Sequence[shapely.Geometry], clearance_in: float) -> shapely.Geometry:
@@ -306,10 +309,18 @@ class PathFinder:
         free = ~np.asarray(shapely.contains(self.region, shapely.points(points)))
         d = v[None, :, :] - points[:, None, :]
         touch = _supports(d, self._e1[None], self._e2[None]) & free[:, None]
+        if len(v) > FEW_CORNERS:
+            touch &= self._free_parts().candidates(points)
         owner, idx = np.nonzero(touch)
         seen = ~self._blocked(points[owner], v[idx])
         owner, idx = owner[seen], idx[seen]
         return owner, idx, np.hypot(*(v[idx] - points[owner]).T)
+
+    def _free_parts(self) -> FreeParts:
+        if ("free parts",) not in self.memo:
+            self.memo[("free parts",)] = FreeParts(self.region, self.vertices)
+        found: FreeParts = self.memo[("free parts",)]  # type: ignore[assignment]
+        return found
 
     def _from_source(self, point: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Shortest distance from `point` to every corner and the corner before it on that

@@ -68,7 +68,7 @@ def _region_area(network: Network, region: int, seeds: list[tuple[tuple[float, f
 def _edges(finder: object) -> tuple[np.ndarray, shapely.STRtree]:
     """The free space's outline as segments (n, 2, 2), and a tree over them (remembered)."""
     memo: dict = finder.memo  # type: ignore[attr-defined]
-    if "outline" not in memo:
+    if ("outline",) not in memo:
         region = finder.region  # type: ignore[attr-defined]
         segments = []
         for poly in getattr(region, "geoms", [region]):
@@ -76,8 +76,8 @@ def _edges(finder: object) -> tuple[np.ndarray, shapely.STRtree]:
                 pts = np.asarray(ring.coords)[:, :2]
                 segments.append(np.stack([pts[:-1], pts[1:]], axis=1))
         edges = np.concatenate(segments) if segments else np.empty((0, 2, 2))
-        memo["outline"] = (edges, shapely.STRtree(shapely.linestrings(edges)))
-    found: tuple[np.ndarray, shapely.STRtree] = memo["outline"]
+        memo[("outline",)] = (edges, shapely.STRtree(shapely.linestrings(edges)))
+    found: tuple[np.ndarray, shapely.STRtree] = memo[("outline",)]
     return found
 
 

@@ -186,7 +186,9 @@ class PathFinder:
         built it (Infinity's free space mixes clearances: docs/rules.md §13.3)."""
         finder = cls.__new__(cls)
         finder.clearance_in = 0.0
-        finder._build(region)
+        # Intersections and differences may leave lines and points of no area: drop them.
+        parts = [g for g in shapely.get_parts(region) if g.geom_type == "Polygon"]
+        finder._build(shapely.union_all(parts) if parts else Polygon())
         return finder
 
     def _build(self, region: shapely.Geometry) -> None:
@@ -280,9 +282,13 @@ class PathFinder:
         if self.region.is_empty or not len(a):
             return blocked
         segments = shapely.linestrings(np.stack([a, b], axis=1))
-        seg, part = self._tree.query(segments, predicate="intersects")
+        # Boxes from the tree, then the parts (prepared) tested: a segment enters a part's
+        # interior iff it meets the part and does not merely touch it.
+        seg, part = self._tree.query(segments)
         if len(seg):
-            inner = shapely.relate_pattern(self._parts[part], segments[seg], "T********")
+            meet = shapely.intersects(self._parts[part], segments[seg])
+            seg, part = seg[meet], part[meet]
+            inner = ~shapely.touches(self._parts[part], segments[seg])
             blocked[seg[inner]] = True
         return blocked
 

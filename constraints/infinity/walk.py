@@ -115,7 +115,13 @@ class Walk:
         return [int(k) for k in hit if self.surfaces.region_of[k] == region]
 
     def _zone(self, k: int) -> shapely.Geometry:
-        """Where a centre standing on piece k may not be: near its walls and drops."""
+        """Where a centre standing on piece k may not be: near its walls and drops (the
+        same for every trooper of one base and height: remembered per scenario)."""
+        m = self.mover
+        key = ("infinity", "zone", k, m.radius_in, m.height_in, m.relaxed)
+        return remembered(self.scenario, key, lambda: self._build_zone(k))
+
+    def _build_zone(self, k: int) -> shapely.Geometry:
         r, walls, drops = self.mover.radius_in, self.walls_of(k), self.drops_of(k)
         if not walls and not drops:
             return Polygon()

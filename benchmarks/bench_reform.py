@@ -489,7 +489,9 @@ def joint_here(scenario: Scenario, repeats: int) -> dict[str, Any]:
     assert found is not None
     units = [{"unit": o.unit, "status": o.answer.status if o.answer else None,
               "family_status": o.answer.family.get("status") if o.answer else None,
-              "value": list(_two(o.answer.value)) if o.answer else None}
+              "value": list(_two(o.answer.value)) if o.answer else None,
+              # reformed in one joint model (else alone: a pair past MAX_JOINT_OFFSETS)
+              "jointly": bool(o.answer and o.answer.family.get("joint"))}
              for o in found.outcomes]
     return {"error": "", "times_s": times, "median_s": statistics.median(times),
             "min_s": min(times), "units": units,
@@ -554,6 +556,7 @@ def bench_scene(name: str, repeats: int, joint: bool = True) -> dict[str, Any]:
             "files": a.files if a else None, "contacts_before": a.contacts_before if a else None,
             "flush_against": a.family.get("flush_against") if a else None,
             "reason": a.reason if a else "", "legal": step.legal, "clauses": step.clauses,
+            "search": getattr(a, "search", None) if a else None,
             "true": list(step.true) if step.true else None,
             "reform": _reform_json(step.reform),
             "vs_lattice": _verdict(step, lattice["units"][k]),
@@ -619,7 +622,8 @@ def print_row(r: dict[str, Any]) -> None:
             print(f"{'':<10} joint (combat_reforms joint=True): {j['median_s']:.2f} / "
                   f"{j['min_s']:.2f} s ({len(j['times_s'])} runs), "
                   + ", ".join(f"{u['unit']} {u['status']}({(u['family_status'] or '')[:3]}) "
-                              f"{u['value']}" for u in j["units"])
+                              f"{u['value']}{' jointly' if u.get('jointly') else ' alone'}"
+                              for u in j["units"])
                   + f"; total {j['total']}, legal {j['legal']}, peak memory "
                   f"{j['peak_mb']:.0f} MB")
     for u, b in zip(units, r["events"]["units"], strict=True):
@@ -630,6 +634,11 @@ def print_row(r: dict[str, Any]) -> None:
             notes.append(f"REFUSED by the checker: {', '.join(u['clauses'])}")
         if u["reason"]:
             notes.append(u["reason"])
+        if u.get("search") and "candidates" in u["search"]:
+            notes.append(f"search: {u['search']['candidates']} candidates, "
+                         f"{u['search']['assignments']} assignments")
+        elif u.get("search"):
+            notes.append(f"search: {u['search']}")
         if "WORSE" in (u["vs_lattice"], u["vs_events"], u["vs_counted"]) \
                 or u["legal"] is False:
             notes.append(f"baseline: {b['files']} files, x {b['x']:.4f} on {b['line']}, "
@@ -706,14 +715,16 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-PHASES = (("cp_model.py", "solve", "CP-SAT solve"),
-          ("intervals.py", "unit_rules", "unit rules (intervals.unit_rules)"),
-          ("intervals.py", "_overlap", "  of which overlap intervals"),
-          ("intervals.py", "_on_table", "  of which on-the-table interval"),
-          ("model.py", "layout", "offsets and windows (model.layout)"),
-          ("model.py", "build", "building the CP-SAT model (model.build)"),
-          ("best.py", "_previous", "contacts before (best._previous)"),
-          ("checker.py", "check_combat_reform", "exact checker"))
+PHASES = (("best.py", "best_reform", "best_reform"),
+          ("prepare.py", "prepare", "  layouts of every formation (prepare.prepare)"),
+          ("intervals.py", "unit_rules", "    of which unit rules (intervals.unit_rules)"),
+          ("model.py", "layout", "    of which offsets and windows (model.layout)"),
+          ("search.py", "best_first", "  best-first search (search.best_first)"),
+          ("assignment.py", "bounds", "    of which displacement bounds (Frame.bounds)"),
+          ("assignment.py", "assign", "    of which least-cost assignments (Frame.assign)"),
+          ("best.py", "_checked", "  exact checker on the answer (best._checked)"),
+          ("cp_model.py", "solve", "CP-SAT solve (fallback past the budget; joint reforms)"),
+          ("reforms.py", "_place", "combat_reforms: each unit judged again and placed"))
 
 
 def profile_scene(name: str, top: int = 14) -> str:

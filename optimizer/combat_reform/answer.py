@@ -14,6 +14,7 @@ from ortools.sat.python import cp_model
 
 from constraints.rank_and_file.formation import Character, Formation, Slot
 from constraints.rank_and_file.unit import Unit
+from constraints.t9a.combat_reform import ModelPlacement, UnitReform
 from optimizer.combat_reform.model import Demands, Layout, ReformModel
 from optimizer.combat_reform.placement import FlushLine, Option
 
@@ -37,6 +38,10 @@ class ReformAnswer:
     reason: str = ""
     family: dict[str, object] = field(default_factory=dict)
     reformed: Unit | None = None
+    # How the answer was searched, for benchmarks and tests (not in the JSON): the best-first
+    # search's candidates, assignments and whether its displacement is the least over them,
+    # or which fallback answered.
+    search: dict[str, object] = field(default_factory=dict)
 
 
 def solve(rm: ReformModel, effort: float) -> tuple[cp_model.CpSolver, Any]:
@@ -74,16 +79,27 @@ def answer_of(rm: ReformModel, unit: Unit, line: FlushLine,
     if demands.widest:  # the files' level sits above: the contacts' own bound is unknown
         bound = own * weight + theirs if status == cp_model.OPTIMAL \
             else len(rm.model_ids) * weight + weight - 1
-    pose = lay.option.pose(x)
-    family["own_facing"] = lay.option.own
-    reformed = unit.with_formation(_formation(unit, lay.option, placed)).with_pose(pose)
-    return ReformAnswer("OPTIMAL" if status == cp_model.OPTIMAL else "FEASIBLE", unit.id,
-                        lay.option.files, pose.centre, pose.facing_deg, placed, (own, theirs),
-                        (bound // weight, bound % weight), demands.own_before,
-                        family=family, reformed=reformed)
+    return placed_answer("OPTIMAL" if status == cp_model.OPTIMAL else "FEASIBLE", unit, line,
+                         lay.option, x, placed, (own, theirs),
+                         (bound // weight, bound % weight), demands.own_before)
 
 
-MOVE_TICKS = 10_000  # model displacements in ten-thousandths of an inch
+def placed_answer(status: str, unit: Unit, line: FlushLine, option: Option, x: float,
+                  placed: tuple[tuple[str, Slot], ...], value: tuple[int, int],
+                  bound: tuple[int, int], own_before: int) -> ReformAnswer:
+    """The answer placing `unit` in `option` at offset x, every model in its slot."""
+    pose = option.pose(x)
+    reformed = unit.with_formation(_formation(unit, option, placed)).with_pose(pose)
+    return ReformAnswer(status, unit.id, option.files, pose.centre, pose.facing_deg, placed,
+                        value, bound, own_before,
+                        family={"own_facing": option.own,
+                                "flush_against": [line.enemy, line.facing]},
+                        reformed=reformed)
+
+
+# Model displacements in millionths of an inch (integer costs for the assignments: fine
+# enough that two assignments equal in ticks differ by less than n x 5e-7").
+MOVE_TICKS = 1_000_000
 
 
 def _least_moves(rm: ReformModel, k: int, index: int, first: cp_model.CpSolver
@@ -147,3 +163,11 @@ def _formation(unit: Unit, option: Option, placed: tuple[tuple[str, Slot], ...])
     empty = tuple((rear, f) for f in range(option.files) if (rear, f) not in taken)
     rf = sum(1 for mid, _ in placed if mid not in chars)
     return Formation(option.files, rf, characters, empty)
+
+
+def proposal(answer: ReformAnswer) -> UnitReform | None:
+    """The answer as the checker reads a proposal: every model's slot (None: no reform)."""
+    if answer.reformed is None:
+        return None
+    return UnitReform(answer.unit, answer.files, answer.centre, answer.facing_deg,
+                      tuple(ModelPlacement(mid, slot) for mid, slot in answer.models))

@@ -23,9 +23,15 @@ from ortools.sat.python import cp_model
 from constraints.core.scenario import Scenario
 from constraints.rank_and_file.combats import combats
 from optimizer.combat_reform.answer import ReformAnswer, answer_of, solve
-from optimizer.combat_reform.best import Asks, Prepared, _previous, prepare, rules_bound
 from optimizer.combat_reform.model import ReformModel, add_unit
 from optimizer.combat_reform.placement import FlushLine, flush_line
+from optimizer.combat_reform.prepare import (
+    Asks,
+    Prepared,
+    prepare,
+    previous_enemies,
+    rules_bound,
+)
 
 TICKS = 1_000_000  # offsets in millionths of an inch for the order along the line
 
@@ -41,7 +47,7 @@ def shared_line(scenario: Scenario, first: str, second: str) -> JointLine | None
     """The line both units' enemies lie on (every enemy each touched before), or None."""
     lines = {}
     for uid in (first, second):
-        previous = _previous(scenario, scenario.unit(uid))
+        previous = previous_enemies(scenario, scenario.unit(uid))
         lines[uid] = [flush_line(scenario.unit(e), f) for e, f in sorted(previous.items())]
     base = lines[first][0]
     placed = []
@@ -68,10 +74,11 @@ def joint_reform(scenario: Scenario, first: str, second: str, shared: JointLine,
                                 tuple(u for u in scenario.units if u.id != first),
                                 scenario.terrain, scenario.rules, scenario.rule_options,
                                 scenario.active_player))
-    ready = [prepare(views[i], units[i], _previous(scenario, units[i]), shared.lines[i], asks,
-                     combat) for i in range(2)]
-    ready = [prepare(views[i], units[i], _previous(scenario, units[i]), shared.lines[i], asks,
-                     combat, _closure(ready[1 - i], ready[i])) for i in range(2)]
+    before = [previous_enemies(scenario, u) for u in units]
+    ready = [prepare(views[i], units[i], before[i], shared.lines[i], asks, combat)
+             for i in range(2)]
+    ready = [prepare(views[i], units[i], before[i], shared.lines[i], asks, combat,
+                     _closure(ready[1 - i], ready[i])) for i in range(2)]
     if sum(int(lay.allowed.sum()) for r in ready for lay in r.layouts) > MAX_JOINT_OFFSETS:
         return None
     sat_model = cp_model.CpModel()
@@ -144,7 +151,7 @@ def _joint_status(scenario: Scenario, answers: list[ReformAnswer], status: Any
     out = []
     for a, u in zip(answers, units, strict=True):
         family = dict(a.family, status=family_status, joint=[x.unit for x in answers])
-        mine = rules_bound(scenario, u, _previous(scenario, u))
+        mine = rules_bound(scenario, u, previous_enemies(scenario, u))
         out.append(replace(a, status="OPTIMAL" if proved else
                            ("FEASIBLE" if a.reformed is not None else a.status), family=family,
                            bound=a.value if proved else (mine, a.bound[1])))
@@ -154,13 +161,13 @@ def _joint_status(scenario: Scenario, answers: list[ReformAnswer], status: Any
 def _pair_bound(scenario: Scenario, units: Any) -> int:
     """At most how many of the two units' models can touch enemy models: each unit's own
     bound, and floor(L / b) + 2 per enemy edge either touches, for both together."""
-    edges = {(e, f) for u in units for e, f in _previous(scenario, u).items()}
+    edges = {(e, f) for u in units for e, f in previous_enemies(scenario, u).items()}
     b = min(min(u.base.width_in, u.base.depth_in) for u in units)
     shared = 0
     for e, f in edges:
         line = flush_line(scenario.unit(e), f)
         shared += int((line.hi - line.lo) / b + 1e-9) + 2
-    return min(shared, sum(rules_bound(scenario, u, _previous(scenario, u)) for u in units))
+    return min(shared, sum(rules_bound(scenario, u, previous_enemies(scenario, u)) for u in units))
 
 
 def pairs_on_one_line(scenario: Scenario, units: list[str]) -> list[tuple[str, str]]:

@@ -1,6 +1,8 @@
-"""The best Combat Reform of one unit: one CP-SAT model over its formation (files), its
-offset along the enemy Facing it is placed flush against, and which model stands in which
-slot (docs/rules.md §12).
+"""A unit's Combat Reform data on one flush line, and its CP-SAT model over the formation
+(files), the offset along the enemy Facing it is placed flush against, and which model
+stands in which slot (docs/rules.md §12).  The data (`Layout`) feed the best-first search
+(`search.py`); the model serves the joint reform of two units (`joint.py`) and the fallback
+past the search's budget (`fallback.py`).
 
 Data: per formation (`Option`) the offsets worth trying (`placement.offsets`), the whole
 unit's allowed ones (`intervals.unit_rules`), and per (model, slot) the offsets keeping the
@@ -13,6 +15,7 @@ Objective: the most own models in contact, then the most enemy models in contact
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -24,6 +27,13 @@ from optimizer.combat_reform.placement import Interval, Option, offsets
 Var = cp_model.IntVar
 # Contact across a gap needs more than this of shared width (the checker's LINE_IN).
 ACROSS_IN = 2e-5
+# Contacts are judged with this hair of the checker's contact tolerance (CONTACT_IN, 1e-6):
+# interval ends computed apart that coincide in exact arithmetic (a unit exactly two lanes
+# wider than the enemy, touching both its corners) then meet in floating point too.  Without
+# it the family missed such placements (a random combat: 6 own models in contact where the
+# baseline placed 7).  The offsets stay the exact ends: at the other end the bases stand a
+# rounding apart, which the checker counts as contact.
+TOUCH_IN = 1e-9
 
 
 @dataclass(frozen=True)
@@ -53,10 +63,26 @@ class Layout:
     option: Option
     xs: np.ndarray
     allowed: np.ndarray
-    reach: dict[tuple[int, Slot], Interval]
     front: dict[int, list[Interval]]
     enemy: dict[str, Interval]
     by_span: dict[int, list[Interval]]  # per lane, its contact with each enemy's edge
+    # The offsets keeping each model within its March Rate of each slot, as (models, slots)
+    # arrays in `option.slots()` order, NaN where none does: exactly (`reach_lo`, `reach_hi`;
+    # the search then measures each move as the checker does), and a hair inside (`safe_lo`,
+    # `safe_hi`; the CP-SAT model, whose offset at a window's end may measure a rounding
+    # over the March Rate).
+    reach_lo: np.ndarray
+    reach_hi: np.ndarray
+    safe_lo: np.ndarray
+    safe_hi: np.ndarray
+
+    @cached_property
+    def reach(self) -> dict[tuple[int, Slot], Interval]:
+        """The safe windows by (model, slot), for the CP-SAT model (built only when asked:
+        the best-first search reads the arrays)."""
+        slots = self.option.slots()
+        return {(int(m), slots[s]): (float(self.safe_lo[m, s]), float(self.safe_hi[m, s]))
+                for m, s in zip(*np.nonzero(np.isfinite(self.safe_lo)), strict=True)}
 
     def indices(self, interval: Interval) -> tuple[int, int]:
         lo = int(np.searchsorted(self.xs, interval[0], side="left"))
@@ -68,14 +94,7 @@ def layout(option: Option, starts: np.ndarray, rules: list[Rule],
            enemy_models: dict[str, Interval], reach_in: float,
            extra: tuple[float, ...] = ()) -> Layout:
     """`extra`: more offsets worth trying (where another unit placed with it may end)."""
-    reach = {}
-    # A hair inside the March Rate: an offset exactly at its end may measure a rounding over.
-    radius = reach_in - 1e-9
-    for m, start in enumerate(starts):
-        for slot in option.slots():
-            found = option.reach(start, slot, radius)
-            if found is not None:
-                reach[(m, slot)] = found
+    reach_lo, reach_hi = option.reach_windows(starts, reach_in)
     # A lane touches the enemy where it touches one of its models: the enemy's touchable
     # models merged into runs (those behind the enemy's own gaps come narrowed by the shared
     # width contact across a gap needs, so they stand apart from their neighbours).
@@ -86,14 +105,17 @@ def layout(option: Option, starts: np.ndarray, rules: list[Rule],
                for lane in range(len(option.lanes()))}
     enemy = {e: (iv[0] - option.along_in, iv[1]) for e, iv in enemy_models.items()}
     across = [(lo + ACROSS_IN, hi - ACROSS_IN) for ivs in front.values() for lo, hi in ivs]
-    listed = list(reach.values()) + [iv for ivs in front.values() for iv in ivs] + across \
+    # The offsets are the exact ends (a unit placed where it touches exactly); only the
+    # contacts are judged with the hair `TOUCH_IN`.
+    listed = [iv for ivs in front.values() for iv in ivs] + across \
         + list(enemy.values()) + [(e, e) for e in extra] \
         + [r.interval for r in rules if np.isfinite(r.interval[0])]
-    xs = offsets(listed, option.touching)
+    xs = offsets(listed, option.touching, np.concatenate([reach_lo.ravel(), reach_hi.ravel()]))
     allowed = np.ones(len(xs), dtype=bool)
     for rule in rules:
         allowed &= rule.holds(xs)
-    return Layout(option, xs, allowed, reach, front, enemy, by_span)
+    return Layout(option, xs, allowed, _grown(front), _grown(enemy), _grown(by_span),
+                  reach_lo, reach_hi, *option.reach_windows(starts, reach_in - 1e-9))
 
 
 @dataclass
@@ -202,6 +224,12 @@ def _option(rm: ReformModel, k: int, lay: Layout) -> None:
         m_.add_implication(var, use)
         _within(m_, at, lay.indices(interval), var)
         rm.theirs[(e, k)] = var
+
+
+def _grown(intervals: dict) -> dict:
+    """Contact intervals (by lane, or by enemy model) grown by `TOUCH_IN` at both ends."""
+    return {key: [(lo - TOUCH_IN, hi + TOUCH_IN) for lo, hi in ivs] if isinstance(ivs, list)
+            else (ivs[0] - TOUCH_IN, ivs[1] + TOUCH_IN) for key, ivs in intervals.items()}
 
 
 def _runs(intervals: list[Interval]) -> list[Interval]:

@@ -16,8 +16,10 @@ from constraints.rank_and_file.contact import gap_blockers, model_contacts
 from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
 from constraints.t9a.combat_reform import ModelPlacement, UnitReform, model_moves, placed
 from constraints.t9a.combat_reform_io import CombatResult
-from optimizer.combat_reform.best import EFFORT, Asks, ReformAnswer, best_reform
+from optimizer.combat_reform.answer import EFFORT, ReformAnswer, proposal
+from optimizer.combat_reform.best import best_reform
 from optimizer.combat_reform.joint import joint_reform, pairs_on_one_line, shared_line
+from optimizer.combat_reform.prepare import Asks
 
 LEVELS = ("own_models_in_contact", "enemy_models_in_contact", "displacement_in")
 
@@ -87,7 +89,7 @@ def combat_reforms(scenario: Scenario, player: str | None = None,
 def _place(current: Scenario, answer: ReformAnswer, result: CombatResult,
            outcomes: list[UnitOutcome]) -> Scenario:
     """Judge the unit's reform where the units before it stand, and place it."""
-    reform = _proposal(current, answer)
+    reform = proposal(answer)
     moved = 0.0
     if reform is not None:
         verdict = check_combat_reform(current, [reform], result, player_done=False)
@@ -162,10 +164,3 @@ def _refused(scenario: Scenario, uid: str, result: CombatResult) -> Verdict | No
                       tuple(ModelPlacement(c.id, c.slot) for c in unit.formation.characters))
     verdict = check_combat_reform(scenario, [same], result, player_done=False)
     return verdict if "combat_reform.eligible" in verdict.clauses() else None
-
-
-def _proposal(scenario: Scenario, answer: ReformAnswer) -> UnitReform | None:
-    if answer.reformed is None:
-        return None
-    return UnitReform(answer.unit, answer.files, answer.centre, answer.facing_deg,
-                      tuple(ModelPlacement(mid, slot) for mid, slot in answer.models))

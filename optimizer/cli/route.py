@@ -14,6 +14,7 @@ from optimizer.routes import ReachableArea, RouteResult, reachable_area, shortes
 
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1, rules infinity-n4)"
 EXIT_OK, EXIT_NO = 0, 1
+ROUTE_KEYS = ("unit", "skill", "path", "midpoint")  # what a route result shares with a route
 
 
 def add_route_command(sub: Any, epilog: str | None = None) -> None:
@@ -82,7 +83,10 @@ def render_route_file(scenario: Any, path: str | None, output: Any) -> int:
     route = verdict = None
     if path:
         try:
-            route = route_from_json(read_json(path))
+            data = read_json(path)
+            if isinstance(data, dict) and "status" in data:  # the output of `route --json`
+                data = {k: v for k, v in data.items() if k in ROUTE_KEYS}
+            route = route_from_json(data)
             verdict = check_route(scenario, route)
         except InvalidInputError as exc:
             raise exc.in_file(path) from None

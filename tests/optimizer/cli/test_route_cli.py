@@ -109,3 +109,13 @@ def test_t9a_commands_refuse_an_infinity_scenario(capsys):
     assert main(["solve", RUINS, "--unit", "fusilier", "--manoeuvre", "march",
                  "--forward"]) == 2
     assert "manoeuvre" in capsys.readouterr().err
+
+
+def test_render_draws_a_route_result(tmp_path, capsys):
+    assert main(["route", RUINS, "--unit", "fusilier", "--to", "9.3,16.3", "--skill",
+                 "move_move", "--json"]) == 0
+    result = tmp_path / "result.json"
+    result.write_text(capsys.readouterr().out, encoding="utf-8")
+    picture = tmp_path / "result.png"
+    assert main(["render", RUINS, str(result), "-o", str(picture)]) == 0
+    assert picture.stat().st_size > 10_000

@@ -20,6 +20,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from constraints.core.scenario import Scenario
+from constraints.geometry.paths import PathFinder
 from constraints.infinity.scenery import Point3
 from constraints.infinity.trooper import Trooper
 from optimizer.routes.network import Network
@@ -65,11 +66,11 @@ def _region_area(network: Network, region: int, seeds: list[tuple[tuple[float, f
     return area.difference(finder.region)
 
 
-def _edges(finder: object) -> tuple[np.ndarray, shapely.STRtree]:
+def _edges(finder: PathFinder) -> tuple[np.ndarray, shapely.STRtree]:
     """The free space's outline as segments (n, 2, 2), and a tree over them (remembered)."""
-    memo: dict = finder.memo  # type: ignore[attr-defined]
+    memo = finder.memo
     if ("outline",) not in memo:
-        region = finder.region  # type: ignore[attr-defined]
+        region = finder.region
         segments = []
         for poly in getattr(region, "geoms", [region]):
             for ring in [poly.exterior, *poly.interiors] if not poly.is_empty else []:
@@ -77,7 +78,7 @@ def _edges(finder: object) -> tuple[np.ndarray, shapely.STRtree]:
                 segments.append(np.stack([pts[:-1], pts[1:]], axis=1))
         edges = np.concatenate(segments) if segments else np.empty((0, 2, 2))
         memo[("outline",)] = (edges, shapely.STRtree(shapely.linestrings(edges)))
-    found: tuple[np.ndarray, shapely.STRtree] = memo[("outline",)]
+    found: tuple[np.ndarray, shapely.STRtree] = memo[("outline",)]  # type: ignore[assignment]
     return found
 
 

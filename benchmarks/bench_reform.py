@@ -9,9 +9,11 @@ bases, Mobility 3 to 8, most with a Character) Engaged on its Front with 1, 2 or
 units whose Facing edges lie on one line (Fronts, a Flank, a Rear with an incomplete rear
 rank), an enemy touching at a corner, a scene with a friend and a rock nearby, and scenes
 where two or three units of one player reform one after the other (`combat_reforms` with
-its joint reforms off, in unit id order; where the solver has joint reforms of two units on
-one enemy line, `joint=True` is timed as well, in a child process with its memory capped,
-and compared with the sequences' totals; not with `--quick` or `--no-joint`).
+its joint reforms off, in unit id order; `joint=True`, two or three units of one Combat
+reformed together, is timed as well, in a child process with its memory capped, side by side
+with `reform_baselines.joint_exhaustive` over every tuple of their candidates (counted only
+past `JOINT_TUPLES`), and compared with the sequences' totals; not with `--quick` or
+`--no-joint`).
 
 Per scene, in this one process: the solver, `--repeats` times (default 3), its status and
 value (own models in contact, enemy models touched), each answer re-checked by the exact
@@ -51,11 +53,12 @@ import shapely
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_args import choose  # noqa: E402
-from reform_baselines import Best, exhaustive, true_value  # noqa: E402
+from reform_baselines import Best, JointBest, exhaustive, joint_exhaustive, true_value  # noqa: E402
 
 from constraints.core.scenario import Scenario  # noqa: E402
 from constraints.core.scenario_io import scenario_from_json  # noqa: E402
 from constraints.rank_and_file.combats import combats, engagements  # noqa: E402
+from constraints.rank_and_file.contact import model_contacts  # noqa: E402
 from constraints.t9a.clauses.combat_reform.checker import check_combat_reform  # noqa: E402
 from constraints.t9a.combat_reform import ModelPlacement, UnitReform, placed  # noqa: E402
 from constraints.t9a.examples import field, unit, wall  # noqa: E402
@@ -67,6 +70,7 @@ MM25, MM20, CAV = (25.0, 25.0), (20.0, 20.0), (25.0, 50.0)
 LONG_S = 10.0        # a baseline run longer than this is not repeated
 JOINT_MEM_GB = 4.0   # the joint reform's child process: its address space
 JOINT_TIMEOUT_S = 600.0
+JOINT_TUPLES = 5_000_000  # the exhaustive joint baseline runs up to this many tuples
 TARGET_S = 0.5       # the issue's target: OPTIMAL in <= 0.5 s median
 QUICK = ("one-25", "two-line", "seq-2")
 ROOT = Path(__file__).resolve().parent.parent
@@ -247,6 +251,23 @@ def seq_3() -> Scenario:
                   down("B", 6, 12, MM25, b_left, Y), down("C", 6, 12, MM20, c_left, Y))
 
 
+def pair_small() -> Scenario:
+    """Two red units (4 x 1 of 25 mm, Mobility 2) side by side against B (5 x 1 of 25 mm):
+    one at a time A's best leaves A2 3 models in contact, jointly A2 gets 4."""
+    return _scene(up("A", 4, 4, MM25, 30.0, Y, mob=2.0),
+                  up("A2", 4, 4, MM25, 30.0 + 4 * W25, Y, mob=2.0),
+                  down("B", 5, 5, MM25, 30.0 + 2 * W25 - 0.5 * W25, Y))
+
+
+def trio_small() -> Scenario:
+    """Three red units (3 x 1 of 25 mm, Mobility 2) side by side against B (8 x 1 of
+    25 mm)."""
+    return _scene(up("A", 3, 3, MM25, 30.0, Y, mob=2.0),
+                  up("A2", 3, 3, MM25, 30.0 + 3 * W25, Y, mob=2.0),
+                  up("A3", 3, 3, MM25, 30.0 + 6 * W25, Y, mob=2.0),
+                  down("B", 8, 8, MM25, 30.0 + 0.5 * W25, Y))
+
+
 @dataclass(frozen=True)
 class Scene:
     build: Callable[[], Scenario]
@@ -267,6 +288,8 @@ SCENES: dict[str, Scene] = {
     "crowded": Scene(crowded, ("A",), "one-25 with a friend and a rock near"),
     "seq-2": Scene(seq_2, ("A", "A2"), "2 units reform in turn against 1 enemy"),
     "seq-3": Scene(seq_3, ("A", "A2", "A3"), "3 units reform in turn against 2 enemies"),
+    "pair-small": Scene(pair_small, ("A", "A2"), "2 units of 4 against 1 enemy of 5"),
+    "trio-small": Scene(trio_small, ("A", "A2", "A3"), "3 units of 3 against 1 enemy of 8"),
 }
 
 
@@ -450,6 +473,9 @@ def run_joint(name: str, repeats: int) -> dict[str, Any]:
     (24 GB, killed by the kernel) on a two-unit scene.  Its peak memory is reported."""
     def cap() -> None:
         limit = int(JOINT_MEM_GB * 2**30)
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)  # a cap set by the caller's shell stays
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
     command = [sys.executable, str(Path(__file__).resolve()), "--joint-of", name,
@@ -472,6 +498,23 @@ def run_joint(name: str, repeats: int) -> dict[str, Any]:
     return {"peak_mb": peak_mb, **json.loads(lines[-1])}
 
 
+def joint_baseline(scenario: Scenario, units: list[dict[str, Any]]) -> dict[str, Any]:
+    """`reform_baselines.joint_exhaustive` on the units the solver reformed jointly: every
+    tuple of their candidates, timed once; past `JOINT_TUPLES` tuples only counted."""
+    ids = tuple(u["unit"] for u in units)
+    started = time.perf_counter()
+    got = joint_exhaustive(scenario, ids, JOINT_TUPLES)
+    seconds = time.perf_counter() - started
+    if isinstance(got, int):
+        return {"tuples": got, "ran": False, "seconds_to_count": seconds}
+    if got is None:
+        return {"tuples": None, "ran": True, "seconds": seconds, "found": None}
+    assert isinstance(got, JointBest)
+    return {"tuples": got.tuples, "ran": True, "seconds": seconds, "own": got.own,
+            "enemy": got.enemy, "displacement_ticks": got.cost, "legal": got.legal,
+            "units": [list(u) for u in got.units]}
+
+
 def joint_here(scenario: Scenario, repeats: int) -> dict[str, Any]:
     """`combat_reforms` with its joint reforms on (two units on one enemy line reformed
     jointly), timed; not repeated past `LONG_S`."""
@@ -490,14 +533,19 @@ def joint_here(scenario: Scenario, repeats: int) -> dict[str, Any]:
     units = [{"unit": o.unit, "status": o.answer.status if o.answer else None,
               "family_status": o.answer.family.get("status") if o.answer else None,
               "value": list(_two(o.answer.value)) if o.answer else None,
-              # reformed in one joint model (else alone: a pair past MAX_JOINT_OFFSETS)
-              "jointly": bool(o.answer and o.answer.family.get("joint"))}
+              # reformed in one joint search (else alone: its budget ran out at once)
+              "jointly": bool(o.answer and o.answer.family.get("joint")),
+              "search": o.answer.search if o.answer else None}
              for o in found.outcomes]
     return {"error": "", "times_s": times, "median_s": statistics.median(times),
             "min_s": min(times), "units": units,
             "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
             "legal": found.verdict.legal if found.verdict is not None else None,
             "total": _total([u["value"] for u in units]),
+            "enemy_once": len({b for o in found.outcomes if o.reform is not None
+                               for e in found.after.units if e.player != "red"
+                               for _, b in model_contacts(found.after.unit(o.unit), e)}),
+            "baseline": joint_baseline(scenario, units),
             "true": [list(true_value(found.after, o.unit)) for o in found.outcomes]}
 
 
@@ -624,8 +672,18 @@ def print_row(r: dict[str, Any]) -> None:
                   + ", ".join(f"{u['unit']} {u['status']}({(u['family_status'] or '')[:3]}) "
                               f"{u['value']}{' jointly' if u.get('jointly') else ' alone'}"
                               for u in j["units"])
-                  + f"; total {j['total']}, legal {j['legal']}, peak memory "
-                  f"{j['peak_mb']:.0f} MB")
+                  + f"; total {j['total']} ({j['enemy_once']} enemy models once), "
+                  f"legal {j['legal']}, peak memory {j['peak_mb']:.0f} MB")
+            b = j["baseline"]
+            ticks = (j["units"][0].get("search") or {}).get("displacement_ticks")
+            if b["ran"]:
+                print(f"{'':<10} joint baseline (every tuple of candidates): {b['seconds']:.2f} "
+                      f"s, {b['tuples']} tuples, own {b.get('own')}, enemy {b.get('enemy')}, "
+                      f"displacement {b.get('displacement_ticks')} ticks (solver {ticks}), "
+                      f"legal {b.get('legal')}")
+            else:
+                print(f"{'':<10} joint baseline: {b['tuples']:.3g} tuples, not run (past "
+                      f"{JOINT_TUPLES:,}; counting them took {b['seconds_to_count']:.1f} s)")
     for u, b in zip(units, r["events"]["units"], strict=True):
         notes = []
         if u["true"] is not None and u["value"] is not None and u["true"] != u["value"]:
@@ -723,7 +781,7 @@ PHASES = (("best.py", "best_reform", "best_reform"),
           ("assignment.py", "bounds", "    of which displacement bounds (Frame.bounds)"),
           ("assignment.py", "assign", "    of which least-cost assignments (Frame.assign)"),
           ("best.py", "_checked", "  exact checker on the answer (best._checked)"),
-          ("cp_model.py", "solve", "CP-SAT solve (fallback past the budget; joint reforms)"),
+          ("cp_model.py", "solve", "CP-SAT solve (fallback past the budget)"),
           ("reforms.py", "_place", "combat_reforms: each unit judged again and placed"))
 
 

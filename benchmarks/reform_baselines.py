@@ -64,6 +64,7 @@ counting, across gaps included), for the solver's and the baseline's answers ali
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from dataclasses import dataclass, field
@@ -416,3 +417,81 @@ def true_value(scenario: Scenario, unit_id: str) -> tuple[int, int]:
 
 def after(scenario: Scenario, reform: UnitReform) -> Scenario:
     return placed(scenario, [reform])
+
+
+# -- joint reforms ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class JointBest:
+    """The exhaustive joint baseline's best tuple: its value (own models in contact summed,
+    enemy models touched counted once), the total displacement (ticks), each unit's
+    (files, offset, own, enemy), the tuples judged, and whether the checker accepts it."""
+
+    own: int
+    enemy: int
+    cost: int
+    units: tuple[tuple[int, float, int, int], ...]
+    tuples: int
+    legal: bool
+
+
+def joint_exhaustive(scenario: Scenario, ids: tuple[str, ...],
+                     limit: int = 5_000_000) -> JointBest | None | int:
+    """Every tuple of the units' joint candidates (`optimizer/combat_reform/joint.py`'s
+    family: each unit's every line, formation and offset, without the demand that it keep its
+    own enemy models, the units before it lifted off), each candidate given its least-cost
+    assignment (every candidate assigned, no bounds), every tuple judged: no two units
+    overlapping (penetration depth, as the checker), every enemy model touched before
+    touched by one of them; the best by value then displacement, re-checked by the exact
+    checker.  Returns the number of tuples instead when there are more than `limit`."""
+    from constraints.geometry.overlap import penetration
+    from constraints.rank_and_file.contact import CONTACT_IN
+    from optimizer.combat_reform.assignment import Frame, inside
+    from optimizer.combat_reform.joint import Pick, _answers, _legal, group_data
+    from optimizer.combat_reform.prepare import Asks
+    from optimizer.combat_reform.search import _queue
+
+    group = group_data(scenario, ids, [Asks()] * len(ids))
+    assert group is not None
+    per: list[list[Pick]] = []
+    for lines in group.lines:
+        q = _queue(lines)
+        frames: dict[tuple[int, int], Frame] = {}
+        found = []
+        for c in range(len(q.index)):
+            p, k, index = int(q.line[c]), int(q.k[c]), int(q.index[c])
+            if (p, k) not in frames:
+                frames[(p, k)] = Frame(lines[p], k)
+            got = frames[(p, k)].assign(index)
+            if got is None:
+                continue
+            lay = lines[p].layouts[k]
+            x = float(lay.xs[index])
+            touched = frozenset(e for e, iv in lay.enemy.items()
+                                if inside(np.array([x]), [iv])[0])
+            corners = np.asarray(lay.option.boundary(x).exterior.coords[:-1])
+            found.append(Pick(p, k, index, int(q.key[c][1]), int(q.key[c][2]), got[0], got[1],
+                              touched, corners))
+        per.append(found)
+    total = math.prod(len(f) for f in per)
+    if total > limit:
+        return total
+    best: tuple[tuple[int, int, int], tuple[Pick, ...]] | None = None
+    for picks in itertools.product(*per):
+        touched = frozenset().union(*(p.touched for p in picks))
+        if not group.keep <= touched:
+            continue
+        if any(penetration(picks[a].corners, picks[b].corners) > CONTACT_IN
+               for a in range(len(picks)) for b in range(a)):
+            continue
+        key = (sum(p.own for p in picks), len(touched), -sum(p.cost for p in picks))
+        if best is None or key > best[0]:
+            best = (key, picks)
+    if best is None:
+        return None
+    (own, enemy, cost), picks = best
+    answers = _answers(group, picks, "FEASIBLE")
+    return JointBest(own, enemy, -cost, tuple((a.files, float(
+        group.lines[i][p.line].layouts[p.k].xs[p.index]), p.own, p.enemy)
+        for i, (a, p) in enumerate(zip(answers, picks, strict=True))), total,
+        _legal(scenario, answers))

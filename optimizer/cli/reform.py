@@ -40,8 +40,8 @@ def add_reform_command(sub: Any, epilog: str | None = None) -> None:
     cmd.add_argument("--keep", action="append", default=[], metavar="CHARACTER:ENEMY",
                      help="keep this character in contact with this enemy unit (repeat)")
     cmd.add_argument("--joint", action="store_true",
-                     help="reform two units on one enemy line in one model (slow: seconds "
-                     "to minutes for 20-model units)")
+                     help="reform two or three units of one combat together (a best-first "
+                     "search over their candidates; about a second for two 20-model units)")
     cmd.add_argument("--json", action="store_true", help="print the result as JSON")
     cmd.add_argument("--render", metavar="FILE",
                      help="also draw before and after (.png or .svg)")

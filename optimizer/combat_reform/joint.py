@@ -1,29 +1,58 @@
-"""Two units of one player reformed jointly (seed 002): "after a player has completed all their
-Combat Reforms, all enemy models that were in base contact ... must still be", so an enemy
-model one unit leaves may be kept by the other, which couples them.
+"""Two or three units of one player reformed jointly (seed 002): "after a player has completed
+all their Combat Reforms, all enemy models that were in base contact ... must still be", so an
+enemy model one unit leaves may be kept by another, which couples them; and the units are
+placed one after another, so a unit may not overlap those placed before it (units of the
+same Combat set no other distance, `combat_reform.spacing`).
 
-Both units are placed flush against the same enemy line (docs/rules.md §12.3).  The first is
-judged with the second where it stood, the second with the first where it now stands (the
-reforms are made one at a time): on the line that is one more condition, that their offsets'
-intervals do not overlap.  That condition has vertices where one unit's edge meets the
-other's, so each unit's offsets are closed under the other's ends (x + width): with two units
-no joint placement of the family is missed.  One CP-SAT model: each unit's formations,
-offsets and assignments (`model.add_unit`), their order along the line, every enemy model
-touched before touched by one of them, the sum of their models in contact, then the enemy
-models touched.
+A best-first search over tuples of the units' candidates (docs/rules.md §12.2):
+
+* Each unit's candidates are its single search's (`search._queue`: every flush line of the
+  enemy Facings it touched, every formation, every offset), without the demand that it keep
+  the enemy models it touched itself (that demand is the player's, over all the units), on
+  the scene in which the units before it in the order are lifted off (they are judged
+  against it as placed, below) and those after it stand where they stood.  They come in
+  value levels (`Levels`: the single search's groups, value W x own + enemy, W above any
+  count of enemy models: lexicographic), each level as arrays (`Level`): where, the enemy
+  models touched as bits, the new boundary and its extent along the line.
+* Tuples of levels come out of a heap by the sum of their values, best first (each pushed
+  once: its parent is it less one in its last raised coordinate).  In one tuple of levels,
+  the best tuple of candidates (`_best_of`): no two units overlapping (on one line and side
+  their extents along it; else the checker's penetration depth), together touching every
+  enemy model touched before, by value (enemy models counted once: at most the levels' sum),
+  then least total displacement.  The last two units' candidates are crossed in numpy
+  blocks, a first unit's (of three) enumerated; cuts: no room on the line (`_room`,
+  `_heads`), only the enemy sets that can reach the best value (`_worth`), the displacement.
+  Displacements are each unit's least-cost assignment (independent once the placements are
+  chosen), their lower bounds (`Frame.bounds`) until a best tuple needs them assigned
+  (`Levels.settle`; then the best is looked for again, until its members are assigned).
+* The search stops when the next tuple of levels cannot beat the best tuple taken: that is
+  the proof of the joint family's optimum.  A tuple is taken only once the exact checker
+  accepts all the player's reforms in it.
+* Offsets: each unit's offsets are closed once under the others' ends (another unit's offset
+  plus its width, minus this unit's width), on lines that lie on one line: two units pushed
+  against each other are then represented.  A chain of three units pushed against each other
+  is represented only where one of its ends is at a unit's own offset.
+* Work is bounded (`Budget`: assignments and candidate pairs): past it the best tuple taken
+  is FEASIBLE (its value still proved when it reaches the best key left), or None (the
+  caller reforms the units one at a time).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import heapq
+import math
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ortools.sat.python import cp_model
+import numpy as np
 
 from constraints.core.scenario import Scenario
 from constraints.rank_and_file.combats import combats
-from optimizer.combat_reform.answer import ReformAnswer, answer_of, solve
-from optimizer.combat_reform.model import ReformModel, add_unit
+from constraints.rank_and_file.contact import CONTACT_IN
+from constraints.rank_and_file.unit import Unit
+from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
+from optimizer.combat_reform.answer import ReformAnswer, placed_answer, proposal
+from optimizer.combat_reform.assignment import Frame, inside
 from optimizer.combat_reform.placement import FlushLine, flush_line
 from optimizer.combat_reform.prepare import (
     Asks,
@@ -32,154 +61,661 @@ from optimizer.combat_reform.prepare import (
     previous_enemies,
     rules_bound,
 )
+from optimizer.combat_reform.search import _queue
 
-TICKS = 1_000_000  # offsets in millionths of an inch for the order along the line
+MAX_JOINT = 3  # at most this many units are reformed together
+TUPLES_PER_EFFORT = 20_000_000  # pairs of candidates judged per unit of effort (~10 ns each)
+ASSIGNMENTS_PER_EFFORT = 10_000  # as `best.ASSIGNMENTS_PER_EFFORT`
 
 
 @dataclass(frozen=True)
-class JointLine:
-    """A line two units can share: the first unit's enemy line, and each unit's spans."""
+class Pick:
+    """One unit's candidate with an assignment: where (line, formation, offset index), its
+    value, its least displacement (ticks), each model's slot, the enemy models it touches
+    and its new boundary's corners."""
 
-    lines: tuple[FlushLine, FlushLine]
-
-
-def shared_line(scenario: Scenario, first: str, second: str) -> JointLine | None:
-    """The line both units' enemies lie on (every enemy each touched before), or None."""
-    lines = {}
-    for uid in (first, second):
-        previous = previous_enemies(scenario, scenario.unit(uid))
-        lines[uid] = [flush_line(scenario.unit(e), f) for e, f in sorted(previous.items())]
-    base = lines[first][0]
-    placed = []
-    for uid in (first, second):
-        spans = [s for line in lines[uid] for s in base.span_of(line)]
-        if len(spans) != len(lines[uid]):
-            return None
-        placed.append(replace(base, enemy=spans[0][0], facing=spans[0][1], spans=tuple(spans)))
-    return JointLine((placed[0], placed[1]))
+    line: int
+    k: int
+    index: int
+    own: int
+    enemy: int
+    cost: int
+    slots: tuple[int, ...]
+    touched: frozenset[str]
+    corners: np.ndarray = field(compare=False)
 
 
-# CP-SAT's presolve expands each offset element into a Boolean per allowed offset: past this
-# many in all, a joint model ran for minutes and took tens of GiB (two 16-model units in
-# benchmarks/bench_reform.py), so larger pairs are reformed one at a time.
-MAX_JOINT_OFFSETS = 20_000
+class Budget:
+    """Assignments and tuples left; `spent` once either runs out."""
+
+    def __init__(self, effort: float) -> None:
+        self.assignments = int(effort * ASSIGNMENTS_PER_EFFORT)
+        self.tuples = int(effort * TUPLES_PER_EFFORT)
+        self.used_assignments = 0
+        self.used_tuples = 0
+
+    @property
+    def spent(self) -> bool:
+        return self.used_assignments >= self.assignments or self.used_tuples >= self.tuples
 
 
-def joint_reform(scenario: Scenario, first: str, second: str, shared: JointLine,
-                 effort: float, asks: Asks) -> tuple[ReformAnswer, ReformAnswer] | None:
-    """The pair's joint reform, or None when the model would be too large (see above)."""
-    units = (scenario.unit(first), scenario.unit(second))
-    combat = next(frozenset(c) for c in combats(scenario.units) if first in c)
-    views = (scenario, Scenario(scenario.battlefield,
-                                tuple(u for u in scenario.units if u.id != first),
-                                scenario.terrain, scenario.rules, scenario.rule_options,
-                                scenario.active_player))
-    before = [previous_enemies(scenario, u) for u in units]
-    ready = [prepare(views[i], units[i], before[i], shared.lines[i], asks, combat)
-             for i in range(2)]
-    ready = [prepare(views[i], units[i], before[i], shared.lines[i], asks, combat,
-                     _closure(ready[1 - i], ready[i])) for i in range(2)]
-    if sum(int(lay.allowed.sum()) for r in ready for lay in r.layouts) > MAX_JOINT_OFFSETS:
+@dataclass
+class Level:
+    """One value of one unit: its candidates the bounds do not rule out, as arrays: where
+    (line, formation, offset index), the least displacement (`exact`, -1 until assigned,
+    -2 when no assignment exists) or its lower bound (`low`), the enemy models touched as
+    bits, the new boundary (corners, edge normals) and, for units flush on one line, its
+    extent along it (`side` names the line and side, `lo`, `hi` along its direction)."""
+
+    value: int
+    own: int
+    enemy: int
+    line: np.ndarray
+    k: np.ndarray
+    index: np.ndarray
+    low: np.ndarray
+    exact: np.ndarray
+    masks: np.ndarray
+    corners: np.ndarray
+    normals: np.ndarray
+    side: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    bounded: np.ndarray  # whether `low` is the bound yet (else 0)
+    slots: dict[int, tuple[int, ...]] = field(default_factory=dict)
+
+    def costs(self) -> np.ndarray:
+        return np.where(self.exact >= 0, self.exact, self.low)
+
+    def alive(self) -> np.ndarray:
+        return self.exact != -2
+
+
+class Levels:
+    """A unit's candidates by value (the single search's groups, best first), each level
+    built as asked: its candidates' displacement bounds, their assignments only when a
+    tuple needs them (`settle`)."""
+
+    def __init__(self, lines: list[Prepared], budget: Budget, weight: int,
+                 bits: dict[str, int], sides: dict[tuple[float, ...], int]) -> None:
+        self.lines = lines
+        self.budget = budget
+        self.queue = _queue(lines)
+        self.frames: dict[tuple[int, int], Frame] = {}
+        self.low = np.zeros(len(self.queue.index), dtype=np.int64)
+        key = self.queue.key
+        edges = np.flatnonzero(np.any(np.diff(key, axis=0) != 0, axis=1)) + 1
+        self.groups = np.split(np.arange(len(key)), edges) if len(key) else []
+        self.values = [weight * int(key[g[0]][1]) + int(key[g[0]][2]) for g in self.groups]
+        self.bits = bits
+        self.sides = sides
+        self.found: dict[int, Level] = {}
+
+    def level(self, g: int) -> Level:
+        if g not in self.found:
+            self.found[g] = self._level(g)
+        return self.found[g]
+
+    def _level(self, g: int) -> Level:
+        q, group = self.queue, self.groups[g]
+        group = group[np.lexsort((q.index[group], q.k[group], q.line[group]))]
+        m = len(group)
+        masks = np.zeros(m, dtype=np.uint64)
+        corners = np.zeros((m, 4, 2))
+        side = np.zeros(m, dtype=np.int64)
+        lo, hi = np.zeros(m), np.zeros(m)
+        for p, k in sorted({(int(q.line[c]), int(q.k[c])) for c in group}):
+            mine = np.flatnonzero((q.line[group] == p) & (q.k[group] == k))
+            lay = self.lines[p].layouts[k]
+            line, option = lay.option.line, lay.option
+            xs = lay.xs[q.index[group[mine]]]
+            for e, iv in lay.enemy.items():
+                masks[mine] |= np.where(inside(xs, [iv]), np.uint64(self.bits[e]),
+                                        np.uint64(0))
+            front = line.a[None, :] + xs[:, None] * line.right[None, :]
+            w, d = option.along_in * line.right, option.across_in * line.out
+            corners[mine] = np.stack([front, front + w, front + w + d, front + d], axis=1)
+            along, where = _side(line, self.sides)
+            side[mine] = where
+            ends = corners[mine] @ along
+            lo[mine], hi[mine] = ends.min(axis=1), ends.max(axis=1)
+        key = q.key[group[0]] if m else self.queue.key[self.groups[g][0]]
+        return Level(self.values[g], int(key[1]), int(key[2]), q.line[group], q.k[group],
+                     q.index[group], np.zeros(m, dtype=np.int64),
+                     np.full(m, -1, dtype=np.int64), masks, corners, _normals(corners), side,
+                     lo, hi, np.zeros(m, dtype=bool))
+
+    def bound(self, level: Level, idx: np.ndarray) -> None:
+        """The displacement bounds of the level's candidates `idx` (once each): a candidate
+        the bounds find blocked has no assignment."""
+        idx = idx[~level.bounded[idx]]
+        if not len(idx):
+            return
+        for p, k in sorted({(int(level.line[i]), int(level.k[i])) for i in idx}):
+            mine = idx[(level.line[idx] == p) & (level.k[idx] == k)]
+            if (p, k) not in self.frames:
+                self.frames[(p, k)] = Frame(self.lines[p], k)
+            low = self.frames[(p, k)].bounds(level.index[mine])
+            level.low[mine] = np.maximum(low, 0)
+            level.exact[mine[low < 0]] = -2
+        level.bounded[idx] = True
+
+    def settle(self, level: Level, i: int) -> bool:
+        """Assign candidate i of the level (once): False when the budget is spent."""
+        if level.exact[i] != -1:
+            return True
+        if self.budget.spent:
+            return False
+        self.budget.used_assignments += 1
+        p, k = int(level.line[i]), int(level.k[i])
+        got = self.frames[(p, k)].assign(int(level.index[i]))
+        if got is None:
+            level.exact[i] = -2
+        else:
+            level.exact[i] = got[0]
+            level.slots[i] = got[1]
+        return True
+
+    def pick(self, level: Level, i: int) -> Pick:
+        p, k, index = int(level.line[i]), int(level.k[i]), int(level.index[i])
+        touched = frozenset(e for e, b in self.bits.items() if int(level.masks[i]) & b)
+        return Pick(p, k, index, level.own, level.enemy, int(level.exact[i]), level.slots[i],
+                    touched, level.corners[i])
+
+
+def _side(line: FlushLine, sides: dict[tuple[float, ...], int]) -> tuple[np.ndarray, int]:
+    """The line's direction along it, the same for every line on one line and side (units
+    flush on it stand on the same side), and the id of that line and side."""
+    out = line.out
+    along = np.array([-out[1], out[0]])
+    key = (round(float(out[0]), 6), round(float(out[1]), 6), round(float(line.a @ out), 6))
+    return along, sides.setdefault(key, len(sides))
+
+
+@dataclass(frozen=True)
+class JointOutcome:
+    """The best tuple (None: none taken), whether its value is the family's optimum and its
+    displacement the least, the best key not ruled out when not, and the work done."""
+
+    picks: tuple[Pick, ...] | None
+    proved: bool  # the value is the family's optimum
+    least: bool  # and the displacement the least of that value
+    bound: int | None
+    tuples: int
+    assignments: int
+
+
+Best = tuple[int, int, tuple[Pick, ...]]  # (value, displacement, picks)
+
+
+def joint_search(units: list[Levels], keep: frozenset[str], weight: int, budget: Budget,
+                 accept: Any) -> JointOutcome:
+    """The best tuple of the units' candidates (module docs): tuples of levels by the sum of
+    their values, best first; in each, the best tuple of candidates by their displacements
+    (their bounds until assigned: a best tuple is assigned, then looked for again, until its
+    members are all assigned); stop when the next tuple of levels cannot beat the best
+    taken.  `accept(picks)` is the exact checker's word on a tuple that would become the
+    best."""
+    n = len(units)
+    if any(not u.groups for u in units):
+        return JointOutcome(None, True, True, None, 0, budget.used_assignments)
+    need = np.uint64(sum(units[0].bits[e] for e in keep))
+    heap: list[tuple[int, tuple[int, ...]]] = []
+
+    def push(t: tuple[int, ...]) -> None:
+        if all(i < len(u.groups) for u, i in zip(units, t, strict=True)):
+            heapq.heappush(heap, (-sum(u.values[i] for u, i in zip(units, t, strict=True)), t))
+
+    push((0,) * n)
+    best: Best | None = None
+    while heap:
+        neg, t = heap[0]
+        if best is not None and -neg < best[0]:
+            return _ended(best, budget, None)
+        if budget.spent:
+            return _ended(best, budget, -neg)
+        heapq.heappop(heap)
+        last = max((j for j in range(n) if t[j]), default=0)
+        for j in range(last, n):
+            push(t[:j] + (t[j] + 1,) + t[j + 1:])
+        levels = [u.level(i) for u, i in zip(units, t, strict=True)]
+        rejected: set[tuple[int, ...]] = set()
+        while True:
+            got = _best_of(units, levels, need, weight, best, rejected, budget)
+            if got is None:
+                break
+            value, cost, where = got
+            if not all(u.settle(lv, i) for u, lv, i in zip(units, levels, where, strict=True)):
+                return _ended(best, budget, -neg)
+            if any(lv.exact[i] < 0 for lv, i in zip(levels, where, strict=True)):
+                continue  # a member has no assignment: look again without it
+            exact = sum(int(lv.exact[i]) for lv, i in zip(levels, where, strict=True))
+            if exact != cost:
+                continue  # the bounds were below the displacements: look again
+            picks = tuple(u.pick(lv, i) for u, lv, i in zip(units, levels, where, strict=True))
+            if accept(picks):
+                best = (value, cost, picks)
+                break
+            rejected.add(where)
+    return _ended(best, budget, None)
+
+
+def _ended(best: Best | None, budget: Budget, bound: int | None) -> JointOutcome:
+    """`bound` None: the search ended (proved); else the best key left unexplored when the
+    budget ran out: the value is still proved when the best taken reaches it (only a tuple
+    of that value moving less may be left)."""
+    proved = bound is None or (best is not None and bound <= best[0])
+    return JointOutcome(None if best is None else best[2], proved, bound is None, bound,
+                        budget.used_tuples, budget.used_assignments)
+
+
+CHUNK = 1 << 16  # pairs of candidates judged at once (then the displacement may cut)
+HEAD_CELLS = 10_000  # a first unit's candidate (of three) costs about as much as this many pairs
+
+
+def _best_of(units: list[Levels], levels: list[Level], need: np.uint64, weight: int,
+             best: Best | None, rejected: set[tuple[int, ...]], budget: Budget
+             ) -> tuple[int, int, tuple[int, ...]] | None:
+    """The best tuple of one candidate per level, better than `best`: mutually not
+    overlapping, touching together every enemy model in `need` (bits); by value (enemy
+    models counted once), then least displacement (bounds where not assigned).  The last
+    two units' candidates are judged in pairs at once (numpy), the first one's (of three)
+    enumerated least displacement first, cut by the displacement once a tuple of the
+    levels' best value is found."""
+    if any(not len(lv.low) for lv in levels):
         return None
-    sat_model = cp_model.CpModel()
-    parts = [add_unit(sat_model, r.layouts, r.ids, r.characters, r.demands) for r in ready]
-    _ordered(sat_model, parts)
-    _objective(sat_model, parts, ready)
-    sat_model.add(sum(sum(p.own.values()) for p in parts) <= _pair_bound(scenario, units))
-    solved = solve(parts[0], effort)
-    answers = [answer_of(parts[i], units[i], shared.lines[i], solved, ready[i].demands)
-               for i in range(2)]
-    return _joint_status(scenario, answers, solved[1])
+    anything = np.uint64(0)
+    for lv in levels:
+        anything |= np.bitwise_or.reduce(lv.masks[lv.alive()])
+    if anything & need != need:
+        return None  # no tuple of these levels touches every enemy model kept
+    own = weight * sum(lv.own for lv in levels)
+    top = sum(lv.value for lv in levels)  # every tuple's value is at most this
+    found: tuple[int, int, tuple[int, ...]] | None = None
+    if best is not None:
+        found = (best[0], best[1], ())
+    a, b = levels[-2], levels[-1]
+    heads: list[tuple[tuple[int, ...], int]] = [((), 0)]
+    if len(levels) == 3:
+        first = levels[0]
+        units[0].bound(first, np.flatnonzero(first.alive()))
+    costs = [lv.costs() for lv in levels]
+    rest = int(costs[-2][a.alive()].min(initial=2**62)) + \
+        int(costs[-1][b.alive()].min(initial=2**62))
+    if len(levels) == 3:
+        alive = _heads(first, a, b, need)
+        heads = [((int(i),), int(costs[0][i]))
+                 for i in alive[np.argsort(costs[0][alive], kind="stable")]]
+    for chosen, cost in heads:
+        if found is not None and found[0] >= top and cost + rest >= found[1]:
+            break  # a value above `top` is impossible: only less displacement helps
+        budget.used_tuples += HEAD_CELLS * len(chosen)
+        if budget.spent:
+            break
+        ok_a, ok_b = a.alive(), b.alive()
+        base = np.uint64(0)
+        for h, i in enumerate(chosen):
+            ok_a = ok_a & _apart(levels[h], i, a)
+            ok_b = ok_b & _apart(levels[h], i, b)
+            base |= levels[h].masks[i]
+        rows, cols = np.flatnonzero(ok_a), np.flatnonzero(ok_b)
+        if not len(rows) or not len(cols) or not _room(a, rows, b, cols):
+            continue
+        least = -1 if found is None else found[0]
+        reach = top
+        if not rejected:
+            rows, cols, reach = _worth(a, rows, b, cols, base, need, own, least, top)
+            if not len(rows):
+                continue
+        units[-2].bound(a, rows)
+        units[-1].bound(b, cols)
+        rows, cols = rows[a.alive()[rows]], cols[b.alive()[cols]]
+        if not len(rows) or not len(cols) or not _room(a, rows, b, cols):
+            continue
+        if not rejected:
+            rows, cols, reach = _worth(a, rows, b, cols, base, need, own, least, top)
+            if not len(rows):
+                continue
+        costs[-2], costs[-1] = a.costs(), b.costs()
+        rows = rows[np.argsort(costs[-2][rows], kind="stable")]
+        col_least = int(costs[-1][cols].min())
+        step = max(1, CHUNK // len(cols))
+        for start in range(0, len(rows), step):
+            r = rows[start:start + step]
+            if found is not None and found[0] >= reach and \
+                    cost + int(costs[-2][r[0]]) + col_least >= found[1]:
+                break  # no pair left can be worth more or move less
+            budget.used_tuples += len(r) * len(cols)
+            if budget.spent:
+                return found if found is not None and found[2] else None
+            fit = _apart_pairs(a, r, b, cols)
+            union = a.masks[r][:, None] | b.masks[cols][None, :] | base
+            fit &= (union & need) == need
+            if not fit.any():
+                continue
+            value = own + np.bitwise_count(union).astype(np.int64)
+            total = cost + costs[-2][r][:, None] + costs[-1][cols][None, :]
+            score = np.where(fit, value, -1)
+            while True:
+                top_value = int(score.max())
+                if top_value < 0:
+                    break
+                at = np.flatnonzero(score.ravel() == top_value)
+                flat = at[np.argmin(total.ravel()[at])]
+                x, y = divmod(int(flat), len(cols))
+                where = chosen + (int(r[x]), int(cols[y]))
+                if where in rejected:
+                    score[x, y] = -1
+                    continue
+                key = (top_value, -int(total[x, y]))
+                if found is None or key > (found[0], -found[1]):
+                    found = (key[0], -key[1], where)
+                break
+    return found if found is not None and found[2] else None
 
 
-def _closure(other: Prepared, own: Prepared) -> tuple[float, ...]:
-    """Where this unit may end against the other: the other's offsets plus the other's
-    widths (this one to its right) and minus this one's widths (to its left)."""
-    theirs = {(float(x), lay.option.along_in) for lay in other.layouts for x in lay.xs}
-    mine = {lay.option.along_in for lay in own.layouts}
-    found = {x + w for x, w in theirs} | {x - w for x, _ in theirs for w in mine}
+def _worth(a: Level, rows: np.ndarray, b: Level, cols: np.ndarray, base: np.uint64,
+           need: np.uint64, own: int, least: int, top: int
+           ) -> tuple[np.ndarray, np.ndarray, int]:
+    """The rows and columns that may make a best pair, when both levels stand on one line
+    and side: a pair apart stays apart when each is replaced by the candidate touching the
+    same enemy models farthest out on its side (the least right end, the greatest left
+    end), so those extremes give every pair of enemy sets two candidates apart can touch;
+    the best value among them (at least `least`) keeps the rows and columns of its sets."""
+    sides = np.concatenate([a.side[rows], b.side[cols]])
+    if (sides != sides[0]).any():
+        return rows, cols, top
+    ra, rb = _extremes(a, rows), _extremes(b, cols)
+    fit = _apart_pairs(a, ra, b, rb)
+    union = a.masks[ra][:, None] | b.masks[rb][None, :] | base
+    fit &= (union & need) == need
+    value = np.where(fit, own + np.bitwise_count(union).astype(np.int64), -1)
+    top = int(value.max())
+    best = int(value.max())
+    if best < least or best < 0:
+        return rows[:0], cols[:0], best
+    x, y = np.nonzero(value == best)
+    return (rows[np.isin(a.masks[rows], a.masks[ra[x]])],
+            cols[np.isin(b.masks[cols], b.masks[rb[y]])], best)
+
+
+def _extremes(lv: Level, idx: np.ndarray) -> np.ndarray:
+    """Per set of enemy models touched, the candidates of `idx` with the least right end
+    and the greatest left end."""
+    masks = lv.masks[idx]
+    found = []
+    for m in np.unique(masks):
+        mine = idx[masks == m]
+        found += [int(mine[np.argmin(lv.hi[mine])]), int(mine[np.argmax(lv.lo[mine])])]
+    return np.unique(np.array(found, dtype=np.int64))
+
+
+def _heads(first: Level, a: Level, b: Level, need: np.uint64) -> np.ndarray:
+    """The first unit's candidates (of three) that may head a tuple: apart from some of
+    each other unit's, those leaving room for a pair apart and touching every enemy model
+    kept between them (judged for all at once when the three stand on one line and side)."""
+    heads = np.flatnonzero(first.alive())
+    sides = np.concatenate([first.side[heads], a.side[a.alive()], b.side[b.alive()]])
+    if not len(heads) or (sides != sides[0]).any():
+        return heads
+    lo, hi = first.lo[heads], first.hi[heads]
+    ends = [_apart_ends(lv, lo, hi) for lv in (a, b)]
+    (a_hi, a_lo, a_cover), (b_hi, b_lo, b_cover) = ends
+    room = (a_hi <= b_lo + CONTACT_IN) | (b_hi <= a_lo + CONTACT_IN)
+    cover = first.masks[heads] | a_cover | b_cover
+    return heads[room & ((cover & need) == need)]
+
+
+def _apart_ends(lv: Level, lo: np.ndarray, hi: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For intervals [lo, hi] on the level's line: over the level's live candidates apart
+    from each (wholly left of it or wholly right, to the contact tolerance), the least right
+    end, the greatest left end and the enemy models any touches (sorted prefixes)."""
+    live = np.flatnonzero(lv.alive())
+    m = len(live)
+    least, most = np.full(len(lo), np.inf), np.full(len(lo), -np.inf)
+    cover = np.zeros(len(lo), dtype=np.uint64)
+    if not m:
+        return least, most, cover
+    by_hi = live[np.argsort(lv.hi[live], kind="stable")]
+    his = lv.hi[by_hi]
+    left = np.searchsorted(his, lo + CONTACT_IN, side="right")  # these many lie left
+    has = left > 0
+    at = np.maximum(left - 1, 0)
+    least = np.where(has, his[0], least)
+    most = np.where(has, np.maximum.accumulate(lv.lo[by_hi])[at], most)
+    cover = np.where(has, np.bitwise_or.accumulate(lv.masks[by_hi])[at], cover)
+    by_lo = live[np.argsort(lv.lo[live], kind="stable")]
+    los = lv.lo[by_lo]
+    right = np.searchsorted(los, hi - CONTACT_IN, side="left")  # from here on they lie right
+    has = right < m
+    at = np.minimum(right, m - 1)
+    least = np.where(has, np.minimum(least, np.minimum.accumulate(lv.hi[by_lo][::-1])[::-1][at]),
+                     least)
+    most = np.where(has, np.maximum(most, los[-1]), most)
+    cover = np.where(has, cover | np.bitwise_or.accumulate(lv.masks[by_lo][::-1])[::-1][at],
+                     cover)
+    return least, most, cover
+
+
+def _room(a: Level, rows: np.ndarray, b: Level, cols: np.ndarray) -> bool:
+    """Whether some pair may stand apart: on one line and side, only when one's leftmost
+    right end is left of the other's rightmost left end (else all overlap)."""
+    sides = np.concatenate([a.side[rows], b.side[cols]])
+    if (sides != sides[0]).any():
+        return True
+    return bool(a.hi[rows].min() <= b.lo[cols].max() + CONTACT_IN
+                or b.hi[cols].min() <= a.lo[rows].max() + CONTACT_IN)
+
+
+def _apart_pairs(a: Level, rows: np.ndarray, b: Level, cols: np.ndarray) -> np.ndarray:
+    """`_apart` for every pair of `a`'s candidates `rows` and `b`'s `cols`."""
+    same = a.side[rows][:, None] == b.side[cols][None, :]
+    ok = (np.minimum(a.hi[rows][:, None], b.hi[cols][None, :])
+          - np.maximum(a.lo[rows][:, None], b.lo[cols][None, :])) <= CONTACT_IN
+    if not same.all():
+        sub = Level(0, 0, 0, b.line[cols], b.k[cols], b.index[cols], b.low[cols],
+                    b.exact[cols], b.masks[cols], b.corners[cols], b.normals[cols],
+                    b.side[cols], b.lo[cols], b.hi[cols], b.bounded[cols])
+        for x in np.flatnonzero(~same.all(axis=1)):
+            ok[x] = np.where(same[x], ok[x], _apart(a, int(rows[x]), sub))
+    return ok
+
+
+def _normals(v: np.ndarray) -> np.ndarray:
+    """(..., k, 2) polygons' unit edge normals."""
+    d = np.roll(v, -1, axis=-2) - v
+    n = np.stack([d[..., 1], -d[..., 0]], axis=-1)
+    return n / np.maximum(np.hypot(n[..., 0], n[..., 1]), 1e-300)[..., None]
+
+
+def _apart(one: Level, i: int, many: Level) -> np.ndarray:
+    """Whether candidate i of `one` overlaps each candidate of `many` by no more than the
+    contact tolerance.  Flush on one line on the same side, both extend the same way from
+    it: the overlap along the line; else the separating-axis penetration depth over both
+    rectangles' edge normals (`geometry.overlap.penetration`, for many at once)."""
+    ok = np.minimum(many.hi, one.hi[i]) - np.maximum(many.lo, one.lo[i]) <= CONTACT_IN
+    other = many.side != one.side[i]
+    if other.any():
+        a, an = one.corners[i], one.normals[i]
+        corners, normals = many.corners[other], many.normals[other]
+        axes = np.concatenate([np.broadcast_to(an[None], normals.shape), normals], axis=1)
+        pa = np.einsum("kd,mad->mak", a, axes)
+        pb = np.einsum("mkd,mad->mak", corners, axes)
+        depth = np.minimum(pa.max(axis=2), pb.max(axis=2)) - np.maximum(pa.min(axis=2),
+                                                                        pb.min(axis=2))
+        ok[other] = depth.min(axis=1) <= CONTACT_IN
+    return ok
+
+
+# -- the units' data --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Group:
+    """The units reformed together, in order, and their data: per unit, its lines."""
+
+    units: tuple[Unit, ...]
+    lines: tuple[list[Prepared], ...]
+    keep: frozenset[str]
+    weight: int
+    bits: dict[str, int]
+
+
+def unit_lines(scenario: Scenario, previous: dict[str, str]) -> list[FlushLine]:
+    """As `best._lines`: each enemy Facing's line, colinear ones searched together."""
+    lines = [flush_line(scenario.unit(e), f) for e, f in sorted(previous.items())]
+    found: list[FlushLine] = []
+    seen: set[str] = set()
+    for line in lines:
+        if line.enemy in seen:
+            continue
+        line = line.with_colinear(lines)
+        seen.update(e for e, _, _ in line.spans)
+        found.append(line)
+    return found
+
+
+def _view(scenario: Scenario, lifted: set[str]) -> Scenario:
+    return Scenario(scenario.battlefield, tuple(u for u in scenario.units if u.id not in lifted),
+                    scenario.terrain, scenario.rules, scenario.rule_options,
+                    scenario.active_player)
+
+
+def group_data(scenario: Scenario, ids: tuple[str, ...], asks: list[Asks]) -> Group | None:
+    """Each unit's lines prepared on its view (the units before it lifted off), closed once
+    under the others' ends; the demands on the enemy models kept moved to the group."""
+    units = tuple(scenario.unit(u) for u in ids)
+    combat = next(frozenset(c) for c in combats(scenario.units) if ids[0] in c)
+    views = [_view(scenario, set(ids[:i])) for i in range(len(ids))]
+    before = [previous_enemies(scenario, u) for u in units]
+    lines = [unit_lines(scenario, b) for b in before]
+
+    def ready(extra: list[list[tuple[float, ...]]] | None) -> list[list[Prepared]]:
+        return [[prepare(views[i], units[i], before[i], line, asks[i], combat,
+                         () if extra is None else extra[i][p])
+                 for p, line in enumerate(lines[i])] for i in range(len(units))]
+
+    first = ready(None)
+    extra = [[_closure(first, i, p) for p in range(len(lines[i]))] for i in range(len(units))]
+    done = ready(extra)
+    keep = frozenset().union(*(r.demands.keep_enemy for rs in done for r in rs))
+    loose = tuple([replace(r, demands=replace(r.demands, keep_enemy=frozenset())) for r in rs]
+                  for rs in done)
+    enemies = sorted(keep | {e for rs in done for r in rs for lay in r.layouts
+                             for e in lay.enemy})
+    if len(enemies) > 64:
+        return None  # the bits of one integer: such groups go one at a time
+    return Group(units, loose, keep, len(enemies) + 1,
+                 {e: 1 << i for i, e in enumerate(enemies)})
+
+
+def _closure(ready: list[list[Prepared]], i: int, p: int) -> tuple[float, ...]:
+    """Where unit i may end on its line p against the other units on the same line: their
+    offsets plus their widths (i to their right) and minus i's widths (to their left)."""
+    mine = ready[i][p]
+    widths = {lay.option.along_in for lay in mine.layouts}
+    found: set[float] = set()
+    for j, theirs in enumerate(ready):
+        if j == i:
+            continue
+        for other in theirs:
+            if not mine.line.span_of(other.line):
+                continue
+            shift = float((other.line.a - mine.line.a) @ mine.line.right)
+            for lay in other.layouts:
+                xs = lay.xs + shift
+                found.update((xs + lay.option.along_in).tolist())
+                for w in widths:
+                    found.update((xs - w).tolist())
     return tuple(sorted(found))
 
 
-def _ordered(sat_model: cp_model.CpModel, parts: list[ReformModel]) -> None:
-    """The two units' front edges do not overlap along the line (touching is allowed: units
-    of the same combat set no distance)."""
-    xs, widths = [], []
-    for p in parts:
-        x = sat_model.new_int_var(-10**9, 10**9, "")
-        for k, lay in enumerate(p.layouts):
-            ticks = [round(float(v) * TICKS) for v in lay.xs]
-            xk = sat_model.new_int_var(min(ticks), max(ticks), "")
-            sat_model.add_element(p.at[k], ticks, xk)
-            sat_model.add(x == xk).only_enforce_if(p.use[k])
-        xs.append(x)
-        widths.append(sum(round(lay.option.along_in * TICKS) * u
-                          for lay, u in zip(p.layouts, p.use, strict=True)))
-    left = sat_model.new_bool_var("first_left")
-    sat_model.add(xs[1] >= xs[0] + widths[0] - 1).only_enforce_if(left)
-    sat_model.add(xs[0] >= xs[1] + widths[1] - 1).only_enforce_if(~left)
+# -- the answer -------------------------------------------------------------------------------
+
+def _answers(group: Group, picks: tuple[Pick, ...], status: str) -> list[ReformAnswer]:
+    found = []
+    for unit, lines, pick in zip(group.units, group.lines, picks, strict=True):
+        ready = lines[pick.line]
+        lay = ready.layouts[pick.k]
+        slots = lay.option.slots()
+        placed = tuple((ready.ids[m], slots[s]) for m, s in enumerate(pick.slots))
+        found.append(placed_answer(status, unit, ready.line, lay.option,
+                                   float(lay.xs[pick.index]), placed, (pick.own, pick.enemy),
+                                   (pick.own, pick.enemy), ready.demands.own_before))
+    return found
 
 
-def _objective(sat_model: cp_model.CpModel, parts: list[ReformModel],
-               ready: list[Prepared]) -> int:
-    """Every enemy model either touched before still touched by one of them; the sum of
-    their models in contact, then the enemy models touched."""
-    enemies = sorted({e for p in parts for e, _ in p.theirs})
-    touched = {}
-    for e in enemies:
-        t = sat_model.new_bool_var(f"touched[{e}]")
-        sat_model.add(t <= sum(v for p in parts for (ee, _), v in p.theirs.items() if ee == e))
-        touched[e] = t
-    for e in set().union(*(r.demands.keep_enemy for r in ready)):
-        if e in touched:
-            sat_model.add(touched[e] == 1)
-    weight = 1 + max(1, len(enemies))
-    sat_model.maximize(sum(sum(p.own.values()) for p in parts) * weight + sum(touched.values()))
-    return weight
+def _legal(scenario: Scenario, answers: list[ReformAnswer]) -> bool:
+    """The exact checker on all the group's reforms (who may reform is the caller's)."""
+    reforms = [proposal(a) for a in answers]
+    if any(r is None for r in reforms):
+        return False
+    verdict = check_combat_reform(scenario, [r for r in reforms if r is not None])
+    return not [c for c in verdict.clauses() if c != "combat_reform.eligible"]
 
 
-def _joint_status(scenario: Scenario, answers: list[ReformAnswer], status: Any
-                  ) -> tuple[ReformAnswer, ReformAnswer]:
-    """OPTIMAL when the family's joint optimum meets the rules' bound for the two: each unit's
-    own (`rules_bound`), and, models of both side by side along an enemy edge being at least
-    b wide each, at most floor(L / b) + 2 of them on each edge either touches."""
-    family_status = answers[0].status
-    units = [scenario.unit(a.unit) for a in answers]
-    bound = _pair_bound(scenario, units)
-    total = sum(a.value[0] for a in answers)
-    proved = family_status == "OPTIMAL" and status == cp_model.OPTIMAL and total >= bound
+def joint_reform(scenario: Scenario, ids: tuple[str, ...], effort: float,
+                 asks: list[Asks]) -> tuple[ReformAnswer, ...] | None:
+    """The units' joint reform, in the order given; None when the search's budget ran out
+    before any tuple was taken (the caller then reforms them one at a time)."""
+    group = group_data(scenario, ids, asks)
+    if group is None:
+        return None
+    budget = Budget(effort)
+    sides: dict[tuple[float, ...], int] = {}
+    streams = [Levels(lines, budget, group.weight, group.bits, sides) for lines in group.lines]
+
+    def accept(picks: tuple[Pick, ...]) -> bool:
+        return _legal(scenario, _answers(group, picks, "FEASIBLE"))
+
+    outcome = joint_search(streams, group.keep, group.weight, budget, accept)
+    if outcome.picks is None:
+        return None
+    return _statuses(scenario, group, outcome)
+
+
+def _statuses(scenario: Scenario, group: Group, outcome: JointOutcome
+              ) -> tuple[ReformAnswer, ...]:
+    """OPTIMAL when the family's optimum is proved and meets the rules' bound on the group's
+    models in contact (`group_bound`); else FEASIBLE, the family's status kept in `family`."""
+    assert outcome.picks is not None
+    answers = _answers(group, outcome.picks, "OPTIMAL")
+    total = sum(p.own for p in outcome.picks)
+    bound = group_bound(scenario, list(group.units))
+    proved = outcome.proved and total >= bound
+    search: dict[str, object] = {"pairs": outcome.tuples, "assignments": outcome.assignments,
+              "least_moves": outcome.least,
+              "displacement_ticks": sum(p.cost for p in outcome.picks)}
     out = []
-    for a, u in zip(answers, units, strict=True):
-        family = dict(a.family, status=family_status, joint=[x.unit for x in answers])
+    for a, u in zip(answers, group.units, strict=True):
+        family = dict(a.family, status="OPTIMAL" if outcome.proved else "FEASIBLE",
+                      joint=[x.id for x in group.units])
         mine = rules_bound(scenario, u, previous_enemies(scenario, u))
-        out.append(replace(a, status="OPTIMAL" if proved else
-                           ("FEASIBLE" if a.reformed is not None else a.status), family=family,
-                           bound=a.value if proved else (mine, a.bound[1])))
-    return out[0], out[1]
+        out.append(replace(a, status="OPTIMAL" if proved else "FEASIBLE", family=family,
+                           bound=a.value if proved else (mine, a.bound[1]), search=search))
+    return tuple(out)
 
 
-def _pair_bound(scenario: Scenario, units: Any) -> int:
-    """At most how many of the two units' models can touch enemy models: each unit's own
-    bound, and floor(L / b) + 2 per enemy edge either touches, for both together."""
+def group_bound(scenario: Scenario, units: list[Unit]) -> int:
+    """At most how many of the units' models can touch enemy models: each unit's own
+    bound, and floor(L / b) + 2 per enemy edge any touches, for all together (models side by
+    side along an edge are at least b wide each)."""
     edges = {(e, f) for u in units for e, f in previous_enemies(scenario, u).items()}
     b = min(min(u.base.width_in, u.base.depth_in) for u in units)
     shared = 0
     for e, f in edges:
         line = flush_line(scenario.unit(e), f)
-        shared += int((line.hi - line.lo) / b + 1e-9) + 2
-    return min(shared, sum(rules_bound(scenario, u, previous_enemies(scenario, u)) for u in units))
+        shared += int(math.floor((line.hi - line.lo) / b + 1e-9)) + 2
+    return min(shared, sum(rules_bound(scenario, u, previous_enemies(scenario, u))
+                           for u in units))
 
 
-def pairs_on_one_line(scenario: Scenario, units: list[str]) -> list[tuple[str, str]]:
-    """Pairs of the given units whose enemies all lie on one line, greedily in order."""
-    found: list[tuple[str, str]] = []
-    used: set[str] = set()
-    for i, a in enumerate(units):
-        for b in units[i + 1:]:
-            if a in used or b in used:
-                continue
-            if shared_line(scenario, a, b) is not None:
-                found.append((a, b))
-                used.update((a, b))
+def joint_groups(scenario: Scenario, units: list[str]) -> list[tuple[str, ...]]:
+    """The given units (in order) grouped by Combat: groups of 2 to `MAX_JOINT` units of one
+    Combat are reformed together; the others alone."""
+    found: list[tuple[str, ...]] = []
+    for c in combats(scenario.units):
+        mine = tuple(u for u in units if u in c)
+        if 2 <= len(mine) <= MAX_JOINT:
+            found.append(mine)
     return found
-

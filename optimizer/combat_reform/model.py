@@ -1,8 +1,8 @@
 """A unit's Combat Reform data on one flush line, and its CP-SAT model over the formation
 (files), the offset along the enemy Facing it is placed flush against, and which model
 stands in which slot (docs/rules.md §12).  The data (`Layout`) feed the best-first search
-(`search.py`); the model serves the joint reform of two units (`joint.py`) and the fallback
-past the search's budget (`fallback.py`).
+(`search.py`, and the joint search of `joint.py`); the model serves as the fallback past the
+search's budget (`fallback.py`).
 
 Data: per formation (`Option`) the offsets worth trying (`placement.offsets`), the whole
 unit's allowed ones (`intervals.unit_rules`), and per (model, slot) the offsets keeping the

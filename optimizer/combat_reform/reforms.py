@@ -1,7 +1,7 @@
-"""One player's Combat Reforms, one unit at a time (seed 002): who may reform, each unit's
-best reform given the ones before it, every proposal judged by the exact checker, and the
-player's reforms judged together at the end ("after a player has completed all their
-Combat Reforms")."""
+"""One player's Combat Reforms (seed 002): who may reform, each unit's best reform given the
+ones before it (or, with `joint`, two or three units of one Combat reformed together,
+`joint.py`), every proposal judged by the exact checker, and the player's reforms judged
+together at the end ("after a player has completed all their Combat Reforms")."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from constraints.t9a.combat_reform import ModelPlacement, UnitReform, model_move
 from constraints.t9a.combat_reform_io import CombatResult
 from optimizer.combat_reform.answer import EFFORT, ReformAnswer, proposal
 from optimizer.combat_reform.best import best_reform
-from optimizer.combat_reform.joint import joint_reform, pairs_on_one_line, shared_line
+from optimizer.combat_reform.joint import joint_groups, joint_reform
 from optimizer.combat_reform.prepare import Asks
 
 LEVELS = ("own_models_in_contact", "enemy_models_in_contact", "displacement_in")
@@ -63,7 +63,8 @@ def combat_reforms(scenario: Scenario, player: str | None = None,
     owner = scenario.unit(chosen[0]).player if chosen else (player or "")
     refused = {uid: _refused(scenario, uid, result) for uid in chosen}
     may = [uid for uid in chosen if refused[uid] is None]
-    partner = {a: b for a, b in pairs_on_one_line(scenario, may)} if joint else {}
+    groups = joint_groups(scenario, may) if joint and not asks.widest else []
+    group_of = {u: g for g in groups for u in g}
     current, outcomes, done = scenario, [], set()
     for uid in chosen:
         if refused[uid] is not None:
@@ -72,11 +73,11 @@ def combat_reforms(scenario: Scenario, player: str | None = None,
         if uid in done:
             continue
         answers: tuple[ReformAnswer, ...] | None = None
-        shared = shared_line(current, uid, partner[uid]) if uid in partner else None
-        if shared is not None:
-            answers = joint_reform(current, uid, partner[uid], shared, effort,
-                                   _asks_for(current, uid, asks))
-        if answers is None:  # alone (or a pair too large to model together)
+        if uid in group_of:
+            ids = group_of[uid]
+            answers = joint_reform(current, ids, effort,
+                                   [_asks_for(current, u, asks) for u in ids])
+        if answers is None:  # alone (or a group whose search ran out of budget at once)
             answers = (best_reform(current, uid, effort, _asks_for(current, uid, asks)),)
         for answer in answers:
             current = _place(current, answer, result, outcomes)

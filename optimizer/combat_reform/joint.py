@@ -20,8 +20,8 @@ A best-first search over tuples of the units' candidates (docs/rules.md §12.2):
   their extents along it; else the checker's penetration depth), together touching every
   enemy model touched before, by value (enemy models counted once: at most the levels' sum),
   then least total displacement.  The last two units' candidates are crossed in numpy
-  blocks, a first unit's (of three) enumerated; cuts: no room on the line (`_room`,
-  `_heads`), only the enemy sets that can reach the best value (`_worth`), the displacement.
+  blocks, a first unit's (of three) enumerated; cuts: no room on the line (`room`,
+  `alive_heads`), only the enemy sets that can reach the best value (`worth`), the displacement.
   Displacements are each unit's least-cost assignment (independent once the placements are
   chosen), their lower bounds (`Frame.bounds`) until a best tuple needs them assigned
   (`Levels.settle`; then the best is looked for again, until its members are assigned).
@@ -41,18 +41,24 @@ from __future__ import annotations
 
 import heapq
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from constraints.core.scenario import Scenario
 from constraints.rank_and_file.combats import combats
-from constraints.rank_and_file.contact import CONTACT_IN
 from constraints.rank_and_file.unit import Unit
 from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
 from optimizer.combat_reform.answer import ReformAnswer, placed_answer, proposal
-from optimizer.combat_reform.assignment import Frame, inside
+from optimizer.combat_reform.joint_apart import alive_heads, apart, apart_pairs, room, worth
+from optimizer.combat_reform.joint_levels import (
+    MAX_JOINT,
+    Budget,
+    Level,
+    Levels,
+    Pick,
+)
 from optimizer.combat_reform.placement import FlushLine, flush_line
 from optimizer.combat_reform.prepare import (
     Asks,
@@ -61,175 +67,6 @@ from optimizer.combat_reform.prepare import (
     previous_enemies,
     rules_bound,
 )
-from optimizer.combat_reform.search import _queue
-
-MAX_JOINT = 3  # at most this many units are reformed together
-TUPLES_PER_EFFORT = 20_000_000  # pairs of candidates judged per unit of effort (~10 ns each)
-ASSIGNMENTS_PER_EFFORT = 10_000  # as `best.ASSIGNMENTS_PER_EFFORT`
-
-
-@dataclass(frozen=True)
-class Pick:
-    """One unit's candidate with an assignment: where (line, formation, offset index), its
-    value, its least displacement (ticks), each model's slot, the enemy models it touches
-    and its new boundary's corners."""
-
-    line: int
-    k: int
-    index: int
-    own: int
-    enemy: int
-    cost: int
-    slots: tuple[int, ...]
-    touched: frozenset[str]
-    corners: np.ndarray = field(compare=False)
-
-
-class Budget:
-    """Assignments and tuples left; `spent` once either runs out."""
-
-    def __init__(self, effort: float) -> None:
-        self.assignments = int(effort * ASSIGNMENTS_PER_EFFORT)
-        self.tuples = int(effort * TUPLES_PER_EFFORT)
-        self.used_assignments = 0
-        self.used_tuples = 0
-
-    @property
-    def spent(self) -> bool:
-        return self.used_assignments >= self.assignments or self.used_tuples >= self.tuples
-
-
-@dataclass
-class Level:
-    """One value of one unit: its candidates the bounds do not rule out, as arrays: where
-    (line, formation, offset index), the least displacement (`exact`, -1 until assigned,
-    -2 when no assignment exists) or its lower bound (`low`), the enemy models touched as
-    bits, the new boundary (corners, edge normals) and, for units flush on one line, its
-    extent along it (`side` names the line and side, `lo`, `hi` along its direction)."""
-
-    value: int
-    own: int
-    enemy: int
-    line: np.ndarray
-    k: np.ndarray
-    index: np.ndarray
-    low: np.ndarray
-    exact: np.ndarray
-    masks: np.ndarray
-    corners: np.ndarray
-    normals: np.ndarray
-    side: np.ndarray
-    lo: np.ndarray
-    hi: np.ndarray
-    bounded: np.ndarray  # whether `low` is the bound yet (else 0)
-    slots: dict[int, tuple[int, ...]] = field(default_factory=dict)
-
-    def costs(self) -> np.ndarray:
-        return np.where(self.exact >= 0, self.exact, self.low)
-
-    def alive(self) -> np.ndarray:
-        return self.exact != -2
-
-
-class Levels:
-    """A unit's candidates by value (the single search's groups, best first), each level
-    built as asked: its candidates' displacement bounds, their assignments only when a
-    tuple needs them (`settle`)."""
-
-    def __init__(self, lines: list[Prepared], budget: Budget, weight: int,
-                 bits: dict[str, int], sides: dict[tuple[float, ...], int]) -> None:
-        self.lines = lines
-        self.budget = budget
-        self.queue = _queue(lines)
-        self.frames: dict[tuple[int, int], Frame] = {}
-        self.low = np.zeros(len(self.queue.index), dtype=np.int64)
-        key = self.queue.key
-        edges = np.flatnonzero(np.any(np.diff(key, axis=0) != 0, axis=1)) + 1
-        self.groups = np.split(np.arange(len(key)), edges) if len(key) else []
-        self.values = [weight * int(key[g[0]][1]) + int(key[g[0]][2]) for g in self.groups]
-        self.bits = bits
-        self.sides = sides
-        self.found: dict[int, Level] = {}
-
-    def level(self, g: int) -> Level:
-        if g not in self.found:
-            self.found[g] = self._level(g)
-        return self.found[g]
-
-    def _level(self, g: int) -> Level:
-        q, group = self.queue, self.groups[g]
-        group = group[np.lexsort((q.index[group], q.k[group], q.line[group]))]
-        m = len(group)
-        masks = np.zeros(m, dtype=np.uint64)
-        corners = np.zeros((m, 4, 2))
-        side = np.zeros(m, dtype=np.int64)
-        lo, hi = np.zeros(m), np.zeros(m)
-        for p, k in sorted({(int(q.line[c]), int(q.k[c])) for c in group}):
-            mine = np.flatnonzero((q.line[group] == p) & (q.k[group] == k))
-            lay = self.lines[p].layouts[k]
-            line, option = lay.option.line, lay.option
-            xs = lay.xs[q.index[group[mine]]]
-            for e, iv in lay.enemy.items():
-                masks[mine] |= np.where(inside(xs, [iv]), np.uint64(self.bits[e]),
-                                        np.uint64(0))
-            front = line.a[None, :] + xs[:, None] * line.right[None, :]
-            w, d = option.along_in * line.right, option.across_in * line.out
-            corners[mine] = np.stack([front, front + w, front + w + d, front + d], axis=1)
-            along, where = _side(line, self.sides)
-            side[mine] = where
-            ends = corners[mine] @ along
-            lo[mine], hi[mine] = ends.min(axis=1), ends.max(axis=1)
-        key = q.key[group[0]] if m else self.queue.key[self.groups[g][0]]
-        return Level(self.values[g], int(key[1]), int(key[2]), q.line[group], q.k[group],
-                     q.index[group], np.zeros(m, dtype=np.int64),
-                     np.full(m, -1, dtype=np.int64), masks, corners, _normals(corners), side,
-                     lo, hi, np.zeros(m, dtype=bool))
-
-    def bound(self, level: Level, idx: np.ndarray) -> None:
-        """The displacement bounds of the level's candidates `idx` (once each): a candidate
-        the bounds find blocked has no assignment."""
-        idx = idx[~level.bounded[idx]]
-        if not len(idx):
-            return
-        for p, k in sorted({(int(level.line[i]), int(level.k[i])) for i in idx}):
-            mine = idx[(level.line[idx] == p) & (level.k[idx] == k)]
-            if (p, k) not in self.frames:
-                self.frames[(p, k)] = Frame(self.lines[p], k)
-            low = self.frames[(p, k)].bounds(level.index[mine])
-            level.low[mine] = np.maximum(low, 0)
-            level.exact[mine[low < 0]] = -2
-        level.bounded[idx] = True
-
-    def settle(self, level: Level, i: int) -> bool:
-        """Assign candidate i of the level (once): False when the budget is spent."""
-        if level.exact[i] != -1:
-            return True
-        if self.budget.spent:
-            return False
-        self.budget.used_assignments += 1
-        p, k = int(level.line[i]), int(level.k[i])
-        got = self.frames[(p, k)].assign(int(level.index[i]))
-        if got is None:
-            level.exact[i] = -2
-        else:
-            level.exact[i] = got[0]
-            level.slots[i] = got[1]
-        return True
-
-    def pick(self, level: Level, i: int) -> Pick:
-        p, k, index = int(level.line[i]), int(level.k[i]), int(level.index[i])
-        touched = frozenset(e for e, b in self.bits.items() if int(level.masks[i]) & b)
-        return Pick(p, k, index, level.own, level.enemy, int(level.exact[i]), level.slots[i],
-                    touched, level.corners[i])
-
-
-def _side(line: FlushLine, sides: dict[tuple[float, ...], int]) -> tuple[np.ndarray, int]:
-    """The line's direction along it, the same for every line on one line and side (units
-    flush on it stand on the same side), and the id of that line and side."""
-    out = line.out
-    along = np.array([-out[1], out[0]])
-    key = (round(float(out[0]), 6), round(float(out[1]), 6), round(float(line.a @ out), 6))
-    return along, sides.setdefault(key, len(sides))
 
 
 @dataclass(frozen=True)
@@ -343,7 +180,7 @@ def _best_of(units: list[Levels], levels: list[Level], need: np.uint64, weight: 
     rest = int(costs[-2][a.alive()].min(initial=2**62)) + \
         int(costs[-1][b.alive()].min(initial=2**62))
     if len(levels) == 3:
-        alive = _heads(first, a, b, need)
+        alive = alive_heads(first, a, b, need)
         heads = [((int(i),), int(costs[0][i]))
                  for i in alive[np.argsort(costs[0][alive], kind="stable")]]
     for chosen, cost in heads:
@@ -355,25 +192,25 @@ def _best_of(units: list[Levels], levels: list[Level], need: np.uint64, weight: 
         ok_a, ok_b = a.alive(), b.alive()
         base = np.uint64(0)
         for h, i in enumerate(chosen):
-            ok_a = ok_a & _apart(levels[h], i, a)
-            ok_b = ok_b & _apart(levels[h], i, b)
+            ok_a = ok_a & apart(levels[h], i, a)
+            ok_b = ok_b & apart(levels[h], i, b)
             base |= levels[h].masks[i]
         rows, cols = np.flatnonzero(ok_a), np.flatnonzero(ok_b)
-        if not len(rows) or not len(cols) or not _room(a, rows, b, cols):
+        if not len(rows) or not len(cols) or not room(a, rows, b, cols):
             continue
         least = -1 if found is None else found[0]
         reach = top
         if not rejected:
-            rows, cols, reach = _worth(a, rows, b, cols, base, need, own, least, top)
+            rows, cols, reach = worth(a, rows, b, cols, base, need, own, least, top)
             if not len(rows):
                 continue
         units[-2].bound(a, rows)
         units[-1].bound(b, cols)
         rows, cols = rows[a.alive()[rows]], cols[b.alive()[cols]]
-        if not len(rows) or not len(cols) or not _room(a, rows, b, cols):
+        if not len(rows) or not len(cols) or not room(a, rows, b, cols):
             continue
         if not rejected:
-            rows, cols, reach = _worth(a, rows, b, cols, base, need, own, least, top)
+            rows, cols, reach = worth(a, rows, b, cols, base, need, own, least, top)
             if not len(rows):
                 continue
         costs[-2], costs[-1] = a.costs(), b.costs()
@@ -388,7 +225,7 @@ def _best_of(units: list[Levels], levels: list[Level], need: np.uint64, weight: 
             budget.used_tuples += len(r) * len(cols)
             if budget.spent:
                 return found if found is not None and found[2] else None
-            fit = _apart_pairs(a, r, b, cols)
+            fit = apart_pairs(a, r, b, cols)
             union = a.masks[r][:, None] | b.masks[cols][None, :] | base
             fit &= (union & need) == need
             if not fit.any():
@@ -413,142 +250,6 @@ def _best_of(units: list[Levels], levels: list[Level], need: np.uint64, weight: 
                 break
     return found if found is not None and found[2] else None
 
-
-def _worth(a: Level, rows: np.ndarray, b: Level, cols: np.ndarray, base: np.uint64,
-           need: np.uint64, own: int, least: int, top: int
-           ) -> tuple[np.ndarray, np.ndarray, int]:
-    """The rows and columns that may make a best pair, when both levels stand on one line
-    and side: a pair apart stays apart when each is replaced by the candidate touching the
-    same enemy models farthest out on its side (the least right end, the greatest left
-    end), so those extremes give every pair of enemy sets two candidates apart can touch;
-    the best value among them (at least `least`) keeps the rows and columns of its sets."""
-    sides = np.concatenate([a.side[rows], b.side[cols]])
-    if (sides != sides[0]).any():
-        return rows, cols, top
-    ra, rb = _extremes(a, rows), _extremes(b, cols)
-    fit = _apart_pairs(a, ra, b, rb)
-    union = a.masks[ra][:, None] | b.masks[rb][None, :] | base
-    fit &= (union & need) == need
-    value = np.where(fit, own + np.bitwise_count(union).astype(np.int64), -1)
-    top = int(value.max())
-    best = int(value.max())
-    if best < least or best < 0:
-        return rows[:0], cols[:0], best
-    x, y = np.nonzero(value == best)
-    return (rows[np.isin(a.masks[rows], a.masks[ra[x]])],
-            cols[np.isin(b.masks[cols], b.masks[rb[y]])], best)
-
-
-def _extremes(lv: Level, idx: np.ndarray) -> np.ndarray:
-    """Per set of enemy models touched, the candidates of `idx` with the least right end
-    and the greatest left end."""
-    masks = lv.masks[idx]
-    found = []
-    for m in np.unique(masks):
-        mine = idx[masks == m]
-        found += [int(mine[np.argmin(lv.hi[mine])]), int(mine[np.argmax(lv.lo[mine])])]
-    return np.unique(np.array(found, dtype=np.int64))
-
-
-def _heads(first: Level, a: Level, b: Level, need: np.uint64) -> np.ndarray:
-    """The first unit's candidates (of three) that may head a tuple: apart from some of
-    each other unit's, those leaving room for a pair apart and touching every enemy model
-    kept between them (judged for all at once when the three stand on one line and side)."""
-    heads = np.flatnonzero(first.alive())
-    sides = np.concatenate([first.side[heads], a.side[a.alive()], b.side[b.alive()]])
-    if not len(heads) or (sides != sides[0]).any():
-        return heads
-    lo, hi = first.lo[heads], first.hi[heads]
-    ends = [_apart_ends(lv, lo, hi) for lv in (a, b)]
-    (a_hi, a_lo, a_cover), (b_hi, b_lo, b_cover) = ends
-    room = (a_hi <= b_lo + CONTACT_IN) | (b_hi <= a_lo + CONTACT_IN)
-    cover = first.masks[heads] | a_cover | b_cover
-    return heads[room & ((cover & need) == need)]
-
-
-def _apart_ends(lv: Level, lo: np.ndarray, hi: np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For intervals [lo, hi] on the level's line: over the level's live candidates apart
-    from each (wholly left of it or wholly right, to the contact tolerance), the least right
-    end, the greatest left end and the enemy models any touches (sorted prefixes)."""
-    live = np.flatnonzero(lv.alive())
-    m = len(live)
-    least, most = np.full(len(lo), np.inf), np.full(len(lo), -np.inf)
-    cover = np.zeros(len(lo), dtype=np.uint64)
-    if not m:
-        return least, most, cover
-    by_hi = live[np.argsort(lv.hi[live], kind="stable")]
-    his = lv.hi[by_hi]
-    left = np.searchsorted(his, lo + CONTACT_IN, side="right")  # these many lie left
-    has = left > 0
-    at = np.maximum(left - 1, 0)
-    least = np.where(has, his[0], least)
-    most = np.where(has, np.maximum.accumulate(lv.lo[by_hi])[at], most)
-    cover = np.where(has, np.bitwise_or.accumulate(lv.masks[by_hi])[at], cover)
-    by_lo = live[np.argsort(lv.lo[live], kind="stable")]
-    los = lv.lo[by_lo]
-    right = np.searchsorted(los, hi - CONTACT_IN, side="left")  # from here on they lie right
-    has = right < m
-    at = np.minimum(right, m - 1)
-    least = np.where(has, np.minimum(least, np.minimum.accumulate(lv.hi[by_lo][::-1])[::-1][at]),
-                     least)
-    most = np.where(has, np.maximum(most, los[-1]), most)
-    cover = np.where(has, cover | np.bitwise_or.accumulate(lv.masks[by_lo][::-1])[::-1][at],
-                     cover)
-    return least, most, cover
-
-
-def _room(a: Level, rows: np.ndarray, b: Level, cols: np.ndarray) -> bool:
-    """Whether some pair may stand apart: on one line and side, only when one's leftmost
-    right end is left of the other's rightmost left end (else all overlap)."""
-    sides = np.concatenate([a.side[rows], b.side[cols]])
-    if (sides != sides[0]).any():
-        return True
-    return bool(a.hi[rows].min() <= b.lo[cols].max() + CONTACT_IN
-                or b.hi[cols].min() <= a.lo[rows].max() + CONTACT_IN)
-
-
-def _apart_pairs(a: Level, rows: np.ndarray, b: Level, cols: np.ndarray) -> np.ndarray:
-    """`_apart` for every pair of `a`'s candidates `rows` and `b`'s `cols`."""
-    same = a.side[rows][:, None] == b.side[cols][None, :]
-    ok = (np.minimum(a.hi[rows][:, None], b.hi[cols][None, :])
-          - np.maximum(a.lo[rows][:, None], b.lo[cols][None, :])) <= CONTACT_IN
-    if not same.all():
-        sub = Level(0, 0, 0, b.line[cols], b.k[cols], b.index[cols], b.low[cols],
-                    b.exact[cols], b.masks[cols], b.corners[cols], b.normals[cols],
-                    b.side[cols], b.lo[cols], b.hi[cols], b.bounded[cols])
-        for x in np.flatnonzero(~same.all(axis=1)):
-            ok[x] = np.where(same[x], ok[x], _apart(a, int(rows[x]), sub))
-    return ok
-
-
-def _normals(v: np.ndarray) -> np.ndarray:
-    """(..., k, 2) polygons' unit edge normals."""
-    d = np.roll(v, -1, axis=-2) - v
-    n = np.stack([d[..., 1], -d[..., 0]], axis=-1)
-    return n / np.maximum(np.hypot(n[..., 0], n[..., 1]), 1e-300)[..., None]
-
-
-def _apart(one: Level, i: int, many: Level) -> np.ndarray:
-    """Whether candidate i of `one` overlaps each candidate of `many` by no more than the
-    contact tolerance.  Flush on one line on the same side, both extend the same way from
-    it: the overlap along the line; else the separating-axis penetration depth over both
-    rectangles' edge normals (`geometry.overlap.penetration`, for many at once)."""
-    ok = np.minimum(many.hi, one.hi[i]) - np.maximum(many.lo, one.lo[i]) <= CONTACT_IN
-    other = many.side != one.side[i]
-    if other.any():
-        a, an = one.corners[i], one.normals[i]
-        corners, normals = many.corners[other], many.normals[other]
-        axes = np.concatenate([np.broadcast_to(an[None], normals.shape), normals], axis=1)
-        pa = np.einsum("kd,mad->mak", a, axes)
-        pb = np.einsum("mkd,mad->mak", corners, axes)
-        depth = np.minimum(pa.max(axis=2), pb.max(axis=2)) - np.maximum(pa.min(axis=2),
-                                                                        pb.min(axis=2))
-        ok[other] = depth.min(axis=1) <= CONTACT_IN
-    return ok
-
-
-# -- the units' data --------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Group:

@@ -23,7 +23,7 @@ from enum import IntEnum, StrEnum
 from typing import Any, ClassVar
 
 from constraints.core.profile import ClauseSpec, RulesProfile
-from constraints.core.verdict import ClauseResult, Violation
+from constraints.core.verdict import ClauseResult, measurement
 from constraints.geometry.plane import Point
 
 
@@ -125,6 +125,5 @@ class Clause(ABC):
     def result(self, name: str, measured: float, limit: float, legal: bool, message: str,
                witness: tuple[Point, ...] = (), dimension: str = "in") -> ClauseResult:
         """One measurement, and a violation carrying it when the clause is broken."""
-        violations = () if legal else (
-            Violation(self.id, measured, limit, dimension, message, witness),)
-        return ClauseResult({name: measured}, violations)
+        return measurement(self.id, name, measured, limit, legal, message, witness,
+                           dimension)

@@ -43,6 +43,15 @@ class ClauseResult:
     violations: tuple[Violation, ...] = ()
 
 
+def measurement(clause_id: str, name: str, value: float, limit: float, legal: bool,
+             message: str, witness: tuple[Point, ...] = (), dimension: str = "in") -> ClauseResult:
+    """One measurement of a clause, and a violation carrying it when the clause is broken
+    (what every clause protocol's `result` returns)."""
+    violations = () if legal else (
+        Violation(clause_id, value, limit, dimension, message, witness),)
+    return ClauseResult({name: value}, violations)
+
+
 @dataclass(frozen=True)
 class Verdict:
     """The exact checker's judgement of one move.

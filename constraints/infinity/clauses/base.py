@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from constraints.core.verdict import ClauseResult, Violation
+from constraints.core.verdict import ClauseResult, Violation, measurement
 from constraints.geometry.plane import Point
 from constraints.infinity.clauses.context import RouteContext
 
@@ -44,9 +44,7 @@ class RouteClause(ABC):
 
     def result(self, name: str, measured: float, limit: float, legal: bool, message: str,
                witness: tuple[Point, ...] = ()) -> ClauseResult:
-        violations = () if legal else (
-            Violation(self.id, measured, limit, "in", message, witness),)
-        return ClauseResult({name: measured}, violations)
+        return measurement(self.id, name, measured, limit, legal, message, witness)
 
 
 def merged(results: list[ClauseResult]) -> ClauseResult:

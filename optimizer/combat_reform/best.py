@@ -14,7 +14,7 @@ from constraints.rank_and_file.unit import Unit
 from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
 from optimizer.combat_reform.answer import EFFORT, ReformAnswer, placed_answer, proposal
 from optimizer.combat_reform.fallback import solve_line
-from optimizer.combat_reform.placement import FlushLine, flush_line
+from optimizer.combat_reform.placement import engaged_lines
 from optimizer.combat_reform.prepare import (
     Asks,
     Prepared,
@@ -54,7 +54,7 @@ def best_reform(scenario: Scenario, unit_id: str, effort: float = EFFORT,
                             f"({', '.join(sorted(own_facings))}): no Combat Reform")
     combat = next(frozenset(c) for c in combats(scenario.units) if unit.id in c)
     lines = [prepare(scenario, unit, previous, line, asks, combat)
-             for line in _lines(scenario, previous)]
+             for line in engaged_lines(scenario, previous)]
     outcome = best_first(lines, int(effort * ASSIGNMENTS_PER_EFFORT))
     if outcome.found is None and not outcome.proved:
         best = _fallback(unit, lines, effort, asks)
@@ -64,20 +64,6 @@ def best_reform(scenario: Scenario, unit_id: str, effort: float = EFFORT,
     return _checked(scenario, _under_the_rules(best, rules_bound(scenario, unit, previous),
                                                widest))
 
-
-def _lines(scenario: Scenario, previous: dict[str, str]) -> list[FlushLine]:
-    """The lines of the enemy Facings touched before, those whose edges lie on one line
-    searched together (as one line with several spans)."""
-    lines = [flush_line(scenario.unit(e), f) for e, f in sorted(previous.items())]
-    found: list[FlushLine] = []
-    seen: set[str] = set()
-    for line in lines:
-        if line.enemy in seen:
-            continue  # its edge lies on a line listed already
-        line = line.with_colinear(lines)
-        seen.update(e for e, _, _ in line.spans)
-        found.append(line)
-    return found
 
 
 def _answer(unit: Unit, lines: list[Prepared], outcome: Outcome) -> ReformAnswer:

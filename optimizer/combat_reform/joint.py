@@ -59,7 +59,7 @@ from optimizer.combat_reform.joint_levels import (
     Levels,
     Pick,
 )
-from optimizer.combat_reform.placement import FlushLine, flush_line
+from optimizer.combat_reform.placement import engaged_lines, flush_line
 from optimizer.combat_reform.prepare import (
     Asks,
     Prepared,
@@ -262,19 +262,6 @@ class Group:
     bits: dict[str, int]
 
 
-def unit_lines(scenario: Scenario, previous: dict[str, str]) -> list[FlushLine]:
-    """As `best._lines`: each enemy Facing's line, colinear ones searched together."""
-    lines = [flush_line(scenario.unit(e), f) for e, f in sorted(previous.items())]
-    found: list[FlushLine] = []
-    seen: set[str] = set()
-    for line in lines:
-        if line.enemy in seen:
-            continue
-        line = line.with_colinear(lines)
-        seen.update(e for e, _, _ in line.spans)
-        found.append(line)
-    return found
-
 
 def _view(scenario: Scenario, lifted: set[str]) -> Scenario:
     return Scenario(scenario.battlefield, tuple(u for u in scenario.units if u.id not in lifted),
@@ -289,7 +276,7 @@ def group_data(scenario: Scenario, ids: tuple[str, ...], asks: list[Asks]) -> Gr
     combat = next(frozenset(c) for c in combats(scenario.units) if ids[0] in c)
     views = [_view(scenario, set(ids[:i])) for i in range(len(ids))]
     before = [previous_enemies(scenario, u) for u in units]
-    lines = [unit_lines(scenario, b) for b in before]
+    lines = [engaged_lines(scenario, b) for b in before]
 
     def ready(extra: list[list[tuple[float, ...]]] | None) -> list[list[Prepared]]:
         return [[prepare(views[i], units[i], before[i], line, asks[i], combat,

@@ -18,7 +18,7 @@ from functools import cached_property
 import numpy as np
 from shapely.geometry import MultiPoint, Polygon
 
-from constraints.core.scenario import Pose
+from constraints.core.scenario import Pose, Scenario
 from constraints.geometry.plane import local_to_world, unit_vector
 from constraints.rank_and_file.contact import facing_edges
 from constraints.rank_and_file.formation import Slot
@@ -295,3 +295,18 @@ def offsets(intervals: list[Interval], window: Interval,
     ends = np.unique(listed[(listed >= window[0]) & (listed <= window[1])])
     mids = (ends[:-1] + ends[1:]) / 2.0
     return np.unique(np.concatenate([ends, mids]))
+
+
+def engaged_lines(scenario: Scenario, previous: dict[str, str]) -> list[FlushLine]:
+    """The lines of the enemy Facings touched before, those whose edges lie on one line
+    searched together (as one line with several spans)."""
+    lines = [flush_line(scenario.unit(e), f) for e, f in sorted(previous.items())]
+    found: list[FlushLine] = []
+    seen: set[str] = set()
+    for line in lines:
+        if line.enemy in seen:
+            continue  # its edge lies on a line listed already
+        line = line.with_colinear(lines)
+        seen.update(e for e, _, _ in line.spans)
+        found.append(line)
+    return found

@@ -16,8 +16,8 @@ from constraints.core.scenario_io import scenario_from_json
 from constraints.rank_and_file.combats import combats, engaged_ids
 from constraints.t9a.examples import field, unit, wall
 from optimizer.combat_reform.assignment import Frame
-from optimizer.combat_reform.best import _lines, best_reform
-from optimizer.combat_reform.placement import Option
+from optimizer.combat_reform.best import best_reform
+from optimizer.combat_reform.placement import Option, engaged_lines
 from optimizer.combat_reform.prepare import Asks, Prepared, prepare, previous_enemies
 from optimizer.combat_reform.search import _queue, best_first
 
@@ -62,7 +62,8 @@ def _lines_of(scn, asks: Asks | None = None) -> list[Prepared]:
     me = scn.unit("A")
     previous = previous_enemies(scn, me)
     combat = next(frozenset(c) for c in combats(scn.units) if "A" in c)
-    return [prepare(scn, me, previous, line, asks, combat) for line in _lines(scn, previous)]
+    return [prepare(scn, me, previous, line, asks, combat)
+            for line in engaged_lines(scn, previous)]
 
 
 def _brute(lines: list[Prepared]) -> tuple[tuple[int, int], int] | None:
@@ -124,7 +125,7 @@ def _option() -> Option:
     scn = scenario_from_json(field(
         unit("A", models=6, files=3, centre=(36.0, 23.0)),
         unit("B", models=4, files=4, centre=(36.5, 24.5), facing=270.0, player="blue")))
-    [line] = _lines(scn, previous_enemies(scn, scn.unit("A")))
+    [line] = engaged_lines(scn, previous_enemies(scn, scn.unit("A")))
     return Option(scn.unit("A"), line, 3)
 
 

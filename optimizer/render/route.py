@@ -64,7 +64,7 @@ def draw_town(ax: Axes, scenario: Scenario) -> None:
     labels = len(solids) <= MAX_LABELS
     for s in sorted(solids, key=lambda s: s.top_in):
         shade = cm.Greys(0.25 + 0.6 * s.top_in / top)
-        hatch = "//" if s.kind == "obstacle" else None
+        hatch = None if s.standable else "//"
         ax.add_patch(polygon_patch(s.shape, facecolor=shade, edgecolor="#303030", hatch=hatch,
                                    linewidth=0.6, zorder=1))
         if labels:

@@ -5,7 +5,8 @@ The area is the geodesic disc of `reach` within the end zone (the base wholly on
 surface, clear of every trooper).  Two are computed: the inner area (inscribed discs,
 circumscribed zones), every point of which a legal Move reaches, and the outer one (the
 relaxed space, circumscribed discs), which holds every spot a legal Move reaches.  Their
-areas are both reported; when the outer one is empty, no Move is possible: Idle, proved.
+areas are both reported; when the outer one is empty and the base may not stay where it
+stands (a Move has no minimum), no Move is possible: Idle, proved.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import shapely
 from constraints.core.jsonread import number
 from constraints.core.scenario import Scenario
 from constraints.core.status import Status
+from constraints.infinity.checker import check_route
+from constraints.infinity.route import Route
 from constraints.infinity.trooper import MAX_MOV_IN, Trooper
 from constraints.infinity.walk import Walk
 from optimizer.routes.reach import reachable
@@ -57,7 +60,10 @@ def reachable_area(scenario: Scenario, unit: str, mov_in: float | None = None,
         number(mov_in, "mov", minimum=0.0, maximum=MAX_MOV_IN)
     inner = _by_level(scenario, trooper, request, budget, outer=False)
     outer = _by_level(scenario, trooper, request, budget, outer=True)
-    status = Status.FEASIBLE if outer else Status.INFEASIBLE
+    # A Move has no minimum: staying put is a Move when the base may end where it stands,
+    # so only an empty outer area and an illegal start prove Idle.
+    stays = check_route(scenario, Route(unit, "move", (request.start,), prone=prone)).legal
+    status = Status.FEASIBLE if outer or stays else Status.INFEASIBLE
     return ReachableArea(status, unit, budget, inner, outer)
 
 

@@ -33,6 +33,7 @@ class Stop:
     name: str
     point: tuple[float, float]
     region: int
+    level_in: float = 0.0
 
 
 class Network:
@@ -70,7 +71,7 @@ class Network:
         region = self.walk.locate(*p)
         if region is None or self.walk.finder(region).inside(p[:2]):
             return None
-        return Stop(name, (float(p[0]), float(p[1])), region)
+        return Stop(name, (float(p[0]), float(p[1])), region, p[2])
 
     def entry(self, name: str, p: Point3) -> tuple[Stop | None, tuple[float, float] | None]:
         """A node for a start or target that may lie a hair inside the grown zones (a base
@@ -92,7 +93,7 @@ class Network:
         point = (float(out[0]), float(out[1]))
         if self.walk.finder(region).inside(point):
             return None, None
-        return Stop(name, point, region), point
+        return Stop(name, point, region, p[2]), point
 
     def graph(self, extra: list[Stop]) -> nx.Graph:
         """The route graph over `extra` stops and the ends of the ladders a route from them
@@ -113,7 +114,7 @@ class Network:
                         g.add_edge(e.name, s.name, weight=float(length))
         for c, a, b in self.ladders:
             if not g.has_edge(a.name, b.name) or g[a.name][b.name]["weight"] > c.length_in:
-                g.add_edge(a.name, b.name, weight=c.length_in, ladder=c.id)
+                g.add_edge(a.name, b.name, weight=c.length_in, ladder=True)
         return g
 
     def _static(self, region: int, ends: list[Stop]) -> np.ndarray:
@@ -166,8 +167,6 @@ class Network:
 
     def _hop(self, g: nx.Graph, a: Stop, b: Stop) -> list[Point3]:
         """The points after `a` on the way to `b`: up a ladder, or along a shortest path."""
-        ladder = g[a.name][b.name].get("ladder")
-        if ladder is not None:
-            c = next(c for c, _, _ in self.ladders if c.id == ladder)
-            return [c.end if b.name == f"{c.id}:1" else c.start]
+        if g[a.name][b.name].get("ladder"):
+            return [(*b.point, b.level_in)]
         return [(x, y, self.walk.level_at(a.region, (x, y))) for x, y in self.hop(a, b)]

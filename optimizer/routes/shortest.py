@@ -20,6 +20,7 @@ from constraints.core.scenario import Scenario
 from constraints.core.status import Status
 from constraints.errors import EncodingMismatchError, InvalidInputError
 from constraints.infinity.checker import RouteVerdict, check_route
+from constraints.infinity.clauses import ROUTE_CLAUSES, Kept
 from constraints.infinity.route import Route
 from constraints.infinity.scenery import Point3
 from constraints.infinity.trooper import Trooper
@@ -27,9 +28,10 @@ from optimizer.routes.midpoint import detour, meeting_impossible, with_midpoint
 from optimizer.routes.network import Network
 from optimizer.routes.request import RouteRequest
 
-# Clauses a shortest route may break and still be the answer: too long for the MOV value,
-# or ending where the base may not stay.  Any other is our bug.
-MAY_BREAK = ("route.length", "route.end_surface", "route.end_troopers")
+# Clauses a shortest route may break and still be the answer: the MOV budget, or where a
+# Move ends.  The search's free space keeps every other: a break of one is our bug.
+MAY_BREAK = frozenset(c.id for c in ROUTE_CLAUSES if c.kept is not Kept.FREE_SPACE)
+BUDGET = frozenset(c.id for c in ROUTE_CLAUSES if c.kept is Kept.BUDGET)
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ class RouteResult:
         """Proved: no legal Move reaches the target, so the trooper would perform Idle."""
         return self.status == Status.INFEASIBLE or (
             self.verdict is not None and not self.verdict.legal and self.status.found
-            and set(self.verdict.clauses()) <= {"route.length"}
+            and set(self.verdict.clauses()) <= BUDGET
             and self.bound_in > self.limit_in + 1e-9)
 
     @property

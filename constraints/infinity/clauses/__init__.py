@@ -1,7 +1,7 @@
 """The route clauses of Infinity N4 (docs/rules.md §13.4), one module each, in the order a
 verdict lists them."""
 
-from constraints.infinity.clauses.base import RouteClause
+from constraints.infinity.clauses.base import Kept, RouteClause
 from constraints.infinity.clauses.end_surface import EndSurface
 from constraints.infinity.clauses.end_troopers import EndTroopers
 from constraints.infinity.clauses.enemy_contact import EnemyContact
@@ -15,4 +15,4 @@ from constraints.infinity.clauses.troopers import Troopers
 ROUTE_CLAUSES: tuple[type[RouteClause], ...] = (
     Levels, Length, Scenery, Surface, Table, Troopers, EnemyContact, EndSurface, EndTroopers)
 
-__all__ = ["ROUTE_CLAUSES", "RouteClause"]
+__all__ = ["ROUTE_CLAUSES", "Kept", "RouteClause"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, ClassVar
 
 from constraints.core.verdict import ClauseResult, Violation, measurement
@@ -34,9 +35,20 @@ class RouteExample:
     measured: tuple[str, float] | None = None
 
 
+class Kept(Enum):
+    """How a route search treats a clause: its free space keeps it (a break is our bug), it
+    is the MOV budget (a shortest route may be too long), or it judges where a Move ends (a
+    target may be no place to stop)."""
+
+    FREE_SPACE = "free_space"
+    BUDGET = "budget"
+    END = "end"
+
+
 class RouteClause(ABC):
     id: ClassVar[str]
     examples: ClassVar[tuple[RouteExample, ...]] = ()
+    kept: ClassVar[Kept] = Kept.FREE_SPACE
 
     @abstractmethod
     def check(self, ctx: RouteContext) -> ClauseResult:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import shapely
 
 from constraints.core.verdict import ClauseResult
-from constraints.infinity.clauses.base import CLEAR_TOL_IN, RouteClause, RouteExample, merged
+from constraints.infinity.clauses.base import CLEAR_TOL_IN, Kept, RouteClause, RouteExample, merged
 from constraints.infinity.clauses.context import RouteContext
 from constraints.infinity.clauses.examples import rect, town, walk
 from constraints.infinity.scenery import Point3
@@ -27,6 +27,7 @@ _LEDGE = (rect("roof_a", 0, 10, 4, 14, 3.0), rect("catwalk", 4, 11.7, 12, 12.3, 
 
 class EndSurface(RouteClause):
     id = "route.end_surface"
+    kept = Kept.END
 
     def check(self, ctx: RouteContext) -> ClauseResult:
         return merged([self._end(ctx, name, p, k) for k, (name, p) in enumerate(ctx.ends())])

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from constraints.core.verdict import ClauseResult
-from constraints.infinity.clauses.base import CLEAR_TOL_IN, RouteClause, RouteExample, merged
+from constraints.infinity.clauses.base import CLEAR_TOL_IN, Kept, RouteClause, RouteExample, merged
 from constraints.infinity.clauses.context import RouteContext
 from constraints.infinity.clauses.examples import town, trooper, walk
 from constraints.infinity.scenery import Point3
@@ -22,6 +22,7 @@ _ALLY = trooper("ally", 7, 12, silhouette=1)
 
 class EndTroopers(RouteClause):
     id = "route.end_troopers"
+    kept = Kept.END
 
     def check(self, ctx: RouteContext) -> ClauseResult:
         found = [self._end(ctx, name, p, k) for k, (name, p) in enumerate(ctx.ends())]

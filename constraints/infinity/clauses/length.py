@@ -10,7 +10,7 @@ Prone halves both values (decision A15).
 from __future__ import annotations
 
 from constraints.core.verdict import ClauseResult
-from constraints.infinity.clauses.base import CLEAR_TOL_IN, RouteClause, RouteExample, merged
+from constraints.infinity.clauses.base import CLEAR_TOL_IN, Kept, RouteClause, RouteExample, merged
 from constraints.infinity.clauses.context import RouteContext
 from constraints.infinity.clauses.examples import ladder, rect, town, walk
 
@@ -19,6 +19,7 @@ ORDINALS = ("first", "second")
 
 class Length(RouteClause):
     id = "route.length"
+    kept = Kept.BUDGET
 
     def check(self, ctx: RouteContext) -> ClauseResult:
         found = []

@@ -202,3 +202,8 @@ def test_a_route_into_base_contact_with_an_enemy_ends_there():
     assert touching.legal and touching.length_in == pytest.approx(3 - 2 * R25)
     inside = shortest_route(scenario, "fusilier", (7 - 2 * R25 + 0.01, 12))
     assert inside.status == Status.INFEASIBLE and inside.idle
+
+
+def test_a_move_of_nothing_is_a_move():
+    area = reachable_area(_scene(), "fusilier", mov_in=0.0)
+    assert area.status == Status.FEASIBLE and area.area_in2 == 0.0

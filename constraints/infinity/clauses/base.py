@@ -9,6 +9,7 @@ from the rule text) so one conformance test runs them all
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -67,3 +68,10 @@ def merged(results: list[ClauseResult]) -> ClauseResult:
         measurements.update(r.measurements)
         violations += r.violations
     return ClauseResult(measurements, tuple(violations))
+
+
+def least(name: str, found: list[ClauseResult]) -> ClauseResult:
+    """Several measurements named `name` (one per leg, say) as their least, with every
+    violation among them (inf when none was measured)."""
+    values = [f.measurements[name] for f in found if name in f.measurements]
+    return ClauseResult({name: min(values, default=math.inf)}, merged(found).violations)

@@ -10,6 +10,7 @@ otherwise (a point on no surface, or a change of level with no way up or down).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -108,4 +109,18 @@ def pieces_crossed(ctx: RouteContext) -> list[tuple[Leg, int, shapely.Geometry]]
             part = leg.line.intersection(ctx.walk.surfaces.pieces[k].polygon)
             if not part.is_empty:
                 found.append((leg, k, part))
+    return found
+
+
+def nearest_pieces(ctx: RouteContext, near: Callable[[int], list[int]]
+                   ) -> list[tuple[Leg, float, str]]:
+    """For every part of a walk leg over a piece k, the least distance to the pieces
+    `near(k)` (its walls, or its drops) and the nearest one's id."""
+    found = []
+    for leg, k, part in pieces_crossed(ctx):
+        ks = near(k)
+        if ks:
+            gaps = shapely.distance(part, ctx.walk.shapes(ks))
+            w = int(gaps.argmin())
+            found.append((leg, float(gaps[w]), ctx.walk.surfaces.pieces[ks[w]].id))
     return found

@@ -9,13 +9,9 @@ the least distance from the centre's path to such scenery, against the radius.
 
 from __future__ import annotations
 
-import math
-
-import shapely
-
 from constraints.core.verdict import ClauseResult
-from constraints.infinity.clauses.base import CLEAR_TOL_IN, RouteClause, RouteExample, merged
-from constraints.infinity.clauses.context import RouteContext, pieces_crossed
+from constraints.infinity.clauses.base import CLEAR_TOL_IN, RouteClause, RouteExample, least
+from constraints.infinity.clauses.context import RouteContext, nearest_pieces
 from constraints.infinity.clauses.examples import rect, town, walk
 
 # A crate 1 in high and a block 2 in high side by side: one walk region for an S2 (40 mm).
@@ -27,21 +23,12 @@ class Scenery(RouteClause):
 
     def check(self, ctx: RouteContext) -> ClauseResult:
         r = ctx.trooper.radius_in
-        found = [ClauseResult({"scenery_clearance": math.inf})]
-        for leg, k, part in pieces_crossed(ctx):
-            walls = ctx.walk.walls_of(k)
-            if not walls:
-                continue
-            gaps = shapely.distance(part, ctx.walk.shapes(walls))
-            w = int(gaps.argmin())
-            name = ctx.walk.surfaces.pieces[walls[w]].id
-            found.append(self.result(
-                "scenery_clearance", float(gaps[w]), r, gaps[w] >= r - CLEAR_TOL_IN,
-                f"the base passes into {name!r}, higher than the surface it stands on by "
-                f"more than its Silhouette: its centre comes {gaps[w]:.3f} in from it, less "
-                f"than the base's radius {r:.3f} in", (leg.start[:2], leg.end[:2])))
-        least = min(f.measurements.get("scenery_clearance", math.inf) for f in found)
-        return ClauseResult({"scenery_clearance": least}, merged(found).violations)
+        return least("scenery_clearance", [self.result(
+            "scenery_clearance", gap, r, gap >= r - CLEAR_TOL_IN,
+            f"the base passes into {name!r}, higher than the surface it stands on by more "
+            f"than its Silhouette: its centre comes {gap:.3f} in from it, less than the "
+            f"base's radius {r:.3f} in", (leg.start[:2], leg.end[:2]))
+            for leg, gap, name in nearest_pieces(ctx, ctx.walk.walls_of)])
 
     examples = (
         RouteExample("passing 1 in from a house", town(rect("house", 6, 13.5, 10, 17, 3.0)),

@@ -11,14 +11,9 @@ Silhouette's height; a catwalk narrower than half the base has no room for it.
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-import shapely
-
 from constraints.core.verdict import ClauseResult
-from constraints.infinity.clauses.base import CLEAR_TOL_IN, RouteClause, RouteExample, merged
-from constraints.infinity.clauses.context import RouteContext, pieces_crossed
+from constraints.infinity.clauses.base import CLEAR_TOL_IN, RouteClause, RouteExample, least
+from constraints.infinity.clauses.context import RouteContext, nearest_pieces
 from constraints.infinity.clauses.examples import ladder, rect, town, walk
 
 # Two roofs 3 in high joined by a catwalk 3 in high; the fusilier up a ladder on the first.
@@ -36,19 +31,13 @@ class Surface(RouteClause):
 
     def check(self, ctx: RouteContext) -> ClauseResult:
         half = ctx.trooper.radius_in / 2.0
-        found = [ClauseResult({"surface_margin": math.inf})]
-        for leg, k, part in pieces_crossed(ctx):
-            drops = ctx.walk.drops_of(k)
-            if not drops:
-                continue
-            gap = float(np.min(shapely.distance(part, ctx.walk.shapes(drops))))
-            found.append(self.result(
-                "surface_margin", gap, half, gap >= half - CLEAR_TOL_IN,
-                f"the centre comes {gap:.3f} in from an edge it may not step off: half the "
-                f"base must stay on a surface at least half the base wide "
-                f"({half:.3f} in from the edge)", (leg.start[:2], leg.end[:2])))
-        least = min(f.measurements.get("surface_margin", math.inf) for f in found)
-        return ClauseResult({"surface_margin": least}, merged(found).violations)
+        return least("surface_margin", [self.result(
+            "surface_margin", gap, half, gap >= half - CLEAR_TOL_IN,
+            f"the centre comes {gap:.3f} in from an edge it may not step off ({name!r} is "
+            f"lower by more than the Silhouette): half the base must stay on a surface at "
+            f"least half the base wide ({half:.3f} in from the edge)",
+            (leg.start[:2], leg.end[:2]))
+            for leg, gap, name in nearest_pieces(ctx, ctx.walk.drops_of)])
 
     examples = (
         RouteExample("along a roof, 1 in from its edge", town(_ROOF_A, at=(7.5, 11.0, 3)),

@@ -10,12 +10,10 @@ between the bases along the path (negative: they overlap); touching is allowed.
 
 from __future__ import annotations
 
-import math
-
 import shapely
 
 from constraints.core.verdict import ClauseResult
-from constraints.infinity.clauses.base import CLEAR_TOL_IN, RouteClause, RouteExample, merged
+from constraints.infinity.clauses.base import CLEAR_TOL_IN, RouteClause, RouteExample, least
 from constraints.infinity.clauses.context import RouteContext
 from constraints.infinity.clauses.examples import town, trooper, walk
 
@@ -31,7 +29,7 @@ class Troopers(RouteClause):
 
     def check(self, ctx: RouteContext) -> ClauseResult:
         r = ctx.trooper.radius_in
-        found = [ClauseResult({"trooper_gap": math.inf})]
+        found = []
         for leg in ctx.walks():
             for other in ctx.walk.blockers(ctx.walk.regions[leg.region]):  # type: ignore[index]
                 gap = float(shapely.distance(leg.line, shapely.Point(other.centre))) \
@@ -42,8 +40,7 @@ class Troopers(RouteClause):
                     "trooper_gap", gap, 0.0, gap >= -CLEAR_TOL_IN,
                     f"the base passes through {side} {other.id!r} (the bases overlap by "
                     f"{-gap:.3f} in)", (leg.start[:2], other.centre)))
-        least = min(f.measurements.get("trooper_gap", math.inf) for f in found)
-        return ClauseResult({"trooper_gap": least}, merged(found).violations)
+        return least("trooper_gap", found)
 
     examples = (
         RouteExample("through an allied S1 (25 mm, lower than 40 mm)",

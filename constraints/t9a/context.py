@@ -9,8 +9,8 @@ from shapely.geometry import Polygon
 from constraints.core.profile import RulesProfile
 from constraints.core.scenario import Pose, Scenario
 from constraints.rank_and_file.formation import Formation
+from constraints.rank_and_file.kinematics import Trajectory, snake
 from constraints.rank_and_file.unit import Unit
-from constraints.t9a.kinematics import Trajectory, snake
 from constraints.t9a.moves import Move
 
 

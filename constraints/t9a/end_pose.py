@@ -26,10 +26,10 @@ from constraints.core.scenario import Pose, Scenario
 from constraints.core.verdict import Verdict, Violation
 from constraints.geometry.plane import angle_between_deg, normalise_deg
 from constraints.rank_and_file.family_limits import FamilyLimits, family_limits
+from constraints.rank_and_file.kinematics import Trajectory, snake
 from constraints.rank_and_file.unit import Unit
 from constraints.t9a.checker import judge
 from constraints.t9a.context import MoveContext
-from constraints.t9a.kinematics import Trajectory, snake
 from constraints.t9a.moves import Move, forward, wheel
 from constraints.t9a.snaking_bound import least_distance
 from constraints.t9a.way_problem import Way, WayProblem

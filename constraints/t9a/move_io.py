@@ -8,17 +8,8 @@ from typing import Any
 from constraints.core.jsonread import Node, read_json
 from constraints.errors import InvalidInputError
 from constraints.rank_and_file.formation import MAX_MODELS
-from constraints.t9a.moves import (
-    MANOEUVRES,
-    MAX_FORWARD_IN,
-    MAX_PIVOT_DEG,
-    MAX_STEPS,
-    MAX_WHEEL_DEG,
-    Manoeuvre,
-    Move,
-    Step,
-    StepKind,
-)
+from constraints.rank_and_file.steps import read_steps
+from constraints.t9a.moves import MANOEUVRES, MAX_PIVOT_DEG, T9A_STEPS, Manoeuvre, Move
 
 _OPTIONAL = ("steps", "pivot", "files", "centre", "facing", "assignment")
 
@@ -47,31 +38,13 @@ def move_from_json(data: Any) -> Move:
             "an end pose needs both centre and facing")
     return Move(
         unit=f["unit"].string(), manoeuvre=manoeuvre,
-        steps=_steps(f["steps"]) if "steps" in f else (),
+        steps=read_steps(f["steps"], T9A_STEPS) if "steps" in f else (),
         pivot_deg=f["pivot"].number(minimum=-MAX_PIVOT_DEG, maximum=MAX_PIVOT_DEG)
         if "pivot" in f else 0.0,
         files=f["files"].integer(minimum=1, maximum=MAX_MODELS) if "files" in f else None,
         centre=f["centre"].point() if "centre" in f else None,
         facing_deg=f["facing"].number() if "facing" in f else None,
         assignment=_assignment(f["assignment"]) if "assignment" in f else None)
-
-
-def _steps(node: Node) -> tuple[Step, ...]:
-    items = node.items()
-    if len(items) > MAX_STEPS:
-        raise node.fail(f"expected at most {MAX_STEPS} steps, got {len(items)}")
-    return tuple(_step(n) for n in items)
-
-
-def _step(node: Node) -> Step:
-    f = node.fields((), ("forward", "wheel"))
-    if len(f) != 1:
-        raise node.fail("a step is exactly one of {\"forward\": inches} or "
-                        "{\"wheel\": degrees}")
-    (kind, value), = f.items()
-    if kind == StepKind.FORWARD:
-        return Step(StepKind.FORWARD, value.number(minimum=0.0, maximum=MAX_FORWARD_IN))
-    return Step(StepKind.WHEEL, value.number(minimum=-MAX_WHEEL_DEG, maximum=MAX_WHEEL_DEG))
 
 
 def _assignment(node: Node) -> tuple[tuple[str, tuple[int, int]], ...]:

@@ -7,18 +7,27 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from constraints.core.jsonread import MAX_MAGNITUDE, number, point, text, whole
-from constraints.core.limits import FLOAT_NOISE
+from constraints.core.jsonread import number, point, text, whole
 from constraints.errors import InvalidInputError
 from constraints.geometry.plane import Point
 from constraints.rank_and_file.formation import MAX_MODELS, Slot, checked_slot
+from constraints.rank_and_file.steps import (
+    MAX_FORWARD_IN,
+    MAX_STEPS,
+    MAX_WHEEL_DEG,
+    Step,
+    StepKind,
+    forward,
+    member,
+    wheel,
+)
 
-MAX_STEPS = 100
-# Any two centres within bounds are less than 2 sqrt(2) x MAX_MAGNITUDE apart, and the
-# checker's own ways to an end pose have legs about that long at most: they fit.
-MAX_FORWARD_IN = 4 * MAX_MAGNITUDE
-MAX_WHEEL_DEG = 90.0
+__all__ = ["MANOEUVRES", "MAX_FORWARD_IN", "MAX_PIVOT_DEG", "MAX_STEPS", "MAX_WHEEL_DEG",
+           "Manoeuvre", "Move", "Step", "StepKind", "forward", "wheel"]
+
 MAX_PIVOT_DEG = 360.0
+# A T9A move's steps: Snaking Forward Moves (a turn on the spot is Warhammer's).
+T9A_STEPS = (StepKind.FORWARD, StepKind.WHEEL)
 
 
 class Manoeuvre(StrEnum):
@@ -42,55 +51,6 @@ class Manoeuvre(StrEnum):
 MANOEUVRES = tuple(m.value for m in Manoeuvre)
 
 
-class StepKind(StrEnum):
-    FORWARD = "forward"
-    WHEEL = "wheel"
-
-
-def _member(enum: type[StrEnum], value: Any, what: str, path: str) -> Any:
-    try:
-        return enum(value)
-    except ValueError:
-        known = ", ".join(m.value for m in enum)
-        raise InvalidInputError(f"unknown {what} {value!r} (known: {known})", path=path) from None
-
-
-@dataclass(frozen=True)
-class Step:
-    """One step of Snaking Forward Moves: `forward` inches, or a signed `wheel` in degrees.
-
-    A positive wheel turns left about the left front corner; a negative one turns right about
-    the right front corner.
-    """
-
-    kind: StepKind
-    value: float
-
-    def __post_init__(self) -> None:
-        kind = _member(StepKind, self.kind, "step kind", "kind")
-        object.__setattr__(self, "kind", kind)
-        if kind is StepKind.FORWARD:
-            value = number(self.value, "forward", minimum=0.0, maximum=MAX_FORWARD_IN)
-        else:
-            # Float noise past 90 comes from the checker's own ways (t1 + t2 fixed).
-            value = number(self.value, "wheel")
-            if abs(value) > MAX_WHEEL_DEG + FLOAT_NOISE:
-                raise InvalidInputError(f"expected a wheel within +-{MAX_WHEEL_DEG:g} degrees, "
-                                        f"got {value}", path="wheel")
-        object.__setattr__(self, "value", value)
-
-    def to_json(self) -> dict[str, float]:
-        return {str(self.kind): self.value}
-
-
-def forward(distance_in: float) -> Step:
-    return Step(StepKind.FORWARD, distance_in)
-
-
-def wheel(angle_deg: float) -> Step:
-    return Step(StepKind.WHEEL, angle_deg)
-
-
 @dataclass(frozen=True)
 class Move:
     """A proposed Move Manoeuvre of one unit (docs/formats.md "Move").
@@ -110,7 +70,7 @@ class Move:
     assignment: tuple[tuple[str, Slot], ...] | None = None
 
     def __post_init__(self) -> None:
-        manoeuvre = _member(Manoeuvre, self.manoeuvre, "manoeuvre", "manoeuvre")
+        manoeuvre = member(Manoeuvre, self.manoeuvre, "manoeuvre", "manoeuvre")
         fixed = {"manoeuvre": manoeuvre, "unit": text(self.unit, "unit"),
                  "steps": _steps(self.steps),
                  "pivot_deg": number(self.pivot_deg, "pivot_deg", minimum=-MAX_PIVOT_DEG,
@@ -161,6 +121,9 @@ def _steps(steps: Any) -> tuple[Step, ...]:
         if not isinstance(step, Step):
             raise InvalidInputError(f"expected a Step (forward(d) or wheel(a)), got "
                                     f"{type(step).__name__}", path=f"steps[{i}]")
+        if step.kind not in T9A_STEPS:
+            raise InvalidInputError(f"a T9A move has no {step.kind} step (forward and wheel "
+                                    f"only)", path=f"steps[{i}]")
     return found
 
 

@@ -16,8 +16,8 @@ import numpy as np
 from constraints.core.scenario import Scenario
 from constraints.core.verdict import Violation
 from constraints.geometry.plane import Point
+from constraints.rank_and_file.kinematics import advance_step
 from constraints.t9a.context import MoveContext
-from constraints.t9a.kinematics import advance_step
 from constraints.t9a.moves import Move, Step, StepKind
 
 WHEEL_SAMPLES = 16  # points per wheel on a drawn path

@@ -96,7 +96,8 @@ def test_limits_compare_as_the_rules_say() -> None:
 # The referee judges with its own geometry: it may read the domain values (scenario, unit,
 # formation, move) but not the checker's clauses, kinematics, paths or assignments.
 REFEREE_MODULES = ("referee.py", "paths.py", "rulebook.py", "scenes.py")
-FORBIDDEN = ("constraints.t9a.clauses", "constraints.t9a.kinematics", "constraints.t9a.checker",
+FORBIDDEN = ("constraints.t9a.clauses", "constraints.rank_and_file.kinematics",
+             "constraints.t9a.checker",
              "constraints.t9a.context", "constraints.t9a.end_pose", "constraints.geometry",
              "constraints.rank_and_file.obstacles", "constraints.sat", "optimizer")
 

@@ -11,8 +11,8 @@ import pytest
 from constraints.core.verdict import Verdict, Violation
 from constraints.geometry.plane import angle_between_deg
 from constraints.rank_and_file.family_limits import family_limits
+from constraints.rank_and_file.kinematics import snake
 from constraints.t9a.checker import check_move
-from constraints.t9a.kinematics import snake
 from constraints.t9a.moves import Move, Step, StepKind, forward, wheel
 from tests.support import scenario, unit, wall
 

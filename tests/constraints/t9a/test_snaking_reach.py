@@ -10,8 +10,8 @@ import pytest
 
 from constraints.geometry.frame import Frame
 from constraints.geometry.pieces import ReachPieces, facing_gap_deg, sector_distance, sector_support
+from constraints.rank_and_file.kinematics import snake
 from constraints.rank_and_file.unit import Base
-from constraints.t9a.kinematics import snake
 from constraints.t9a.moves import forward, wheel
 from constraints.t9a.snaking_reach import AdvanceReach, MarchReach, SnakingShape, least_psi
 from optimizer.search.certify import certify

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import constraints.t9a.way_problem as way_problem
-from constraints.t9a.kinematics import snake
+from constraints.rank_and_file.kinematics import snake
 from constraints.t9a.moves import forward, wheel
 from constraints.t9a.snaking_bound import least_distance, window_gauge
 from constraints.t9a.way_algebra import quadratic_roots, quartic_roots, sinusoid_roots

@@ -15,8 +15,8 @@ from ortools.sat.python import cp_model
 from constraints.core.scenario_io import load_scenario
 from constraints.core.status import Status
 from constraints.geometry.frame import Frame
+from constraints.rank_and_file.kinematics import snake
 from constraints.t9a.checker import check_move
-from constraints.t9a.kinematics import snake
 from constraints.t9a.moves import Move, StepKind, forward, wheel
 from constraints.t9a.ways_model import LEG_IN, POS_IN, WayModel, WayShape, direction
 from optimizer import Objective, best_move

@@ -1,0 +1,115 @@
+"""Steps of a rank-and-file move as values: forward, wheel about a front corner, turn on the
+spot.  Shared by the systems whose units move in ranks and files; each system says which
+steps its moves take (T9A: forward and wheel; Warhammer: all three)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from constraints.core.jsonread import MAX_MAGNITUDE, Node, number
+from constraints.core.limits import FLOAT_NOISE
+from constraints.errors import InvalidInputError
+
+MAX_STEPS = 100
+# Any two centres within bounds are less than 2 sqrt(2) x MAX_MAGNITUDE apart, and the
+# checker's own ways to an end pose have legs about that long at most: they fit.
+MAX_FORWARD_IN = 4 * MAX_MAGNITUDE
+MAX_WHEEL_DEG = 90.0
+# A turn on the spot is a quarter turn either way or a half turn (Warhammer, seed 003);
+# -180 is the same half turn and is written 180.
+TURNS_DEG = (90.0, -90.0, 180.0)
+
+
+class StepKind(StrEnum):
+    FORWARD = "forward"
+    WHEEL = "wheel"
+    TURN = "turn"
+
+
+def member(enum: type[StrEnum], value: Any, what: str, path: str) -> Any:
+    """`value` as a member of `enum`, or InvalidInputError naming the known ones."""
+    try:
+        return enum(value)
+    except ValueError:
+        known = ", ".join(m.value for m in enum)
+        raise InvalidInputError(f"unknown {what} {value!r} (known: {known})", path=path) from None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step: `forward` inches, a signed `wheel` in degrees, or a `turn` on the spot.
+
+    A positive wheel turns left about the left front corner; a negative one turns right about
+    the right front corner.  A turn is 90 (left), -90 (right) or 180 degrees.
+    """
+
+    kind: StepKind
+    value: float
+
+    def __post_init__(self) -> None:
+        kind = member(StepKind, self.kind, "step kind", "kind")
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "value", _checked_value(kind, self.value))
+
+    def to_json(self) -> dict[str, float]:
+        return {str(self.kind): self.value}
+
+
+def _checked_value(kind: StepKind, value: Any) -> float:
+    if kind is StepKind.FORWARD:
+        return number(value, "forward", minimum=0.0, maximum=MAX_FORWARD_IN)
+    if kind is StepKind.TURN:
+        angle = number(value, "turn")
+        angle = 180.0 if angle == -180.0 else angle
+        if angle not in TURNS_DEG:
+            raise InvalidInputError(f"expected a turn of 90, -90 or 180 degrees, got {value}",
+                                    path="turn")
+        return angle
+    # Float noise past 90 comes from the checker's own ways (t1 + t2 fixed).
+    angle = number(value, "wheel")
+    if abs(angle) > MAX_WHEEL_DEG + FLOAT_NOISE:
+        raise InvalidInputError(f"expected a wheel within +-{MAX_WHEEL_DEG:g} degrees, "
+                                f"got {angle}", path="wheel")
+    return angle
+
+
+def forward(distance_in: float) -> Step:
+    return Step(StepKind.FORWARD, distance_in)
+
+
+def wheel(angle_deg: float) -> Step:
+    return Step(StepKind.WHEEL, angle_deg)
+
+
+def turn(angle_deg: float) -> Step:
+    return Step(StepKind.TURN, angle_deg)
+
+
+_SPELT = {StepKind.FORWARD: '{"forward": inches}', StepKind.WHEEL: '{"wheel": degrees}',
+          StepKind.TURN: '{"turn": 90 | -90 | 180}'}
+
+
+def read_steps(node: Node, kinds: tuple[StepKind, ...]) -> tuple[Step, ...]:
+    """A move file's `steps`: a list of one-key objects, each of one of `kinds`."""
+    items = node.items()
+    if len(items) > MAX_STEPS:
+        raise node.fail(f"expected at most {MAX_STEPS} steps, got {len(items)}")
+    return tuple(_read_step(n, kinds) for n in items)
+
+
+def _read_step(node: Node, kinds: tuple[StepKind, ...]) -> Step:
+    f = node.fields((), tuple(str(k) for k in kinds))
+    if len(f) != 1:
+        raise node.fail("a step is exactly one of " + " or ".join(_SPELT[k] for k in kinds))
+    (name, value), = f.items()
+    kind = StepKind(name)
+    if kind is StepKind.FORWARD:
+        return Step(kind, value.number(minimum=0.0, maximum=MAX_FORWARD_IN))
+    if kind is StepKind.WHEEL:
+        return Step(kind, value.number(minimum=-MAX_WHEEL_DEG, maximum=MAX_WHEEL_DEG))
+    angle = value.number()
+    if angle not in TURNS_DEG + (-180.0,):
+        raise value.fail(f"expected a turn of 90, -90 or 180 degrees, got {angle:g}")
+    return Step(kind, angle)

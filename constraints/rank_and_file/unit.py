@@ -28,6 +28,8 @@ MAX_HEIGHT = 5
 # What a unit is doing this turn, where the rules treat it apart (nudges, No More Foes):
 # broken and about to flee, about to pursue, or charging.  None: none of these.
 STATES = ("fleeing", "pursuing", "charging")
+# The command group a Warhammer unit may carry: front-rank models (docs/formats.md).
+COMMAND = ("champion", "standard", "musician")
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ class Unit:
     musician: bool = False
     light_troops: bool = False
     state: str | None = None
+    command: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         # Runs on every `with_pose` too: only cheap checks here (the slots of characters
@@ -80,7 +83,7 @@ class Unit:
                    "height": whole(self.height, "height", minimum=0, maximum=MAX_HEIGHT),
                    "musician": flag(self.musician, "musician"),
                    "light_troops": flag(self.light_troops, "light_troops"),
-                   "state": _state(self.state)}
+                   "state": _state(self.state), "command": _command(self.command)}
         for name, value in checked.items():
             object.__setattr__(self, name, value)
 
@@ -132,6 +135,19 @@ def _state(state: str | None) -> str | None:
         raise InvalidInputError(f"unknown state {state!r} (known: {', '.join(STATES)})",
                                 path="state")
     return state
+
+
+def _command(command: tuple[str, ...]) -> tuple[str, ...]:
+    if isinstance(command, str | bytes) or not hasattr(command, "__len__"):
+        raise InvalidInputError("expected a list of command models", path="command")
+    found = tuple(command)
+    for model in found:
+        if model not in COMMAND:
+            raise InvalidInputError(f"unknown command model {model!r} (known: "
+                                    f"{', '.join(COMMAND)})", path="command")
+    if len(set(found)) != len(found):
+        raise InvalidInputError("a command model is listed twice", path="command")
+    return found
 
 
 def _pose(pose: Pose) -> Pose:

@@ -62,6 +62,8 @@ class Leg:
     after: Pose
     cost_in: float
     sweep: shapely.Geometry
+    width_in: float   # the unit's frontage and depth through the leg (after it, for a turn)
+    depth_in: float
 
 
 @dataclass(frozen=True)
@@ -117,19 +119,21 @@ def advance_step(pose: Pose, step: Step, width_in: float, depth_in: float,
         after = Pose((pose.centre[0] + dx, pose.centre[1] + dy), pose.facing_deg)
         moved = [(left[0] + dx, left[1] + dy), (right[0] + dx, right[1] + dy)]
         sweep = Polygon([left, right, moved[1], moved[0]]) if step.value > 0 else Polygon()
-        return Leg(step, pose, after, abs(step.value), sweep)
+        return Leg(step, pose, after, abs(step.value), sweep, width_in, depth_in)
     angle = step.value
     pivot, outer = (left, right) if angle > 0 else (right, left)
     centre = rotate_about(pose.centre, pivot, angle)
     after = Pose(centre, pose.facing_deg + angle)
-    return Leg(step, pose, after, wheel_cost(width_in, angle), wheel_sweep(pivot, outer, angle))
+    return Leg(step, pose, after, wheel_cost(width_in, angle), wheel_sweep(pivot, outer, angle),
+               width_in, depth_in)
 
 
 def turn_leg(unit: Unit, step: Step, cost_in: float) -> tuple[Leg, Unit]:
     """Execute a turn on the spot (constraints.rank_and_file.turns); the front sweeps
     nothing a forward move would (the models turn where they stand)."""
     after = turned(unit, step.value)
-    return Leg(step, unit.pose, after.pose, cost_in, Polygon()), after
+    return Leg(step, unit.pose, after.pose, cost_in, Polygon(), after.width_in,
+               after.depth_in), after
 
 
 def snake(unit: Unit, pivot_deg: float, steps: tuple[Step, ...],

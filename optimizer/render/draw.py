@@ -25,15 +25,15 @@ from shapely.geometry.polygon import orient
 from constraints.core.jsonread import point as checked_point
 from constraints.core.profile import rule_name
 from constraints.core.scenario import Feature, Scenario
+from constraints.core.system import find_system
 from constraints.core.verdict import Verdict, Violation
 from constraints.geometry.plane import Point
-from constraints.t9a.checker import check_move
-from constraints.t9a.context import MoveContext
-from constraints.t9a.moves import Move, Step, StepKind
 from optimizer.render.labels import witness_line
 from optimizer.render.output import check_output, write_atomically
+from optimizer.render.sketch import MoveSketch, sketch
 
 Overlay = tuple[shapely.Geometry, dict[str, Any]]
+Move = Any  # a move of the scenario's system (its `unit` is the moving unit's id)
 
 MOVER = "tab:blue"
 OTHER = "#8c8c8c"
@@ -78,8 +78,9 @@ def draw(ax: Axes, scenario: Scenario, move: Move | None = None,
             ax.text(x, y, unit.id, ha="center", va="center", fontsize=8,
                     color="#404040", clip_on=True)
     if move is not None and verdict is not None:
-        _draw_move(ax, scenario, move, verdict, annotate)
-        _draw_violations(ax, scenario, _executed(move, verdict), verdict, annotate)
+        drawn = sketch(scenario, move, verdict)
+        _draw_move(ax, drawn, annotate)
+        _draw_violations(ax, drawn, verdict, annotate)
         _set_title(ax, verdict)
     if target is not None:
         x, y = checked_point(target, "target")
@@ -239,23 +240,34 @@ def _draw_boundary(ax: Axes, corners: Sequence[Point], *, edgecolor: str, front:
     ax.plot([lx, rx], [ly, ry], color=front, linewidth=3.0, solid_capstyle="butt", zorder=4)
 
 
-def _draw_move(ax: Axes, scenario: Scenario, move: Move, verdict: Verdict,
-               arrows: bool) -> None:
-    unit = scenario.unit(move.unit)
-    sweep = _front_sweep(scenario, move, verdict)
-    if sweep is not None and not sweep.is_empty:
-        draw_geometry(ax, sweep, facecolor=MOVER, edgecolor="none", alpha=0.15, zorder=2,
-                      label="front sweep")
-    start, end = unit.corners(), verdict.end_corners
+def check_move(scenario: Scenario, move: Move) -> Verdict:
+    """The scenario's system's verdict on `move`."""
+    return find_system(scenario.rules).check(scenario, move)
+
+
+def _draw_move(ax: Axes, drawn: MoveSketch, arrows: bool) -> None:
+    if drawn.swept is not None and not drawn.swept.is_empty:
+        draw_geometry(ax, drawn.swept, facecolor=MOVER, edgecolor="none", alpha=0.15, zorder=2,
+                      label=drawn.swept_label)
+    for i, arc in enumerate(drawn.arcs):
+        ax.plot(*zip(*arc, strict=True), color="#0b3d66", linewidth=1.0, linestyle=":",
+                zorder=4, label="outer corner's arc" if i == 0 else None)
+    for i, (where, angle) in enumerate(drawn.turns):
+        ax.annotate(f"turn {angle:+g}°", xy=where, fontsize=7, color="#0b3d66", zorder=6,
+                    ha="center", va="bottom")
+        ax.plot([where[0]], [where[1]], marker="o", markersize=9, markerfacecolor="none",
+                markeredgecolor="#0b3d66", linestyle="none", zorder=6,
+                label="turn on the spot" if i == 0 else None)
+    start, end = drawn.start, drawn.end
     _draw_boundary(ax, start, edgecolor=MOVER, front=MOVER, linestyle="--",
-                   label=f"{unit.id} start")
+                   label=f"{drawn.unit} start")
     _draw_boundary(ax, end, edgecolor=MOVER, front="#0b3d66", facecolor=MOVER, alpha=0.4,
-                   label=f"{unit.id} end ({verdict.end_files} files)")
+                   label=f"{drawn.unit} end ({drawn.end_files} files)")
     if arrows:
         _draw_facing_arrow(ax, start)
         _draw_facing_arrow(ax, end)
-    x, y = unit.pose.centre
-    ax.text(x, y, unit.id, ha="center", va="center", fontsize=8, color=MOVER,
+    x, y = sum(c[0] for c in start) / 4.0, sum(c[1] for c in start) / 4.0
+    ax.text(x, y, drawn.unit, ha="center", va="center", fontsize=8, color=MOVER,
             zorder=6, clip_on=True)
     ax.plot(*zip(*start, strict=True), "o", markerfacecolor="white", markeredgecolor=MOVER,
             markersize=4, linestyle="none", zorder=5, label="start corners")
@@ -273,34 +285,11 @@ def _draw_facing_arrow(ax: Axes, corners: Sequence[Point]) -> None:
                 arrowprops={"arrowstyle": "-|>", "color": MOVER, "lw": 1.2}, zorder=5)
 
 
-def _front_sweep(scenario: Scenario, move: Move, verdict: Verdict) -> shapely.Geometry | None:
-    """What the Front Facing swept (Advance and March with steps); None for a Reform."""
-    executed = _executed(move, verdict)
-    if not executed.manoeuvre.snaking or not executed.steps:
-        return None
-    return MoveContext(scenario, executed).trajectory.front_sweep
-
-
-def _executed(move: Move, verdict: Verdict) -> Move:
-    """An end-pose move as the steps the checker found for it; any other move as given."""
-    if not move.is_end_pose or not verdict.steps:
-        return move
-    steps, pivot = [], 0.0
-    for step in verdict.steps:
-        for kind, value in step.items():
-            if kind == "pivot":
-                pivot = float(value)
-            else:
-                steps.append(Step(StepKind(kind), float(value)))
-    return Move(move.unit, move.manoeuvre, tuple(steps), pivot_deg=pivot, files=move.files)
-
-
-def _draw_violations(ax: Axes, scenario: Scenario, move: Move, verdict: Verdict,
-                     annotate: bool) -> None:
+def _draw_violations(ax: Axes, drawn: MoveSketch, verdict: Verdict, annotate: bool) -> None:
     """Each violation's measurement in red (a polyline, dots at its ends), labelled with
     its rule, measurement and clause id."""
     for i, violation in enumerate(verdict.violations):
-        line = witness_line(scenario, move, violation)
+        line = witness_line(drawn, violation)
         if line:
             xs, ys = zip(*line, strict=True)
             ax.plot(xs, ys, color=BAD, linewidth=2.0, marker="o", markersize=4, zorder=7,

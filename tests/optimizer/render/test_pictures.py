@@ -15,7 +15,7 @@ from constraints.core.scenario import Terrain
 from constraints.errors import InvalidInputError
 from optimizer import Move, check_move, forward, load_scenario, wheel
 from optimizer.render import draw, draw_geometry, make_figure, render_to_file
-from optimizer.render.labels import centre_path
+from optimizer.render.sketch import sketch
 from tests.support import ROOT, scenario, unit, wall
 
 SPEARS = load_scenario(ROOT / "examples" / "spears.json")
@@ -49,7 +49,7 @@ def test_a_snaking_distance_is_drawn_along_the_path() -> None:
     verdict = check_move(SPEARS, TOO_FAR)
     figure = make_figure(SPEARS, TOO_FAR, verdict)
     chord = next(v for v in verdict.violations if v.clause == "t9a.march.distance").witness
-    path = centre_path(SPEARS, TOO_FAR)
+    path = sketch(SPEARS, TOO_FAR, verdict).centre_path
     drawn = [list(zip(*line.get_data(), strict=True)) for line in lines_labelled(figure,
                                                                                  MEASURED)]
     assert drawn and len(path) > 3

@@ -1,0 +1,88 @@
+"""What a picture shows of one move, whatever the game: the unit at the start and the end,
+the area it swept (and what that area is), the path of its centre, the arcs its wheels'
+outer corners ran along and where it turned on the spot.  Each rank-and-file system
+registers how to sketch its moves (`register_sketcher`), so the drawing code never reads a
+system's moves itself."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import shapely
+
+from constraints.core.scenario import Pose, Scenario
+from constraints.core.verdict import Verdict
+from constraints.geometry.plane import Point, rectangle_corners
+from constraints.rank_and_file.kinematics import Trajectory, advance_step
+from constraints.rank_and_file.steps import Step, StepKind
+
+WHEEL_SAMPLES = 16  # points per wheel on a drawn path
+
+
+@dataclass(frozen=True)
+class MoveSketch:
+    """One move as drawn (world inches; corners front-left, front-right, rear-right,
+    rear-left)."""
+
+    unit: str
+    start: tuple[Point, ...]
+    end: tuple[Point, ...]
+    end_files: int
+    swept: shapely.Geometry | None = None
+    swept_label: str = ""
+    centre_path: list[Point] = field(default_factory=list)  # empty: no path measured
+    arcs: list[list[Point]] = field(default_factory=list)
+    turns: list[tuple[Point, float]] = field(default_factory=list)
+
+
+Sketcher = Callable[[Scenario, Any, Verdict], MoveSketch]
+SKETCHERS: dict[str, Sketcher] = {}
+
+
+def register_sketcher(system: str, sketcher: Sketcher) -> None:
+    SKETCHERS[system] = sketcher
+
+
+def sketch(scenario: Scenario, move: Any, verdict: Verdict) -> MoveSketch:
+    """`move` with its `verdict` as its system draws it."""
+    # Imported here: each system's sketcher registers on import.
+    import optimizer.render.sketchers  # noqa: F401
+
+    return SKETCHERS[scenario.profile.system](scenario, move, verdict)
+
+
+def centre_path(trajectory: Trajectory) -> list[Point]:
+    """The centre of the Unit Boundary through the steps: straight forwards, wheels as arcs
+    (sampled), turns as the jump they make."""
+    path: list[Point] = [trajectory.after_pivot.centre]
+    for leg in trajectory.legs:
+        if leg.step.kind is StepKind.WHEEL:
+            for part in np.linspace(0.0, 1.0, WHEEL_SAMPLES + 1)[1:-1]:
+                step = Step(StepKind.WHEEL, float(leg.step.value * part))
+                path.append(advance_step(leg.before, step, leg.width_in,
+                                         leg.depth_in).after.centre)
+        path.append(leg.after.centre)
+    return path
+
+
+def outer_arcs(trajectory: Trajectory) -> list[list[Point]]:
+    """Per wheel, the path of its outer front corner (what a Warhammer wheel costs)."""
+    arcs = []
+    for leg in trajectory.legs:
+        if leg.step.kind is StepKind.WHEEL:
+            width, depth = leg.width_in, leg.depth_in
+            arc = []
+            for part in np.linspace(0.0, 1.0, WHEEL_SAMPLES + 1):
+                step = Step(StepKind.WHEEL, float(leg.step.value * part))
+                after = advance_step(leg.before, step, width, depth).after
+                arc.append(_outer_corner(after, width, depth, leg.step.value))
+            arcs.append(arc)
+    return arcs
+
+
+def _outer_corner(pose: Pose, width: float, depth: float, angle: float) -> Point:
+    left, right = rectangle_corners(pose.centre, pose.facing_deg, width, depth)[:2]
+    return right if angle > 0 else left

@@ -1,0 +1,39 @@
+"""How each rank-and-file system's moves are sketched (optimizer.render.sketch)."""
+
+from __future__ import annotations
+
+from constraints.core.scenario import Scenario
+from constraints.core.verdict import Verdict
+from constraints.t9a.context import MoveContext
+from constraints.t9a.moves import Move, Step, StepKind
+from optimizer.render.sketch import MoveSketch, centre_path, register_sketcher
+
+
+def sketch_t9a(scenario: Scenario, move: Move, verdict: Verdict) -> MoveSketch:
+    """The front's sweep and the centre's path of an Advance or March with steps (the
+    checker's own steps for one given by its end pose); a Reform only starts and ends."""
+    unit = scenario.unit(move.unit)
+    executed = executed_move(move, verdict)
+    found = MoveSketch(unit.id, unit.corners(), verdict.end_corners, verdict.end_files)
+    if not executed.manoeuvre.snaking or not executed.steps:
+        return found
+    trajectory = MoveContext(scenario, executed).trajectory
+    return MoveSketch(unit.id, found.start, found.end, found.end_files, trajectory.front_sweep,
+                      "front sweep", centre_path(trajectory))
+
+
+def executed_move(move: Move, verdict: Verdict) -> Move:
+    """An end-pose move as the steps the checker found for it; any other move as given."""
+    if not move.is_end_pose or not verdict.steps:
+        return move
+    steps, pivot = [], 0.0
+    for step in verdict.steps:
+        for kind, value in step.items():
+            if kind == "pivot":
+                pivot = float(value)
+            else:
+                steps.append(Step(StepKind(kind), float(value)))
+    return Move(move.unit, move.manoeuvre, tuple(steps), pivot_deg=pivot, files=move.files)
+
+
+register_sketcher("t9a", sketch_t9a)

@@ -1,9 +1,9 @@
 """Sets of end poses as pieces: a sector of front centres (grown by a margin) and an interval
 of end facings, and the measures an objective's bound needs of them.
 
-A relaxation of where a move can end (e.g. constraints.t9a.snaking_reach) covers a box of its
-parameters with one piece; an objective's bound over every way is its best value over the
-pieces (optimizer.search.certify).  Piece k holds:
+A relaxation of where a move can end (e.g. constraints.rank_and_file.snaking_reach) covers
+a box of its parameters with one piece; an objective's bound over every way is its best value
+over the pieces (optimizer.search.certify).  Piece k holds:
 
 - front centres: apex[k] + radius[k] x {r u(t) : 0 <= r <= 1, t in [arc_lo, arc_hi]} grown
   by `grow[k]` (a full disc when the arc spans 2 pi; an arc wider than pi is only used as a

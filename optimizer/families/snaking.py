@@ -27,12 +27,12 @@ from constraints.geometry.plane import Point, unit_vector
 from constraints.geometry.wheel import wheel_shift
 from constraints.rank_and_file.family_limits import FamilyLimits
 from constraints.rank_and_file.poses import SnakingPoses
+from constraints.rank_and_file.snaking_reach import AdvanceReach, MarchReach, SnakingShape
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import HalfPlane, Lattice
 from constraints.sat.option import Option
 from constraints.t9a.moves import Manoeuvre, Move, forward, wheel
-from constraints.t9a.snaking_reach import AdvanceReach, MarchReach, SnakingShape
 from optimizer.families.base import Family
 from optimizer.families.snaking_ways import WaySearch, templates
 
@@ -109,8 +109,8 @@ class SnakingFamily(Family):
         return templates(request, wheels, points, count, spread)
 
     def relaxation(self, unit: Unit, limits: FamilyLimits) -> AdvanceReach | MarchReach | None:
-        """Every way with any number of wheels (constraints.t9a.snaking_reach); none without
-        a distance and a heading-window clause of at most 180 deg (nothing then limits the
+        """Every way with any number of wheels (constraints.rank_and_file.snaking_reach); none
+        without a distance and a heading-window clause of at most 180 deg (nothing then limits the
         ways, or headings may wrap round)."""
         if limits.budget_in is None or limits.window_deg is None or limits.window_deg > 180.0:
             return None

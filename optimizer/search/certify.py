@@ -1,13 +1,13 @@
 """OPTIMAL that holds under the rules: a bound on the objective over every legal way, proved by
 branch and bound over a relaxation's boxes (docs/techniques.md §9).
 
-A relaxation (constraints.t9a.snaking_reach) covers its parameter space with boxes and maps a
-box to a piece that holds every end pose of every way in it; the goal bounds its objective
-over a piece (Goal.piece_values).  Boxes whose bound cannot beat the answer by more than the
-tolerance are settled; the others are halved along their most sensitive parameter, until
-none is left or the work cap is reached.  The bound is the best over every box's bound: no
-legal way does better.  The work is counted in boxes, not seconds: the same answer on any
-machine.
+A relaxation (constraints.rank_and_file.snaking_reach) covers its parameter space with boxes
+and maps a box to a piece that holds every end pose of every way in it; the goal bounds its
+objective over a piece (Goal.piece_values).  Boxes whose bound cannot beat the answer by
+more than the tolerance are settled; the others are halved along their most sensitive
+parameter, until none is left or the work cap is reached.  The bound is the best over every
+box's bound: no legal way does better.  The work is counted in boxes, not seconds: the same
+answer on any machine.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The relaxation of every Advance and March with any number of wheels
-(constraints.t9a.snaking_reach): random ways of up to six wheels, executed step by step, end
-inside the piece of every box holding their parameters; and the examples the bound's
+(constraints.rank_and_file.snaking_reach): random ways of up to six wheels, executed step by
+step, end inside the piece of every box holding their parameters; and the examples the bound's
 argument rests on."""
 
 import math
@@ -10,10 +10,18 @@ import pytest
 
 from constraints.geometry.frame import Frame
 from constraints.geometry.pieces import ReachPieces, facing_gap_deg, sector_distance, sector_support
-from constraints.rank_and_file.kinematics import snake
+from constraints.rank_and_file.kinematics import Costs, arc, chord, snake
+from constraints.rank_and_file.snaking_reach import (
+    AdvanceReach,
+    MarchReach,
+    SnakingShape,
+    least_psi,
+    psi_arc,
+    psi_chord,
+    psi_projected,
+)
 from constraints.rank_and_file.unit import Base
 from constraints.t9a.moves import forward, wheel
-from constraints.t9a.snaking_reach import AdvanceReach, MarchReach, SnakingShape, least_psi
 from optimizer.search.certify import certify
 from optimizer.search.objectives import Objective
 from tests.support import unit
@@ -70,6 +78,41 @@ def test_every_random_way_ends_inside_the_piece_of_its_box(seed):
         assert sector_distance(np.asarray(end.centre), pieces.centres())[0] <= 1e-9
         off = abs((end.facing_deg - pieces.facing[0] + 180.0) % 360.0 - 180.0)
         assert off <= pieces.spread[0] + 1e-9
+
+
+@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("cost, psi", [(arc, psi_arc), (chord, psi_chord)], ids=["arc", "chord"])
+def test_warhammer_wheels_end_inside_too(seed, cost, psi):
+    """Warhammer's wheels cost the outer corner's arc (or its chord), and nothing keeps its
+    heading within a window: ways of up to eight wheels turn past 180 degrees."""
+    rng = np.random.default_rng(1000 + seed)
+    files, ranks = int(rng.integers(1, 8)), int(rng.integers(1, 5))
+    u = unit(models=files * ranks, files=files, centre=(50.0, 50.0),
+             facing=float(rng.uniform(0.0, 360.0)))
+    steps, headings = _random_way(rng, 300.0, int(rng.integers(0, 9)))
+    way = snake(u, 0.0, steps, Costs(cost))
+    window = max(abs(h) for h in headings)
+    shape = SnakingShape(u.pose.centre, u.pose.facing_deg, u.width_in, u.depth_in,
+                         way.distance_in + 1e-9, window, psi)
+    params = np.radians([headings[-1], min(headings), max(headings)])
+    end = way.end
+    h = math.radians(end.facing_deg)
+    front = np.asarray(end.centre) + u.depth_in / 2.0 * np.array([math.cos(h), math.sin(h)])
+    for zero in (True, False):
+        pieces = MarchReach(shape).pieces(*_box(rng, params, zero))
+        assert not pieces.empty[0]
+        assert sector_distance(front, pieces)[0] <= 1e-9
+
+
+def test_the_arc_costs_more_than_the_projection_so_reaches_less():
+    u = unit(models=10, files=5, centre=(50.0, 50.0), facing=90.0)
+    params = np.radians([[60.0, 0.0, 60.0]])
+    radii = [MarchReach(SnakingShape(u.pose.centre, 90.0, u.width_in, u.depth_in, 16.0, 90.0,
+                                     psi)).pieces(params, np.zeros_like(params)).radius[0]
+             for psi in (psi_projected, psi_chord, psi_arc)]
+    assert radii[0] > radii[1] > radii[2]
+    # One wheel of 60 degrees, nothing more: the budget left is what the wheel did not cost.
+    assert radii[2] == pytest.approx(16.0 - u.width_in * math.radians(60.0))
 
 
 # -- examples ----------------------------------------------------------------------------------

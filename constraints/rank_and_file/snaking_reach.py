@@ -12,19 +12,21 @@ ends at heading h and whose headings span [p, q] (so -w <= p <= min(0, h), max(0
     M = B - rho T - W min(m(-p) + m(q - p) + m(q - h), m(q) + m(q - p) + m(h - p)),
     T = 2 (q - p) - |h|,
 
-F0, F1 the start and end front centres, psi(x) = sin x - x / 2, and m(x) = m_R(x) the least
+F0, F1 the start and end front centres, psi the wheel's cost beyond rho per radian (a wheel
+of x costs rho x + W psi(x): psi(x) = sin x - x / 2 for T9A's projection W sin x, x / 2 for
+Warhammer's arc W x, 2 sin(x / 2) - x / 2 for its chord), and m(x) = m_R(x) the least
 sum of psi over turns of at most R = min(q - p, 90 deg) each, adding up to x or more.
 Why: the front centre moves along the current heading, a forward step by its length and a
 wheel by rho per radian.  The heading runs continuously from 0 to h through p and q, so every
 heading in [p, lo] and [hi, q] is swept by wheels at least twice and every one in [lo, hi]
 once: that moves the front centre by V at least and turns T in all at least.  The rest of
 the path (forward steps, extra turning) has length at most the budget left and runs at
-headings in [p, q], so it adds a point of (length) x conv u[p, q], inside M x Sector.  A
-wheel of x costs W sin x = rho x + W psi(x).  If p is reached before q, the wheels before
+headings in [p, q], so it adds a point of (length) x conv u[p, q], inside M x Sector.  If p
+is reached before q, the wheels before
 that turn right by -p or more, those up to q left by q - p or more, the later ones right by
-q - h or more (the other order alike), and no wheel turns more than R; psi is concave with
-psi(0) = 0, so turns of at most R adding up to y have a psi-sum of at least
-floor(y / R) psi(R) + psi(y mod R), and over every y >= x at least
+q - h or more (the other order alike), and no wheel turns more than R; each psi above is
+concave with psi(0) = 0 and psi >= 0 up to 90 deg, so turns of at most R adding up to y
+have a psi-sum of at least floor(y / R) psi(R) + psi(y mod R), and over every y >= x at least
 m_R(x) = floor(x / R) psi(R) + min(psi(x mod R), psi(R)).  The end centre is F1 - D/2 u(h).
 
 Advance.  After a free Pivot by phi the same holds from heading g = h0 + phi with the
@@ -41,6 +43,7 @@ apex.  Every clause but the budget and the window is left out: the relaxation on
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -80,16 +83,30 @@ def _abs_range(mid: np.ndarray, half: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return least, np.maximum(np.abs(lo), np.abs(hi))
 
 
-def _psi(x: np.ndarray) -> np.ndarray:
+Psi = Callable[[np.ndarray], np.ndarray]
+
+
+def psi_projected(x: np.ndarray) -> np.ndarray:
+    """T9A: a wheel costs W sin x."""
     return np.sin(x) - x / 2.0
 
 
-def least_psi(x: np.ndarray, r: np.ndarray) -> np.ndarray:
+def psi_arc(x: np.ndarray) -> np.ndarray:
+    """Warhammer: a wheel costs the outer corner's arc, W x."""
+    return x / 2.0
+
+
+def psi_chord(x: np.ndarray) -> np.ndarray:
+    """Warhammer played by the chord: a wheel costs 2 W sin(x / 2)."""
+    return 2.0 * np.sin(x / 2.0) - x / 2.0
+
+
+def least_psi(x: np.ndarray, r: np.ndarray, psi: Psi = psi_projected) -> np.ndarray:
     """m_R(x): the least sum of psi over turns of at most R adding up to x or more
     (nondecreasing in x; for a smaller R it is no smaller, so R's largest value bounds it)."""
     safe = np.maximum(r, 1e-9)
     whole = np.floor(x / safe)
-    value = whole * _psi(safe) + np.minimum(_psi(x - whole * safe), _psi(safe))
+    value = whole * psi(safe) + np.minimum(psi(x - whole * safe), psi(safe))
     return np.where(r > 1e-9, value, 0.0)
 
 
@@ -102,7 +119,8 @@ class SnakingShape:
     width: float
     depth: float
     budget: float
-    window_deg: float
+    window_deg: float  # how far the heading strays either way (unwrapped; may pass 180)
+    psi: Psi = psi_projected
 
     @property
     def rho(self) -> float:
@@ -110,7 +128,7 @@ class SnakingShape:
 
     @property
     def window(self) -> float:
-        return math.radians(min(self.window_deg, 180.0))
+        return math.radians(self.window_deg)
 
     def front(self, heading: np.ndarray) -> np.ndarray:
         return np.asarray(self.centre) + self.depth / 2.0 * _u(heading)
@@ -135,7 +153,8 @@ def _way_pieces(s: SnakingShape, start: np.ndarray, mids: np.ndarray,
     r = np.minimum((q + dq) - (p - dp), np.pi / 2)
 
     def runs(*lengths: np.ndarray) -> np.ndarray:
-        return sum((least_psi(np.maximum(x, 0.0), r) for x in lengths), np.zeros_like(h))
+        return sum((least_psi(np.maximum(x, 0.0), r, s.psi) for x in lengths),
+                   np.zeros_like(h))
 
     # p reached first: right -p, left q - p, right q - h; q first: left q, right q - p,
     # left h - p (each run's least length over the box).

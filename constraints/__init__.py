@@ -7,4 +7,5 @@ shared code never imports a system.
 from constraints import (
     infinity,  # noqa: F401  (registers the system)
     t9a,  # noqa: F401  (registers the system)
+    whfb7,  # noqa: F401  (registers the system)
 )

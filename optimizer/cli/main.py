@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from importlib import metadata
 
 from constraints.core.jsonread import read_json
+from constraints.core.scenario import require_system
 from constraints.core.scenario_io import load_scenario
 from constraints.core.system import find_system
 from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
-from constraints.t9a.checker import check_move
 from constraints.t9a.combat_reform_io import load_combat_result
 from optimizer.cli.nudge import (
     add_nudge_command,
@@ -183,15 +183,17 @@ def cmd_render(args: argparse.Namespace) -> int:
         return render_route_file(scenario, args.move, output)
     if args.move and is_nudge_result(args.move):
         return render_nudge_result(scenario, args.move, output)
-    drawing = load_drawing(args.move) if args.move else None
+    system = find_system(scenario.rules)
+    drawing = load_drawing(args.move, system.read_move) if args.move else None
     move = drawing.move if drawing is not None else None
     verdict, overlays = None, []
     if move is not None:
         try:
-            verdict = check_move(scenario, move)
+            verdict = system.check(scenario, move)
         except InvalidInputError as exc:
             raise exc.in_file(args.move) from None
         if args.region:
+            require_system(scenario, "t9a", "manoeuvre render --region")
             overlays.append((region_of(scenario, move, verdict), REGION_STYLE))
     render_to_file(scenario, output, move=move, verdict=verdict, overlays=overlays,
                    target=drawing.target if drawing is not None else None)

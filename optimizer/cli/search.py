@@ -7,7 +7,7 @@ import argparse
 import inspect
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +17,7 @@ import shapely
 
 from constraints.core.jsonread import Node, read_json
 from constraints.core.profile import PROFILES
-from constraints.core.scenario import Scenario
+from constraints.core.scenario import Scenario, require_system
 from constraints.core.scenario_io import load_scenario
 from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
@@ -135,6 +135,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     with as_options():
         objective = objective_of(args)
     scenario = load_scenario(args.scenario)
+    require_system(scenario, "t9a", "manoeuvre solve")  # searches exist for T9A alone
     # --effort is passed only to a search that has a work budget (an older one ignores it).
     effort: dict[str, Any] = {"effort": args.effort} \
         if args.effort is not None and HAS_EFFORT else {}
@@ -201,6 +202,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
                                 f"{args.limit if abs(args.limit) < 10**12 else 'more'}",
                                 path="--limit")
     scenario = load_scenario(args.scenario)
+    require_system(scenario, "t9a", "manoeuvre moves")
     with as_options():
         view = legal_moves(scenario, args.unit, args.manoeuvre)
     found: list[Move] = []
@@ -222,19 +224,20 @@ def cmd_moves(args: argparse.Namespace) -> int:
 class Drawing:
     """What `render` draws from its second file: a move, and a solve result's target."""
 
-    move: Move
+    move: Any  # a move of the scenario's system
     target: Point | None = None
 
 
-def load_drawing(path: str | Path) -> Drawing:
-    """A move file, or a `solve --json` result (its move is drawn, its target marked)."""
+def load_drawing(path: str | Path, read_move: Callable[[Any], Any] = move_from_json) -> Drawing:
+    """A move file (read by `read_move`, the scenario's system's reader), or a `solve --json`
+    result (its move is drawn, its target marked)."""
     data = read_json(path)
     try:
         if isinstance(data, dict) and "status" in data:
             if not isinstance(data.get("move"), dict):
                 raise InvalidInputError("this solve result has no move to draw", path="$.move")
-            return Drawing(move_from_json(data["move"]), _target(data))
-        return Drawing(move_from_json(data))
+            return Drawing(read_move(data["move"]), _target(data))
+        return Drawing(read_move(data))
     except InvalidInputError as exc:
         raise exc.in_file(str(path)) from None
 

@@ -253,8 +253,8 @@ def _draw_move(ax: Axes, drawn: MoveSketch, arrows: bool) -> None:
         ax.plot(*zip(*arc, strict=True), color="#0b3d66", linewidth=1.0, linestyle=":",
                 zorder=4, label="outer corner's arc" if i == 0 else None)
     for i, (where, angle) in enumerate(drawn.turns):
-        ax.annotate(f"turn {angle:+g}°", xy=where, fontsize=7, color="#0b3d66", zorder=6,
-                    ha="center", va="bottom")
+        ax.annotate(f"turn {angle:+g}°", xy=where, xytext=(0, 8), textcoords="offset points",
+                    fontsize=7, color="#0b3d66", zorder=6, ha="center", va="bottom")
         ax.plot([where[0]], [where[1]], marker="o", markersize=9, markerfacecolor="none",
                 markeredgecolor="#0b3d66", linestyle="none", zorder=6,
                 label="turn on the spot" if i == 0 else None)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from constraints.core.scenario import Scenario
 from constraints.core.verdict import Verdict
+from constraints.rank_and_file.steps import StepKind as Kind
 from constraints.t9a.context import MoveContext
 from constraints.t9a.moves import Move, Step, StepKind
-from optimizer.render.sketch import MoveSketch, centre_path, register_sketcher
+from constraints.whfb7.context import WarhammerContext
+from constraints.whfb7.moves import WarhammerMove
+from optimizer.render.sketch import MoveSketch, centre_path, outer_arcs, register_sketcher
 
 
 def sketch_t9a(scenario: Scenario, move: Move, verdict: Verdict) -> MoveSketch:
@@ -36,4 +39,21 @@ def executed_move(move: Move, verdict: Verdict) -> Move:
     return Move(move.unit, move.manoeuvre, tuple(steps), pivot_deg=pivot, files=move.files)
 
 
+def sketch_whfb7(scenario: Scenario, move: WarhammerMove, verdict: Verdict) -> MoveSketch:
+    """The whole unit's sweep (what the 1" rule looks at), each wheel's outer-corner arc (what
+    it costs) and each turn on the spot; a reform only starts and ends."""
+    unit = scenario.unit(move.unit)
+    found = MoveSketch(unit.id, unit.corners(), verdict.end_corners, verdict.end_files)
+    if not move.steps:
+        return found
+    ctx = WarhammerContext(scenario, move)
+    trajectory = ctx.trajectory
+    turns = [(leg.before.centre, leg.step.value) for leg in trajectory.legs
+             if leg.step.kind is Kind.TURN]
+    return MoveSketch(unit.id, found.start, found.end, found.end_files, ctx.covered,
+                      "whole unit's sweep", centre_path(trajectory), outer_arcs(trajectory),
+                      turns)
+
+
 register_sketcher("t9a", sketch_t9a)
+register_sketcher("whfb7", sketch_whfb7)

@@ -44,7 +44,11 @@ from optimizer.search.solve import best_move
 from tests.conformance import toy_clause
 
 toy_clause.register()
-CLAUSES = registered_clauses()
+# T9A's clauses alone: the encodings, masks and regions below are T9A's search (other systems'
+# clauses have their own conformance tests, e.g. test_whfb7_clauses.py).
+T9A_CLAUSES = {spec.id for profile in PROFILES.values() if profile.system == "t9a"
+               for specs in profile.manoeuvres.values() for spec in specs}
+CLAUSES = {cid: spec for cid, spec in registered_clauses().items() if cid in T9A_CLAUSES}
 IDS = sorted(CLAUSES)
 COARSE = Lattice(inch=0.01, degree=15.0, advance_wheel_deg=15.0)
 MEASURE_TOL = 1e-5  # the swept arcs are circumscribed polygons (a few millionths over)

@@ -1,0 +1,1 @@
+"""The whfb7 rule clauses, one module each (docs/rules.md §14)."""

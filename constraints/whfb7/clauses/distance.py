@@ -1,0 +1,64 @@
+"""Distance of a move (M) or a march (2 x M) (RULES §4.2, §4.5, §4.8; seed 003).
+
+Forward steps cost their length; a wheel costs what its outside model moves, the outer
+front corner's arc W x angle in radians (or its chord 2 W sin(angle / 2), when the profile's
+`wheel_chord` option says so); a turn on the spot costs a quarter of M, "the same for a
+quarter turn or a half turn" (seed 003).
+"""
+
+from __future__ import annotations
+
+import math
+
+from constraints.core.clause import Clause, Judges, RuleExample
+from constraints.core.limits import within
+from constraints.core.verdict import ClauseResult
+from constraints.rank_and_file.steps import StepKind
+from constraints.whfb7.context import WarhammerContext, costs_for
+from constraints.whfb7.examples import field, fw, march, move, tn, unit, wh
+
+_W100 = 100.0 / 25.4            # a 100 mm frontage: five 20 mm bases, in inches
+_GOBLINS = unit(base=(20.0, 20.0))
+_TWO_INCH_WHEEL = math.degrees(2.0 / _W100)  # the wheel whose outer corner moves 2"
+
+
+class Distance(Clause):
+    judges = Judges.WAY
+
+    examples = (
+        RuleExample('seed 003: an M4 unit that turns has 3" left', field(),
+                    move(tn(90.0), fw(3.0)), False, ("distance", 4.0)),
+        RuleExample('and not 3.01"', field(), move(tn(90.0), fw(3.01)), True,
+                    ("distance", 4.01)),
+        RuleExample("seed 003: a half turn costs the same as a quarter turn", field(),
+                    move(tn(180.0), fw(3.0)), False, ("distance", 4.0)),
+        RuleExample("two turns cost half the move", field(),
+                    move(tn(90.0), tn(-90.0), fw(2.0)), False, ("distance", 4.0)),
+        RuleExample('a 100 mm-wide unit wheeling 90 degrees spends about 6.18"',
+                    field(_GOBLINS), march(wh(90.0)), False, ("distance", _W100 * math.pi / 2)),
+        RuleExample("which an M4 move cannot pay", field(_GOBLINS), move(wh(-90.0)), True,
+                    ("distance", _W100 * math.pi / 2)),
+        RuleExample("the chord option charges the straight displacement",
+                    field(_GOBLINS, wheel_chord=True), march(wh(90.0)), False,
+                    ("distance", _W100 * math.sqrt(2.0))),
+        RuleExample('RULES §4.2, Empire Spearmen: wheel 2" + forward 2" = 4"', field(_GOBLINS),
+                    move(wh(_TWO_INCH_WHEEL), fw(2.0)), False, ("distance", 4.0)),
+        RuleExample("and no more", field(_GOBLINS), move(wh(_TWO_INCH_WHEEL), fw(2.01)), True,
+                    ("distance", 4.01)),
+        RuleExample("a march goes twice M", field(), march(fw(8.0)), False, ("distance", 8.0)),
+        RuleExample("but not a hundredth more", field(), march(fw(8.01)), True,
+                    ("distance", 8.01)),
+    )
+
+    def check(self, ctx: WarhammerContext) -> ClauseResult:
+        costs = costs_for(ctx.mobility_in, float(self.params["turn_mob"]),
+                          bool(self.params["wheel_chord"]))
+        trajectory = ctx.trajectory_with(costs)
+        used = trajectory.distance_in
+        limit = float(self.params["mob_factor"]) * ctx.mobility_in
+        spent = {kind: math.fsum(leg.cost_in for leg in trajectory.legs if leg.step.kind is kind)
+                 for kind in (StepKind.WHEEL, StepKind.TURN)}
+        message = (f"the move totals {used:.3f}\" (wheels {spent[StepKind.WHEEL]:.3f}\", turns "
+                   f"{spent[StepKind.TURN]:.3f}\"), limit {limit:.3f}\"")
+        witness = (trajectory.start.centre, trajectory.end.centre)
+        return self.result("distance", used, limit, within(used, limit), message, witness)

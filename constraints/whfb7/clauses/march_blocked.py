@@ -1,0 +1,57 @@
+"""March blocked (RULES §4.8, WHFB 6th/7th): a unit may not march if a non-fleeing enemy unit
+is within 8" at the start of its move.  Measured as the least distance between the unit's
+boundary and a non-fleeing enemy's at the start.
+
+Decision: "within 8"" is inclusive, so an enemy exactly 8" away blocks (docs/rules.md §1.2,
+§14); friends never block, and nor do enemies whose `state` is "fleeing".  With no such enemy
+on the table there is nothing to measure (no measurement is reported).
+"""
+
+from __future__ import annotations
+
+import shapely
+
+from constraints.core.clause import Clause, Judges, RuleExample
+from constraints.core.limits import more_than
+from constraints.core.verdict import ClauseResult
+from constraints.geometry.plane import closest_points
+from constraints.whfb7.context import WarhammerContext
+from constraints.whfb7.examples import Json, field, fw, march, unit
+
+
+def _with(gap: float, player: str = "blue", state: str | None = None) -> Json:
+    """The default unit (front edge y = 11) and another unit `gap` inches beyond its front."""
+    other = unit("other", centre=(36.0, 12.0 + gap), facing=270.0, player=player)
+    return field(unit(), other | ({"state": state} if state else {}))
+
+
+class MarchBlocked(Clause):
+    judges = Judges.END_POSE  # the start alone, which every way shares
+
+    examples = (
+        RuleExample('a march begun 7.9" from an enemy is refused', _with(7.9), march(fw(1.0)),
+                    True, ("enemy_distance", 7.9)),
+        RuleExample('exactly 8" is within 8"', _with(8.0), march(fw(1.0)), True,
+                    ("enemy_distance", 8.0)),
+        RuleExample('8.1" away is fine', _with(8.1), march(fw(1.0)), False,
+                    ("enemy_distance", 8.1)),
+        RuleExample("a fleeing enemy does not block", _with(7.9, state="fleeing"),
+                    march(fw(1.0)), False),
+        RuleExample("friends do not block", _with(7.9, player="red"), march(fw(1.0)), False),
+    )
+
+    def check(self, ctx: WarhammerContext) -> ClauseResult:
+        unit = ctx.unit
+        enemies = [u for u in ctx.scenario.others(unit.id)
+                   if u.player != unit.player and u.state != "fleeing"]
+        if not enemies:
+            return ClauseResult()
+        start = unit.boundary()
+        gaps = shapely.distance(start, [e.boundary() for e in enemies])
+        k = int(gaps.argmin())
+        gap, limit = float(gaps[k]), float(self.params["block_in"])
+        message = (f"enemy unit {enemies[k].id} (not fleeing) is {gap:.3f}\" away at the "
+                   f"start: a march needs it more than {limit:.3f}\" away")
+        witness = closest_points(start, enemies[k].boundary())
+        return self.result("enemy_distance", gap, limit, more_than(gap, limit), message,
+                           witness)

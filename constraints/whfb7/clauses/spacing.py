@@ -1,0 +1,117 @@
+"""The 1" rule (RULES §4.3, §4.9): a unit may not come within 1" of another unit, friend or
+foe, or of impassable terrain while it moves (charges are not judged here).
+
+- `UnitSpacing` (move, march): the whole unit, throughout its steps and at the end
+  (`constraints.rank_and_file.sweeps.unit_sweep`, circumscribed: forward legs, wheels about a
+  front corner, turns on the spot with each model's corners swinging round).
+- `ReformSpacing` (reform): the unit's end footprint (decision, docs/rules.md §14: the models
+  rearrange about the centre, and the text bounds only where the unit ends up).
+Measured as the least distance; "within 1"" is inclusive, so exactly 1" breaks the rule.
+Decision: the area a move covers includes where it starts, so a unit that starts within 1"
+of another (after a charge, say) breaks the rule with any move.
+"""
+
+from __future__ import annotations
+
+import math
+
+import shapely
+
+from constraints.core.clause import Clause, Judges, RuleExample
+from constraints.core.limits import more_than
+from constraints.core.verdict import ClauseResult
+from constraints.geometry.plane import closest_points
+from constraints.whfb7.context import WarhammerContext
+from constraints.whfb7.examples import Json, field, fw, march, move, reform, tn, unit, wall, wh
+
+
+def clearance(shape: shapely.Geometry,
+              obstacles: list[tuple[str, shapely.Geometry]]) -> tuple[float, str, tuple]:
+    """Least distance from `shape` to any obstacle, which one, and the closest points."""
+    distances = shapely.distance(shape, [o for _, o in obstacles])
+    k = int(distances.argmin())
+    return float(distances[k]), obstacles[k][0], closest_points(shape, obstacles[k][1])
+
+
+class _Spacing(Clause):
+    what = ""
+
+    def check(self, ctx: WarhammerContext) -> ClauseResult:
+        if not ctx.obstacles:
+            return ClauseResult()  # nothing on the table to keep away from
+        gap, label, witness = clearance(ctx.covered, ctx.obstacles)
+        limit = float(self.params["spacing_in"])
+        message = f"{self.what} is {gap:.3f}\" from {label}, must be more than {limit:.3f}\""
+        return self.result("clearance", gap, limit, more_than(gap, limit), message, witness)
+
+
+def _ahead(gap: float, player: str = "red", rocks: bool = False) -> Json:
+    """The default unit (front edge y = 11) and, `gap` beyond where a 4" move ends its front
+    (y = 15), a friend (or an enemy, or rocks)."""
+    edge = 15.0 + gap
+    if rocks:
+        return field(unit(), terrain=(wall("rocks", 30.0, edge, 42.0, edge + 2.0),))
+    return field(unit(), unit("other", centre=(36.0, edge + 1.0), facing=270.0, player=player))
+
+
+# A small friend whose left edge is 0.9" right of the unit's path (x = 38.5), from y = 12 to
+# 14: more than 1" from the unit at the start and after an 8" march, within it on the way.
+_BESIDE = field(unit(), unit("beside", models=2, files=1, centre=(39.9, 13.0), facing=90.0))
+
+
+def _left_of(edge_x: float) -> Json:
+    """The default unit and a small friend left of it, its right edge at `edge_x`, from y =
+    10.5 to 12.5.  Wheeling 90 deg right about (38.5, 11), the rear-left corner (sqrt(29)" from
+    it) passes x = 38.5 - sqrt(29) at y = 11; the front's own arc only reaches x = 33.5."""
+    return field(unit(), unit("side", models=2, files=1, centre=(edge_x - 0.5, 11.5)))
+
+
+class UnitSpacing(_Spacing):
+    judges = Judges.WAY
+
+    examples = (
+        RuleExample('a unit may not end within 1" of another unit', _ahead(1.0),
+                    move(fw(4.0)), True, ("clearance", 1.0)),
+        RuleExample('more than 1" is fine', _ahead(1.001), move(fw(4.0)), False,
+                    ("clearance", 1.001)),
+        RuleExample("an enemy counts as a friend does", _ahead(0.5, player="blue"),
+                    move(fw(4.0)), True, ("clearance", 0.5)),
+        RuleExample("impassable terrain counts like a unit", _ahead(1.0, rocks=True),
+                    move(fw(4.0)), True, ("clearance", 1.0)),
+        RuleExample('nor pass within 1" of one on the way', _BESIDE, march(fw(8.0)), True,
+                    ("clearance", 0.9)),
+        RuleExample("the whole unit counts, not only its front: wheeling right, the rear-left "
+                    "corner swings out past the front's arc", _left_of(32.3),
+                    march(wh(-90.0)), True, ("clearance", 6.2 - math.sqrt(29.0))),
+        RuleExample("a little further off it clears", _left_of(32.1), march(wh(-90.0)), False,
+                    ("clearance", 6.4 - math.sqrt(29.0))),
+        RuleExample("a turn on the spot swings the models' corners out (a friend 1.1\" to the "
+                    "side is then within 1\")",
+                    field(unit(), unit("side", models=2, files=1, centre=(40.1, 10.0))),
+                    move(tn(180.0)), True),
+        RuleExample("1.3\" to the side leaves room for the turn",
+                    field(unit(), unit("side", models=2, files=1, centre=(40.3, 10.0))),
+                    move(tn(180.0)), False),
+    )
+    what = "the unit, on its way or at the end,"
+
+
+class ReformSpacing(_Spacing):
+    judges = Judges.END_POSE
+
+    # A 10-wide, 1-deep line at (36, 20) reforming to 2 files x 5 ranks facing +x: its end
+    # footprint runs y from 19 to 21 and x from 33.5 to 38.5.
+    examples = (
+        RuleExample("only the end footprint counts: a unit 0.5\" from the line's flank is 3\" "
+                    "from the reformed unit", field(
+                        unit(files=10, centre=(36.0, 20.0)),
+                        unit("other", centre=(44.0, 20.0), player="blue")),
+                    reform(2, 0.0), False, ("clearance", 3.0)),
+        RuleExample("the reformed unit reaches 1\" of the unit behind the line", field(
+            unit(files=10, centre=(36.0, 20.0)), unit("other", centre=(36.0, 23.0))),
+            reform(2, 0.0), True, ("clearance", 1.0)),
+        RuleExample('more than 1" away is fine', field(
+            unit(files=10, centre=(36.0, 20.0)), unit("other", centre=(36.0, 23.01))),
+            reform(2, 0.0), False, ("clearance", 1.01)),
+    )
+    what = "the reformed unit"

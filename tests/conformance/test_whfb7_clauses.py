@@ -1,0 +1,51 @@
+"""The whfb7 clauses' conformance (Warhammer Fantasy Battle 7th): every clause's rule-example
+table (it breaks exactly where the rule text says, with the measurement it gives), and the
+whole checker naming the clause exactly when it breaks.  The T9A search's encodings and masks
+(tests/conformance/test_clauses.py) do not run on them: whfb7 has no search yet."""
+
+from __future__ import annotations
+
+import pytest
+
+from constraints.core.clause import Judges
+from constraints.core.profile import find_profile
+from constraints.core.scenario_io import scenario_from_json
+from constraints.whfb7.checker import check_move
+from constraints.whfb7.context import WarhammerContext
+from constraints.whfb7.move_io import move_from_json
+
+PROFILE = find_profile("whfb7")
+SPECS = [(manoeuvre, spec) for manoeuvre, specs in PROFILE.manoeuvres.items()
+         for spec in specs]
+CASES = [(spec, example) for manoeuvre, spec in SPECS for example in spec.clause.examples
+         if example.move["manoeuvre"] == manoeuvre]
+MEASURE_TOL = 1e-5  # swept arcs are circumscribed polygons (a few millionths over)
+
+
+def test_the_profile_belongs_to_the_whfb7_system():
+    assert PROFILE.system == "whfb7"
+    assert set(PROFILE.manoeuvres) == {"move", "march", "reform"}
+
+
+@pytest.mark.parametrize("manoeuvre, spec", SPECS, ids=[s.id for _, s in SPECS])
+def test_every_clause_has_examples_that_break_it_and_that_do_not(manoeuvre, spec):
+    found = {e.breaks for e in spec.clause.examples if e.move["manoeuvre"] == manoeuvre}
+    assert found == {True, False}, spec.id
+    assert spec.clause.judges is not Judges.UNSTATED, spec.id
+
+
+@pytest.mark.parametrize("spec, example", CASES, ids=[f"{s.id}: {e.why}" for s, e in CASES])
+def test_rule_example(spec, example):
+    scenario = scenario_from_json(example.scenario)
+    move = move_from_json(example.move)
+    found = spec.bound_to(scenario.profile).check(WarhammerContext(scenario, move))
+    assert bool(found.violations) is example.breaks, [v.message for v in found.violations]
+    for violation in found.violations:
+        assert violation.clause == spec.id and violation.limit >= 0.0
+    if example.measured is not None:
+        name, value = example.measured
+        assert found.measurements[name] == pytest.approx(value, abs=MEASURE_TOL)
+    verdict = check_move(scenario, move)
+    assert (spec.id in verdict.clauses()) is example.breaks
+    if example.measured is not None:
+        assert verdict.measurements[name] == pytest.approx(value, abs=MEASURE_TOL)

@@ -10,15 +10,18 @@ from dataclasses import replace
 from constraints.core.scenario import Scenario
 from constraints.errors import EncodingMismatchError, InvalidInputError
 from constraints.rank_and_file.combats import combats, engagements
+from constraints.rank_and_file.contact import LINE_IN
 from constraints.rank_and_file.unit import Unit
 from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
 from optimizer.combat_reform.answer import EFFORT, ReformAnswer, placed_answer, proposal
 from optimizer.combat_reform.fallback import solve_line
+from optimizer.combat_reform.outside import Bounded, certify, unit_classes
 from optimizer.combat_reform.placement import engaged_lines
 from optimizer.combat_reform.prepare import (
     Asks,
     Prepared,
     allowed_files,
+    line_models,
     prepare,
     previous_enemies,
     rules_bound,
@@ -61,9 +64,18 @@ def best_reform(scenario: Scenario, unit_id: str, effort: float = EFFORT,
     else:
         best = _answer(unit, lines, outcome)
     widest = max(allowed_files(scenario, unit)) if asks.widest else None
-    return _checked(scenario, _under_the_rules(best, rules_bound(scenario, unit, previous),
-                                               widest))
+    classes = unit_classes(scenario, unit, previous, lines, combat,
+                           int(effort * ASSIGNMENTS_PER_EFFORT), widest)
+    return _checked(scenario, _under_the_rules(best, everything(scenario, unit, previous),
+                                               widest, classes))
 
+
+def everything(scenario: Scenario, unit: Unit, previous: dict[str, str]) -> tuple[int, int]:
+    """A bound over every placement: the rules' bound on own models in contact, and every
+    enemy model any placement can touch (those along the enemy Facings touched before)."""
+    lines = engaged_lines(scenario, previous)
+    return (rules_bound(scenario, unit, previous),
+            sum(len(line_models(scenario, line, LINE_IN)) for line in lines))
 
 
 def _answer(unit: Unit, lines: list[Prepared], outcome: Outcome) -> ReformAnswer:
@@ -119,17 +131,28 @@ def _check_asks(unit: Unit, previous: dict[str, str], asks: Asks) -> None:
                                     f"(enemies: {', '.join(sorted(previous))})", path="keep")
 
 
-def _under_the_rules(answer: ReformAnswer, bound: int, widest: int | None) -> ReformAnswer:
-    """OPTIMAL speaks of every legal placement: only when the family's optimum meets the
-    rules' bound on the first objective (the widest allowed files first, when asked); the
-    family's own status is kept in `family`."""
+def _under_the_rules(answer: ReformAnswer, bound: tuple[int, int], widest: int | None,
+                     classes: list[Bounded] | None) -> ReformAnswer:
+    """OPTIMAL speaks of every legal placement (`outside.certify`): when the answer reaches
+    the bound over every placement, or the family's proved optimum is not beaten by what the
+    placements outside it can reach (the widest allowed files first, when asked); the
+    family's own status is kept in `family`, the classes' bounds in `family["outside"]`."""
     family = dict(answer.family, status=answer.status)
-    if widest is not None and answer.status == "OPTIMAL" and answer.files < widest:
-        return replace(answer, status="FEASIBLE", family=family)
-    if answer.status != "OPTIMAL" or answer.value[0] >= bound:
+    if answer.reformed is None:
+        return replace(answer, family=family)
+    if widest is not None and answer.files < widest:
+        status = "FEASIBLE" if answer.status == "OPTIMAL" else answer.status
+        return replace(answer, status=status, family=family)
+    proved = answer.status == "OPTIMAL"
+    found = certify(answer.value, bound, classes if proved else None)
+    if found.classes:
+        family["outside"] = found.classes
+    if found.optimal:
+        return replace(answer, status="OPTIMAL", family=family, bound=answer.value)
+    if not proved:
         return replace(answer, family=family)
     return replace(answer, status="FEASIBLE", family=family,
-                   bound=(bound, answer.bound[1]))
+                   bound=(found.bound, answer.bound[1]))
 
 
 def _checked(scenario: Scenario, answer: ReformAnswer) -> ReformAnswer:

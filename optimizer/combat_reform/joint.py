@@ -40,7 +40,6 @@ A best-first search over tuples of the units' candidates (docs/rules.md §12.2):
 from __future__ import annotations
 
 import heapq
-import math
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -48,23 +47,26 @@ import numpy as np
 
 from constraints.core.scenario import Scenario
 from constraints.rank_and_file.combats import combats
-from constraints.rank_and_file.unit import Unit
 from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
 from optimizer.combat_reform.answer import ReformAnswer, placed_answer, proposal
 from optimizer.combat_reform.joint_apart import alive_heads, apart, apart_pairs, room, worth
+from optimizer.combat_reform.joint_data import Group, group_data
 from optimizer.combat_reform.joint_levels import (
+    ASSIGNMENTS_PER_EFFORT,
     MAX_JOINT,
     Budget,
     Level,
     Levels,
     Pick,
 )
-from optimizer.combat_reform.placement import engaged_lines, flush_line
+from optimizer.combat_reform.joint_status import (
+    Member,
+    group_everything,
+    group_optimal,
+    member,
+)
 from optimizer.combat_reform.prepare import (
     Asks,
-    Prepared,
-    prepare,
-    previous_enemies,
     rules_bound,
 )
 
@@ -251,73 +253,6 @@ def _best_of(units: list[Levels], levels: list[Level], need: np.uint64, weight: 
     return found if found is not None and found[2] else None
 
 
-@dataclass(frozen=True)
-class Group:
-    """The units reformed together, in order, and their data: per unit, its lines."""
-
-    units: tuple[Unit, ...]
-    lines: tuple[list[Prepared], ...]
-    keep: frozenset[str]
-    weight: int
-    bits: dict[str, int]
-
-
-
-def _view(scenario: Scenario, lifted: set[str]) -> Scenario:
-    return Scenario(scenario.battlefield, tuple(u for u in scenario.units if u.id not in lifted),
-                    scenario.terrain, scenario.rules, scenario.rule_options,
-                    scenario.active_player)
-
-
-def group_data(scenario: Scenario, ids: tuple[str, ...], asks: list[Asks]) -> Group | None:
-    """Each unit's lines prepared on its view (the units before it lifted off), closed once
-    under the others' ends; the demands on the enemy models kept moved to the group."""
-    units = tuple(scenario.unit(u) for u in ids)
-    combat = next(frozenset(c) for c in combats(scenario.units) if ids[0] in c)
-    views = [_view(scenario, set(ids[:i])) for i in range(len(ids))]
-    before = [previous_enemies(scenario, u) for u in units]
-    lines = [engaged_lines(scenario, b) for b in before]
-
-    def ready(extra: list[list[tuple[float, ...]]] | None) -> list[list[Prepared]]:
-        return [[prepare(views[i], units[i], before[i], line, asks[i], combat,
-                         () if extra is None else extra[i][p])
-                 for p, line in enumerate(lines[i])] for i in range(len(units))]
-
-    first = ready(None)
-    extra = [[_closure(first, i, p) for p in range(len(lines[i]))] for i in range(len(units))]
-    done = ready(extra)
-    keep = frozenset().union(*(r.demands.keep_enemy for rs in done for r in rs))
-    loose = tuple([replace(r, demands=replace(r.demands, keep_enemy=frozenset())) for r in rs]
-                  for rs in done)
-    enemies = sorted(keep | {e for rs in done for r in rs for lay in r.layouts
-                             for e in lay.enemy})
-    if len(enemies) > 64:
-        return None  # the bits of one integer: such groups go one at a time
-    return Group(units, loose, keep, len(enemies) + 1,
-                 {e: 1 << i for i, e in enumerate(enemies)})
-
-
-def _closure(ready: list[list[Prepared]], i: int, p: int) -> tuple[float, ...]:
-    """Where unit i may end on its line p against the other units on the same line: their
-    offsets plus their widths (i to their right) and minus i's widths (to their left)."""
-    mine = ready[i][p]
-    widths = {lay.option.along_in for lay in mine.layouts}
-    found: set[float] = set()
-    for j, theirs in enumerate(ready):
-        if j == i:
-            continue
-        for other in theirs:
-            if not mine.line.span_of(other.line):
-                continue
-            shift = float((other.line.a - mine.line.a) @ mine.line.right)
-            for lay in other.layouts:
-                xs = lay.xs + shift
-                found.update((xs + lay.option.along_in).tolist())
-                for w in widths:
-                    found.update((xs - w).tolist())
-    return tuple(sorted(found))
-
-
 # -- the answer -------------------------------------------------------------------------------
 
 def _answers(group: Group, picks: tuple[Pick, ...], status: str) -> list[ReformAnswer]:
@@ -359,43 +294,42 @@ def joint_reform(scenario: Scenario, ids: tuple[str, ...], effort: float,
     outcome = joint_search(streams, group.keep, group.weight, budget, accept)
     if outcome.picks is None:
         return None
-    return _statuses(scenario, group, outcome)
+    return _statuses(scenario, group, outcome, streams, effort)
 
 
-def _statuses(scenario: Scenario, group: Group, outcome: JointOutcome
-              ) -> tuple[ReformAnswer, ...]:
-    """OPTIMAL when the family's optimum is proved and meets the rules' bound on the group's
-    models in contact (`group_bound`); else FEASIBLE, the family's status kept in `family`."""
+def _statuses(scenario: Scenario, group: Group, outcome: JointOutcome, streams: list[Levels],
+              effort: float) -> tuple[ReformAnswer, ...]:
+    """OPTIMAL when the group's value is the rules' optimum (`joint_status.group_optimal`:
+    it reaches the bound over every placement, or the proved joint family's optimum is not
+    beaten by tuples with a unit outside its family, for two units); else FEASIBLE, the
+    family's status kept in `family`."""
     assert outcome.picks is not None
     answers = _answers(group, outcome.picks, "OPTIMAL")
-    total = sum(p.own for p in outcome.picks)
-    bound = group_bound(scenario, list(group.units))
-    proved = outcome.proved and total >= bound
+    value = (sum(p.own for p in outcome.picks),
+             len(frozenset().union(*(p.touched for p in outcome.picks))))
+
+    def members() -> list[Member]:
+        return [member(scenario, view, u, previous, lines, group.combat,
+                       s.values[0] // group.weight if s.groups else 0,
+                       int(effort * ASSIGNMENTS_PER_EFFORT))
+                for view, u, previous, lines, s in zip(group.views, group.units, group.before,
+                                                       group.lines, streams, strict=True)]
+
+    # Two units: the closure of their offsets holds every pair of their families'
+    # placements; three may miss chains pushed together (module docs).
+    proved = group_optimal(value, group_everything(scenario, group.units, group.before),
+                           members, outcome.proved, len(group.units) == 2)
     search: dict[str, object] = {"pairs": outcome.tuples, "assignments": outcome.assignments,
               "least_moves": outcome.least,
               "displacement_ticks": sum(p.cost for p in outcome.picks)}
     out = []
-    for a, u in zip(answers, group.units, strict=True):
+    for a, u, previous in zip(answers, group.units, group.before, strict=True):
         family = dict(a.family, status="OPTIMAL" if outcome.proved else "FEASIBLE",
                       joint=[x.id for x in group.units])
-        mine = rules_bound(scenario, u, previous_enemies(scenario, u))
+        mine = rules_bound(scenario, u, previous)
         out.append(replace(a, status="OPTIMAL" if proved else "FEASIBLE", family=family,
                            bound=a.value if proved else (mine, a.bound[1]), search=search))
     return tuple(out)
-
-
-def group_bound(scenario: Scenario, units: list[Unit]) -> int:
-    """At most how many of the units' models can touch enemy models: each unit's own
-    bound, and floor(L / b) + 2 per enemy edge any touches, for all together (models side by
-    side along an edge are at least b wide each)."""
-    edges = {(e, f) for u in units for e, f in previous_enemies(scenario, u).items()}
-    b = min(min(u.base.width_in, u.base.depth_in) for u in units)
-    shared = 0
-    for e, f in edges:
-        line = flush_line(scenario.unit(e), f)
-        shared += int(math.floor((line.hi - line.lo) / b + 1e-9)) + 2
-    return min(shared, sum(rules_bound(scenario, u, previous_enemies(scenario, u))
-                           for u in units))
 
 
 def joint_groups(scenario: Scenario, units: list[str]) -> list[tuple[str, ...]]:

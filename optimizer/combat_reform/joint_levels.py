@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from optimizer.combat_reform.assignment import Frame, inside
+from optimizer.combat_reform.assignment import Frame
+from optimizer.combat_reform.model import Layout
 from optimizer.combat_reform.placement import FlushLine
 from optimizer.combat_reform.prepare import (
     Prepared,
@@ -115,14 +116,17 @@ class Levels:
         corners = np.zeros((m, 4, 2))
         side = np.zeros(m, dtype=np.int64)
         lo, hi = np.zeros(m), np.zeros(m)
-        for p, k in sorted({(int(q.line[c]), int(q.k[c])) for c in group}):
-            mine = np.flatnonzero((q.line[group] == p) & (q.k[group] == k))
+        # Sorted by line and formation: each (line, formation) is one block of the group.
+        key = q.line[group].astype(np.int64) * (int(q.k.max(initial=0)) + 1) + q.k[group]
+        starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]])) if m \
+            else np.zeros(0, dtype=np.int64)
+        for a, b in zip(starts, np.append(starts[1:], m), strict=True):
+            mine = np.arange(a, b)
+            p, k = int(q.line[group[a]]), int(q.k[group[a]])
             lay = self.lines[p].layouts[k]
             line, option = lay.option.line, lay.option
             xs = lay.xs[q.index[group[mine]]]
-            for e, iv in lay.enemy.items():
-                masks[mine] |= np.where(inside(xs, [iv]), np.uint64(self.bits[e]),
-                                        np.uint64(0))
+            masks[mine] = _touched(lay, xs, self.bits)
             front = line.a[None, :] + xs[:, None] * line.right[None, :]
             w, d = option.along_in * line.right, option.across_in * line.out
             corners[mine] = np.stack([front, front + w, front + w + d, front + d], axis=1)
@@ -130,8 +134,8 @@ class Levels:
             side[mine] = where
             ends = corners[mine] @ along
             lo[mine], hi[mine] = ends.min(axis=1), ends.max(axis=1)
-        key = q.key[group[0]] if m else self.queue.key[self.groups[g][0]]
-        return Level(self.values[g], int(key[1]), int(key[2]), q.line[group], q.k[group],
+        first = q.key[group[0]] if m else self.queue.key[self.groups[g][0]]
+        return Level(self.values[g], int(first[1]), int(first[2]), q.line[group], q.k[group],
                      q.index[group], np.zeros(m, dtype=np.int64),
                      np.full(m, -1, dtype=np.int64), masks, corners, normals(corners), side,
                      lo, hi, np.zeros(m, dtype=bool))
@@ -142,7 +146,7 @@ class Levels:
         idx = idx[~level.bounded[idx]]
         if not len(idx):
             return
-        for p, k in sorted({(int(level.line[i]), int(level.k[i])) for i in idx}):
+        for p, k in _pairs(level.line[idx], level.k[idx]):
             mine = idx[(level.line[idx] == p) & (level.k[idx] == k)]
             if (p, k) not in self.frames:
                 self.frames[(p, k)] = Frame(self.lines[p], k)
@@ -172,6 +176,25 @@ class Levels:
         touched = frozenset(e for e, b in self.bits.items() if int(level.masks[i]) & b)
         return Pick(p, k, index, level.own, level.enemy, int(level.exact[i]), level.slots[i],
                     touched, level.corners[i])
+
+
+def _touched(lay: Layout, xs: np.ndarray, bits: dict[str, int]) -> np.ndarray:
+    """At each offset, the enemy models the unit touches as bits (all of them at once)."""
+    if not lay.enemy:
+        return np.zeros(len(xs), dtype=np.uint64)
+    ivs = np.array(list(lay.enemy.values()))
+    bit = np.array([bits[e] for e in lay.enemy], dtype=np.uint64)
+    hit = (xs[:, None] >= ivs[None, :, 0]) & (xs[:, None] <= ivs[None, :, 1])
+    return np.bitwise_or.reduce(np.where(hit, bit[None, :], np.uint64(0)), axis=1)
+
+
+def _pairs(lines: np.ndarray, ks: np.ndarray) -> list[tuple[int, int]]:
+    """The distinct (line, formation) pairs, sorted (numpy: a level may hold thousands)."""
+    if not len(lines):
+        return []
+    span = int(ks.max()) + 1
+    both = np.unique(lines.astype(np.int64) * span + ks)  # one integer key: a 1-D unique
+    return [(int(b) // span, int(b) % span) for b in both]
 
 
 def _side(line: FlushLine, sides: dict[tuple[float, ...], int]) -> tuple[np.ndarray, int]:

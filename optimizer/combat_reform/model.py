@@ -14,7 +14,7 @@ Objective: the most own models in contact, then the most enemy models in contact
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -22,7 +22,7 @@ from ortools.sat.python import cp_model
 
 from constraints.rank_and_file.formation import Slot
 from optimizer.combat_reform.intervals import Rule
-from optimizer.combat_reform.placement import Interval, Option, offsets
+from optimizer.combat_reform.placement import Interval, Option, cells, interval_ends, merged
 
 Var = cp_model.IntVar
 # Contact across a gap needs more than this of shared width (the checker's LINE_IN).
@@ -75,6 +75,11 @@ class Layout:
     reach_hi: np.ndarray
     safe_lo: np.ndarray
     safe_hi: np.ndarray
+    # The distinct interval ends `xs` was made of, and the whole unit's rules `allowed` was
+    # judged by: kept so that more offsets can be added without computing them again
+    # (`more_offsets`, the joint search's closure).
+    ends: np.ndarray
+    rules: tuple[Rule, ...]
 
     @cached_property
     def reach(self) -> dict[tuple[int, Slot], Interval]:
@@ -108,14 +113,31 @@ def layout(option: Option, starts: np.ndarray, rules: list[Rule],
     # The offsets are the exact ends (a unit placed where it touches exactly); only the
     # contacts are judged with the hair `TOUCH_IN`.
     listed = [iv for ivs in front.values() for iv in ivs] + across \
-        + list(enemy.values()) + [(e, e) for e in extra] \
-        + [r.interval for r in rules if np.isfinite(r.interval[0])]
-    xs = offsets(listed, option.touching, np.concatenate([reach_lo.ravel(), reach_hi.ravel()]))
+        + list(enemy.values()) + [r.interval for r in rules if np.isfinite(r.interval[0])]
+    ends = interval_ends(listed, option.touching,
+                         np.concatenate([reach_lo.ravel(), reach_hi.ravel(),
+                                         np.asarray(extra, dtype=float)]))
+    xs = cells(ends)
+    return Layout(option, xs, _allowed(xs, rules), _grown(front), _grown(enemy),
+                  _grown(by_span), reach_lo, reach_hi,
+                  *option.reach_windows(starts, reach_in - 1e-9), ends, tuple(rules))
+
+
+def more_offsets(lay: Layout, extra: np.ndarray) -> Layout:
+    """The layout with the offsets `extra` tried too: the same as `layout` given them, the
+    geometry not computed again (only the cells and the whole unit's rules on them)."""
+    window = lay.option.touching
+    extra = np.asarray(extra, dtype=float)
+    ends = merged(lay.ends, np.sort(extra[(extra >= window[0]) & (extra <= window[1])]))
+    xs = cells(ends)
+    return replace(lay, xs=xs, allowed=_allowed(xs, lay.rules), ends=ends)
+
+
+def _allowed(xs: np.ndarray, rules: list[Rule] | tuple[Rule, ...]) -> np.ndarray:
     allowed = np.ones(len(xs), dtype=bool)
     for rule in rules:
         allowed &= rule.holds(xs)
-    return Layout(option, xs, allowed, _grown(front), _grown(enemy), _grown(by_span),
-                  reach_lo, reach_hi, *option.reach_windows(starts, reach_in - 1e-9))
+    return allowed
 
 
 @dataclass

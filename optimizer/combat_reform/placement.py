@@ -289,12 +289,39 @@ def offsets(intervals: list[Interval], window: Interval,
     """The ends of `intervals` (and the values `more`, NaN ignored) inside `window`, the
     window's ends, and one point inside each gap between consecutive ends: every cell on
     which the conditions do not change is represented."""
+    return cells(interval_ends(intervals, window, more))
+
+
+def interval_ends(intervals: list[Interval], window: Interval,
+                  more: np.ndarray | None = None) -> np.ndarray:
+    """The sorted distinct ends of `intervals` and the values `more` inside `window`, with
+    the window's ends (NaN never inside)."""
     listed = np.concatenate([np.array(window, dtype=float),
                              np.asarray(intervals, dtype=float).reshape(-1),
                              np.empty(0) if more is None else np.asarray(more, dtype=float)])
-    ends = np.unique(listed[(listed >= window[0]) & (listed <= window[1])])
+    return np.unique(listed[(listed >= window[0]) & (listed <= window[1])])
+
+
+def cells(ends: np.ndarray) -> np.ndarray:
+    """The sorted ends and one point inside each gap between consecutive ones."""
     mids = (ends[:-1] + ends[1:]) / 2.0
-    return np.unique(np.concatenate([ends, mids]))
+    both = np.empty(len(ends) + len(mids))
+    both[0::2], both[1::2] = ends, mids  # sorted: a <= (a + b) / 2 <= b in floating point
+    return distinct(both)
+
+
+def distinct(ordered: np.ndarray) -> np.ndarray:
+    """A sorted array without its repeats (`np.unique` without sorting it again: ends a
+    rounding apart have their mid on one of them)."""
+    if len(ordered) < 2:
+        return ordered
+    return ordered[np.concatenate([[True], np.diff(ordered) > 0.0])]
+
+
+def merged(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The distinct values of two sorted arrays, sorted (a stable sort merges two runs in
+    linear time)."""
+    return distinct(np.sort(np.concatenate([a, b]), kind="stable"))
 
 
 def engaged_lines(scenario: Scenario, previous: dict[str, str]) -> list[FlushLine]:

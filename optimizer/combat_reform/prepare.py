@@ -94,16 +94,38 @@ def prepare(scenario: Scenario, unit: Unit, previous: dict[str, str], line: Flus
                       own_most=rules_bound(scenario, unit, previous),
                       character_with=tuple((c, _span_of(line, e)) for c, e in
                                            asks.character_with))
-    starts = unit.model_positions()
-    models: dict[str, Interval] = {}
-    for e, facing, _ in line.spans:
-        models.update(_edge_models(scenario.unit(e), flush_line(scenario.unit(e), facing), line))
-    layouts = []
-    for option in _options(scenario, unit, line):
-        rules = unit_rules(option, scenario, previous, combat, _spacing(scenario))
-        layouts.append(layout(option, starts, rules, models, demands.reach_in, extra))
+    layouts = layouts_of(scenario, unit, previous, combat, _options(scenario, unit, line),
+                         extra)
     characters = frozenset(i for i, m in enumerate(ids) if m in chars)
     return Prepared(layouts, ids, characters, demands, line)
+
+
+def layouts_of(scenario: Scenario, unit: Unit, previous: dict[str, str],
+               combat: frozenset[str], options: list[Option],
+               extra: tuple[float, ...] = (), across: float = ACROSS_IN) -> list[Layout]:
+    """Each option's layout (all on one line), every other unit standing where it stands;
+    `across` as in `line_models`."""
+    if not options:
+        return []
+    starts = unit.model_positions()
+    models = line_models(scenario, options[0].line, across)
+    reach_in = _march_rate(scenario, unit)
+    return [layout(option, starts,
+                   unit_rules(option, scenario, previous, combat, _spacing(scenario)),
+                   models, reach_in, extra) for option in options]
+
+
+def line_models(scenario: Scenario, line: FlushLine,
+                across: float = ACROSS_IN) -> dict[str, Interval]:
+    """The enemy models a unit flush on `line` can touch at all (`_edge_models` of every
+    enemy Facing on it): no placement of any kind touches another of theirs.  `across`: the
+    shared width counted as contact across the enemy's gaps (the family's ACROSS_IN, a margin
+    over the checker's LINE_IN; the bounds of `outside.py` take LINE_IN itself)."""
+    models: dict[str, Interval] = {}
+    for e, facing, _ in line.spans:
+        models.update(_edge_models(scenario.unit(e), flush_line(scenario.unit(e), facing), line,
+                                   across))
+    return models
 
 
 def _span_of(line: FlushLine, enemy: str) -> int:
@@ -136,17 +158,29 @@ def _options(scenario: Scenario, unit: Unit, line: FlushLine) -> list[Option]:
     enemy is searched only with a full rear rank; with a gap there, the model's lanes counted
     contacts across it that the checker's corridor refuses (benchmarks/README.md), so those
     placements are left out until the lanes follow the corridor."""
-    found = []
+    return [Option(unit, line, files, own) for files in allowed_files(scenario, unit)
+            for own in OWN_TURN if kind(unit, files, own) == SEARCHED]
+
+
+SEARCHED, SAME, LEFT_OUT = "searched", "the same placements", "left out"
+
+
+def kind(unit: Unit, files: int, own: str) -> str:
+    """Whether the formation of `files` files, its Facing `own` flush against the line, is
+    searched, has the placements of one searched (a single rank's Rear, a single file's left
+    Flank when no character tells its ends apart), or is left out of the family (a Rear or
+    flank against the line with an incomplete rear rank; a single file's left Flank with a
+    character: the placements of its right Flank turned round, the character's front rank
+    at the other end), which `outside.py` bounds instead."""
     n = unit.formation.model_count
-    for files in allowed_files(scenario, unit):
-        ranks = math.ceil(n / files)
-        for own in OWN_TURN:
-            if (own == "rear" and ranks == 1) or (own == "left" and files == 1):
-                continue
-            if own != "front" and ranks > 1 and n % files:
-                continue
-            found.append(Option(unit, line, files, own))
-    return found
+    ranks = math.ceil(n / files)
+    if own == "rear" and ranks == 1:
+        return SAME
+    if own == "left" and files == 1:
+        return LEFT_OUT if unit.formation.characters else SAME
+    if own != "front" and ranks > 1 and n % files:
+        return LEFT_OUT
+    return SEARCHED
 
 
 def allowed_files(scenario: Scenario, unit: Unit) -> list[int]:
@@ -166,7 +200,8 @@ def allowed_files(scenario: Scenario, unit: Unit) -> list[int]:
     return found
 
 
-def _edge_models(enemy: Unit, own: FlushLine, line: FlushLine) -> dict[str, Interval]:
+def _edge_models(enemy: Unit, own: FlushLine, line: FlushLine,
+                 across: float = ACROSS_IN) -> dict[str, Interval]:
     """The enemy models a unit flush on its Facing's edge (`own`) can touch, as the offsets'
     intervals along `line` (the line searched) over which their bases lie: in each lane
     across the edge, the model nearest it; one standing back from the edge (behind an empty
@@ -185,6 +220,6 @@ def _edge_models(enemy: Unit, own: FlushLine, line: FlushLine) -> dict[str, Inte
     for back, mid, (lo, hi) in nearest.values():
         if abs(back) <= CONTACT_IN:
             found[mid] = (lo, hi)
-        elif hi - lo > 2 * ACROSS_IN:
-            found[mid] = (lo + ACROSS_IN, hi - ACROSS_IN)
+        elif hi - lo > 2 * across:
+            found[mid] = (lo + across, hi - across)
     return found

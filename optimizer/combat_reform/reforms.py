@@ -13,7 +13,9 @@ from constraints.core.verdict import Verdict
 from constraints.errors import EncodingMismatchError, InvalidInputError
 from constraints.rank_and_file.combats import engagements
 from constraints.rank_and_file.contact import gap_blockers, model_contacts
-from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
+from constraints.t9a.clauses.combat_reform import CLAUSES
+from constraints.t9a.clauses.combat_reform.checker import check_combat_reform, validated
+from constraints.t9a.clauses.combat_reform.context import ReformContext
 from constraints.t9a.combat_reform import ModelPlacement, UnitReform, model_moves, placed
 from constraints.t9a.combat_reform_io import CombatResult
 from optimizer.combat_reform.answer import EFFORT, ReformAnswer, proposal
@@ -163,5 +165,13 @@ def _refused(scenario: Scenario, uid: str, result: CombatResult) -> Verdict | No
     unit = scenario.unit(uid)
     same = UnitReform(uid, unit.files, unit.pose.centre, unit.pose.facing_deg,
                       tuple(ModelPlacement(c.id, c.slot) for c in unit.formation.characters))
+    reforms, result = validated(scenario, [same], result)
+    ctx = ReformContext(scenario, reforms, result)
+    # Only who the unit is decides: the eligibility clause alone first (the whole checker
+    # on a unit standing still costs as much as judging a reform), the whole verdict, which
+    # names every clause, only for a unit refused.
+    if all(not c().check(ctx).violations for c in CLAUSES[scenario.profile.name]
+           if c.id == "combat_reform.eligible"):
+        return None
     verdict = check_combat_reform(scenario, [same], result, player_done=False)
     return verdict if "combat_reform.eligible" in verdict.clauses() else None

@@ -70,9 +70,12 @@ class _Queue:
     key: np.ndarray  # (candidates, 3): the widest frontage (0 when not asked), own, enemy
 
 
-def best_first(lines: list[Prepared], budget: int) -> Outcome:
-    """The best candidate over every line's layouts (module docs)."""
-    queue = _queue(lines)
+def best_first(lines: list[Prepared], budget: int, bound_only: bool = False) -> Outcome:
+    """The best candidate over every line's layouts (module docs).  `bound_only`: layouts
+    outside the family (`outside.py`), whose values are only upper bounds (a lane's slot next
+    to the line may be empty): the first candidate assigned ends the search, its value the
+    best any of them can reach."""
+    queue = _queue(lines, exact=not bound_only)
     frames: dict[tuple[int, int], Frame] = {}
     low = np.zeros(len(queue.index), dtype=np.int64)
     tried, total = 0, len(queue.index)
@@ -94,6 +97,8 @@ def best_first(lines: list[Prepared], budget: int) -> Outcome:
             got = frames[(p, k)].assign(index)
             if got is not None and (best is None or got[0] < best.cost):
                 best = Found(p, k, index, (int(queue.key[c][1]), int(queue.key[c][2])), *got)
+                if bound_only:
+                    return Outcome(best, True, False, None, total, tried)
         if best is not None:
             return Outcome(best, True, True, None, total, tried)
     return Outcome(None, True, True, None, total, tried)
@@ -110,18 +115,22 @@ def _bound(queue: _Queue, lines: list[Prepared], frames: dict[tuple[int, int], F
         low[mine] = frames[(p, k)].bounds(queue.index[mine])
 
 
-def _queue(lines: list[Prepared]) -> _Queue:
+def _queue(lines: list[Prepared], exact: bool = True) -> _Queue:
     """The candidates of every line and layout meeting the demands on the value (as many
     own models in contact as before, at most the rules' bound, every enemy model touched
-    before still touched), best value first; ties by line, formation and offset."""
+    before still touched), best value first; ties by line, formation and offset.  Not
+    `exact` (layouts outside the family, their values upper bounds): no lane need be
+    occupied, and the demands are only those an upper bound can refuse (a value above the
+    rules' bound may stand for one below it)."""
     columns: list[list[np.ndarray]] = [[np.zeros(0, dtype=np.int64)] for _ in range(6)]
     for p, ready in enumerate(lines):
         d = ready.demands
         for k, lay in enumerate(ready.layouts):
-            _lanes_occupied(lay, len(ready.ids))
+            if exact:
+                _lanes_occupied(lay, len(ready.ids))
             own, enemy = values(lay)
             ok = lay.allowed & (own >= d.own_before)
-            if d.own_most is not None:
+            if d.own_most is not None and exact:
                 ok &= own <= d.own_most
             for e in d.keep_enemy:
                 ok &= inside(lay.xs, [lay.enemy[e]] if e in lay.enemy else [])

@@ -95,9 +95,10 @@ def test_limits_compare_as_the_rules_say() -> None:
 
 # The referee judges with its own geometry: it may read the domain values (scenario, unit,
 # formation, move) but not the checker's clauses, kinematics, paths or assignments.
-REFEREE_MODULES = ("referee.py", "paths.py", "rulebook.py", "scenes.py")
+REFEREE_MODULES = ("referee.py", "paths.py", "rulebook.py", "scenes.py", "whfb7_referee.py")
 FORBIDDEN = ("constraints.t9a.clauses", "constraints.rank_and_file.kinematics",
-             "constraints.t9a.checker",
+             "constraints.t9a.checker", "constraints.whfb7",
+             "constraints.rank_and_file.sweeps", "constraints.rank_and_file.turns",
              "constraints.t9a.context", "constraints.t9a.end_pose", "constraints.geometry",
              "constraints.rank_and_file.obstacles", "constraints.sat", "optimizer")
 

@@ -114,6 +114,12 @@ class Clause(ABC):
         relaxed or sound); None when it does not judge end centres by a region."""
         return None
 
+    def refuses_every_move(self, scenario: Any, unit: Any) -> bool:
+        """Whether the clause refuses the manoeuvre whatever the move (it judges the start
+        alone, as a march begun near an enemy): a search then answers INFEASIBLE at once,
+        proved under the rules (default: no)."""
+        return False
+
     def bound(self, unit: Any, limits: Any) -> Any:
         """The move family's limits for `unit`, tightened by this clause (default: as given)."""
         return limits

@@ -21,6 +21,10 @@ class FamilyLimits:
     window_deg: float | None = None       # heading kept within this of the reference
     centre_reach_in: float | None = None  # a Reform's centre travel
     file_change: int | None = None        # a Reform's |files after - files before|
+    # What a way's wheels and turns cost, where a system's distance clause says (Warhammer:
+    # the outer corner's chord instead of its arc; a turn on the spot, inches); None: unsaid
+    wheel_chord: bool | None = None
+    turn_in: float | None = None
     # (limit name, clause id) of the clause that set each limit, so that a proof using a
     # limit (the end-pose checker's) can name the clause whose limit it is
     set_by: tuple[tuple[str, str], ...] = ()
@@ -29,9 +33,10 @@ class FamilyLimits:
                   centre_reach_in: float | None = None,
                   file_change: int | None = None) -> FamilyLimits:
         """These limits with each given one lowered to the given value (never raised)."""
-        return FamilyLimits(_lower(self.budget_in, budget_in), _lower(self.window_deg, window_deg),
-                            _lower(self.centre_reach_in, centre_reach_in),
-                            _lower(self.file_change, file_change), self.set_by)
+        return replace(self, budget_in=_lower(self.budget_in, budget_in),
+                       window_deg=_lower(self.window_deg, window_deg),
+                       centre_reach_in=_lower(self.centre_reach_in, centre_reach_in),
+                       file_change=_lower(self.file_change, file_change))
 
     def clause_for(self, limit: str) -> str | None:
         """The id of the clause that set `limit` (a field name, e.g. "budget_in"), if any."""

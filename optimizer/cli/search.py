@@ -135,7 +135,6 @@ def cmd_solve(args: argparse.Namespace) -> int:
     with as_options():
         objective = objective_of(args)
     scenario = load_scenario(args.scenario)
-    require_system(scenario, "t9a", "manoeuvre solve")  # searches exist for T9A alone
     # --effort is passed only to a search that has a work budget (an older one ignores it).
     effort: dict[str, Any] = {"effort": args.effort} \
         if args.effort is not None and HAS_EFFORT else {}
@@ -173,7 +172,12 @@ def result_text(result: SearchResult) -> str:
              + (f" = {result.value:.3f}" if result.value is not None else "")
              + f") on a {result.lattice.inch}\" / {result.lattice.degree} deg lattice "
              f"in {result.elapsed_s:.2f} s"]
-    if result.bound_covers is not None and result.bound is not None:
+    if result.family.get("ways"):
+        lines.append(f"  ways searched: {result.family['ways']}")
+    if result.bound_covers == "any_way" and result.bound is not None:
+        lines.append(f"  no legal move does better than {result.bound:.3f} (the objective's "
+                     "floor)")
+    elif result.bound_covers is not None and result.bound is not None:
         wheels = result.family.get("max_wheels")
         searched = f"ways of up to {wheels} wheel{'s' * (wheels != 1)} searched; " \
             if wheels else ""

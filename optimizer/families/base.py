@@ -34,6 +34,13 @@ class Family(ABC):
     """One manoeuvre's move family."""
 
     pivots: bool = False  # its ways start with a free Pivot (an Advance)
+    # Its clauses have batch masks and regions: a search starts from an incumbent and prunes
+    # options with them (optimizer.search.prefilter); otherwise it models every option.
+    prefilters: bool = True
+    # Its options hold every way the rules allow (on the lattice), or a relaxation bounds
+    # the rest; otherwise the solver's OPTIMAL speaks of the family alone (`description`).
+    holds_every_way: bool = True
+    description: str | None = None  # what the family searches, where it is not every way
 
     @abstractmethod
     def options(self, unit: Unit, frame: Frame, lattice: Lattice,

@@ -26,6 +26,7 @@ from constraints.geometry.frame import Frame
 from constraints.geometry.plane import Point, unit_vector
 from constraints.geometry.wheel import wheel_shift
 from constraints.rank_and_file.family_limits import FamilyLimits
+from constraints.rank_and_file.kinematics import WheelCost, projected
 from constraints.rank_and_file.poses import SnakingPoses
 from constraints.rank_and_file.snaking_reach import AdvanceReach, MarchReach, SnakingShape
 from constraints.rank_and_file.unit import Unit
@@ -173,6 +174,10 @@ class _WayBuilder:
         self.h0 = unit.pose.facing_deg
         self.size = (unit.files, unit.width_in, unit.depth_in)
         self.frame_axes = unit_vector(frame.heading_deg)
+        # Where the way starts in the frame, and its heading there (a Warhammer move may turn
+        # on the spot first: `unit` is then the turned unit, whose centre may have moved).
+        self.origin = frame.point(unit.pose.centre)
+        self.turn_deg = self.h0 - frame.heading_deg
 
     def option(self, index: int, pivot_deg: float, wheel_deg: float, cost: float) -> Option:
         h0, dirs = self.h0, self.dirs
@@ -180,7 +185,10 @@ class _WayBuilder:
         files, width, depth = self.size
         w = self._framed(wheel_shift(width, depth, h0 + pivot_deg, wheel_deg, dirs.world)) \
             if wheel_deg else (0.0, 0.0)
-        facing, frame_facing = h0 + pivot_deg + wheel_deg, 90.0 + pivot_deg + wheel_deg
+        o = self.origin
+        w = (w[0] + o[0], w[1] + o[1])
+        facing = h0 + pivot_deg + wheel_deg
+        frame_facing = 90.0 + self.turn_deg + pivot_deg + wheel_deg
         if wheel_deg == 0:
             # Straight ahead: the end centres lie on a line.  Along a lattice axis it holds
             # lattice points; along any other it may hold none, so the option becomes a band
@@ -188,12 +196,16 @@ class _WayBuilder:
             # lattice point and the true end (on the line) off every row
             # (MoveEncoding.centre_slack_ticks).
             rp = (fp[1], -fp[0])
-            band = not (fp[0] in (0.0, 1.0, -1.0) and fp[1] in (0.0, 1.0, -1.0))
-            straight = (HalfPlane(rp, 0.0), HalfPlane((-rp[0], -rp[1]), 0.0),
-                        HalfPlane((-fp[0], -fp[1]), 0.0))
+            # A way that starts off the start centre (after a turn) holds no lattice point on
+            # its line either, whatever its direction.
+            band = not (fp[0] in (0.0, 1.0, -1.0) and fp[1] in (0.0, 1.0, -1.0)) or \
+                o != (0.0, 0.0)
+            across, along = rp[0] * o[0] + rp[1] * o[1], fp[0] * o[0] + fp[1] * o[1]
+            straight = (HalfPlane(rp, across + 0.0), HalfPlane((-rp[0], -rp[1]), 0.0 - across),
+                        HalfPlane((-fp[0], -fp[1]), 0.0 - along))
             return Option(index, facing, frame_facing, files, width, depth, pivot_deg,
-                          wheel_deg, straight, (fp[0], fp[1], 0.0), (0.0, 0.0, 0.0), w, fp, fe,
-                          cost, self.budget_in, band)
+                          wheel_deg, straight, (fp[0], fp[1], 0.0 - along), (0.0, 0.0, 0.0), w,
+                          fp, fe, cost, self.budget_in, band)
         det = fp[0] * fe[1] - fe[0] * fp[1]
         m0 = (fe[1] / det, -fe[0] / det)   # a = m0 . (d - w)
         m1 = (-fp[1] / det, fp[0] / det)   # b = m1 . (d - w)
@@ -218,17 +230,20 @@ def angles(step: float, limit: float) -> list[float]:
 
 
 def _ways(unit: Unit, frame: Frame, pivots: list[float], wheels: list[float],
-          budget_in: float) -> list[Option]:
-    """Every (pivot, wheel) option within the budget, indexed in (pivot, wheel) order."""
-    # A wheel's cost (W sin t) depends on its angle only: drop the unaffordable wheels first.
-    costed = [(t, unit.width_in * abs(math.sin(math.radians(t)))) for t in wheels]
+          budget_in: float, wheel_cost: WheelCost = projected, spent_in: float = 0.0,
+          first: int = 0) -> list[Option]:
+    """Every (pivot, wheel) option within the budget, indexed in (pivot, wheel) order from
+    `first`: a wheel costs `wheel_cost` (T9A's projection W sin t by default), and `spent_in`
+    is already spent before the way (a Warhammer turn on the spot)."""
+    # A wheel's cost depends on its angle only: drop the unaffordable wheels first.
+    costed = [(t, wheel_cost(unit.width_in, t) + spent_in) for t in wheels]
     affordable = [(t, cost) for t, cost in costed if budget_in - cost >= 0]
     found: list[Option] = []
     builder = _WayBuilder(unit, frame, budget_in, Directions(frame))
     with _no_gc():
         for p in pivots:
             for t, cost in affordable:
-                found.append(builder.option(len(found), p, t, cost))
+                found.append(builder.option(first + len(found), p, t, cost))
     return found
 
 

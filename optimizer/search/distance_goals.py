@@ -37,6 +37,7 @@ class Distance(Goal):
     centre shifted by `shift(option)`; a facing difference costs `angle_cost(option)`."""
 
     distance = True
+    floor = 0.0  # a distance
 
     def shift(self, option: Option) -> tuple[float, float]:
         return (0.0, 0.0)

@@ -62,6 +62,7 @@ class FacePoint(Goal):
     BEHIND_PENALTY."""
 
     name = "face_point"
+    floor = 0.0  # an offset from the centre line
 
     def post(self, enc: MoveEncoding, regions: list[shapely.Geometry]) -> None:
         offset = self._lateral_offset(enc)

@@ -53,9 +53,10 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
     result.stats.update({"options_status": str(result.status), "options_value": result.value})
     relaxation = request.relaxation
     if relaxation is None:
-        return replace(result, family_status=result.status)
+        return _unbounded(request, result)
     # The family searched: one wheel, until the model of more wheels runs.
-    result = replace(result, family={"max_wheels": 1}, family_status=result.status)
+    result = replace(result, family={"max_wheels": 1, **_described(request)},
+                     family_status=result.status)
     certified = _certified(request, result, clock)
     if certified.status == Status.OPTIMAL or result.status == Status.TIMEOUT or \
             request.family.holds_ways(request.max_wheels, request.lattice) or \
@@ -77,6 +78,32 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
     final = replace(_certified(request, result, clock), family_status=family)
     # Proved under the rules: nothing a longer search could find, whatever cut it short.
     return replace(final, stopped_by=None) if final.status == Status.OPTIMAL else final
+
+
+def _described(request: SearchRequest) -> dict[str, Any]:
+    """What the family searches, where it says (a system's own family)."""
+    described = request.family.description
+    return {} if described is None else {"ways": described}
+
+
+def _unbounded(request: SearchRequest, result: SearchResult) -> SearchResult:
+    """No relaxation: the solver's status stands for a family that holds every way (on the
+    lattice); for one that does not, OPTIMAL only at the objective's floor (no way can do
+    better), FEASIBLE otherwise, and INFEASIBLE says nothing beyond the family (NOT_FOUND)."""
+    result = replace(result, family_status=result.status)
+    if request.family.holds_every_way:
+        return result
+    result = replace(result, family={"max_wheels": 1, **_described(request)})
+    if result.status == Status.INFEASIBLE:
+        return replace(result, status=Status.NOT_FOUND)
+    floor = request.goal.floor
+    if result.status == Status.OPTIMAL and result.value is not None and floor is not None \
+            and abs(result.value - floor) <= request.tolerance:
+        return replace(result, bound=floor, bound_covers="any_way",
+                       tolerance=request.tolerance)
+    if result.status == Status.OPTIMAL:
+        return replace(result, status=Status.FEASIBLE, bound=None)
+    return result
 
 
 def _search_ways(request: SearchRequest, result: SearchResult,

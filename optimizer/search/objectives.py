@@ -88,6 +88,8 @@ class Goal(ABC):
     needs_point: ClassVar[bool] = True
     needs_facing: ClassVar[bool] = False
     distance: ClassVar[bool] = False  # a distance to a target point (pruned by discs)
+    # The least value `exact` can take, where there is one (no pose does better)
+    floor: ClassVar[float | None] = None
 
     def __init__(self, objective: Objective, frame: Frame) -> None:
         self.objective, self.frame = objective, frame

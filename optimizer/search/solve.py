@@ -90,10 +90,16 @@ def solve(request: SearchRequest) -> SearchResult:
     """`best_move` of a request: incumbent and pruning, the model over the kept options, and
     the whole model again when the pruning argument does not hold."""
     clock = Clock(request.time_limit_s)
+    refused = tuple(c.id for c in request.clauses
+                    if c.refuses_every_move(request.scenario, request.unit))
+    if refused:  # proved under the rules: no move of this manoeuvre is legal
+        return SearchResult(Status.INFEASIBLE, request.objective, None, None, request.lattice,
+                            clock.elapsed(), blocking=refused)
     options, regions = options_for(request.scenario, request.unit, request.manoeuvre,
                                    request.lattice)
     still = _stand_still(request, options, clock)
-    incumbent, keep, relaxed = prefilter(request, options, regions, clock)
+    incumbent, keep, relaxed = prefilter(request, options, regions, clock) \
+        if request.family.prefilters else (None, list(range(len(options))), {})
     # Centres beyond an option's focus disc cannot beat the incumbent: encodings may leave
     # them out (a Reform's model paths then need one safe disc, not nine).
     focus = focus_discs(request.goal, options, keep, incumbent, request.lattice.inch)

@@ -62,7 +62,8 @@ def assert_invalid(call: Any, *words: str) -> InvalidInputError:
     (lambda: wheel(91), ("wheel", "90")),
     (lambda: wheel(-90.5), ("wheel", "90")),
     (lambda: wheel(NAN), ("wheel", "finite")),
-    (lambda: Step("turn", 5.0), ("kind", "turn")),
+    (lambda: Step("turn", 5.0), ("turn", "90")),
+    (lambda: Step("slide", 5.0), ("kind", "slide")),
 ])
 def test_steps_are_checked(build: Any, words: tuple[str, ...]) -> None:
     assert_invalid(build, *words)

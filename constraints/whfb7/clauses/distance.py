@@ -9,13 +9,18 @@ quarter turn or a half turn" (seed 003).
 from __future__ import annotations
 
 import math
+from dataclasses import replace
+from typing import Any
 
 from constraints.core.clause import Clause, Judges, RuleExample
 from constraints.core.limits import within
 from constraints.core.verdict import ClauseResult
+from constraints.rank_and_file.family_limits import FamilyLimits
 from constraints.rank_and_file.steps import StepKind
+from constraints.sat.context import EncodeContext
 from constraints.whfb7.context import WarhammerContext, costs_for
 from constraints.whfb7.examples import field, fw, march, move, tn, unit, wh
+from constraints.whfb7.ways import option_turn
 
 _W100 = 100.0 / 25.4            # a 100 mm frontage: five 20 mm bases, in inches
 _GOBLINS = unit(base=(20.0, 20.0))
@@ -62,3 +67,24 @@ class Distance(Clause):
                    f"{spent[StepKind.TURN]:.3f}\"), limit {limit:.3f}\"")
         witness = (trajectory.start.centre, trajectory.end.centre)
         return self.result("distance", used, limit, within(used, limit), message, witness)
+
+    def bound(self, unit: Any, limits: FamilyLimits) -> FamilyLimits:
+        """The budget (M or 2M), and what a wheel and a turn cost, for the move family."""
+        return replace(limits.tightened(budget_in=self.limit_in(unit)),
+                       wheel_chord=bool(self.params["wheel_chord"]),
+                       turn_in=float(self.params["turn_mob"]) * unit.mobility_in)
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """a + b <= limit - the wheel's cost - the turn's, per option (a and b affine in the
+        end centre); an option whose wheel and turn alone cost too much is forbidden."""
+        enc, limit = ectx.enc, self.limit_in(ectx.unit)
+        costs = costs_for(ectx.unit.mobility_in, float(self.params["turn_mob"]),
+                          bool(self.params["wheel_chord"]))
+        for option, lit in zip(ectx.options, enc.option_vars, strict=True):
+            spent = costs.wheel(option.width_in, option.wheel_deg) + \
+                (costs.turn_in if option_turn(option) else 0.0)
+            if limit - spent < 0:
+                enc.forbid(option.index, self.id)
+                continue
+            a, b = option.a_map, option.b_map
+            enc.affine_row((a[0] + b[0], a[1] + b[1], a[2] + b[2]), limit - spent, [lit])

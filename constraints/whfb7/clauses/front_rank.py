@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from constraints.core.clause import Clause, Judges, RuleExample
 from constraints.core.verdict import ClauseResult
+from constraints.sat.context import EncodeContext
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.examples import field, reform, unit
 from constraints.whfb7.reform import chosen_slots, front_models
+from constraints.whfb7.ways import reform_failing
 
 _COMMAND = ["champion", "standard", "musician"]
 _GOBLINS = field(unit("goblins", models=20, files=5, centre=(36.0, 20.0), base=(20.0, 20.0),
@@ -61,3 +63,8 @@ class FrontRank(Clause):
                    f"the front rank of {end.files} files, limit 0")
         return self.result("out_of_front_rank", float(behind), 0.0, behind == 0, message,
                            dimension="models")
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """A reform option's pose is fixed (the centre kept): forbid those it refuses."""
+        for index in reform_failing(self, ectx.scenario, ectx.unit, ectx.options):
+            ectx.enc.forbid(index, self.id)

@@ -9,14 +9,19 @@ on the table there is nothing to measure (no measurement is reported).
 
 from __future__ import annotations
 
+from typing import Any
+
 import shapely
 
 from constraints.core.clause import Clause, Judges, RuleExample
 from constraints.core.limits import more_than
+from constraints.core.scenario import Scenario
 from constraints.core.verdict import ClauseResult
 from constraints.geometry.plane import closest_points
+from constraints.sat.context import EncodeContext
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.examples import Json, field, fw, march, unit
+from constraints.whfb7.moves import Manoeuvre, WarhammerMove
 
 
 def _with(gap: float, player: str = "blue", state: str | None = None) -> Json:
@@ -55,3 +60,14 @@ class MarchBlocked(Clause):
         witness = closest_points(start, enemies[k].boundary())
         return self.result("enemy_distance", gap, limit, more_than(gap, limit), message,
                            witness)
+
+    def refuses_every_move(self, scenario: Scenario, unit: Any) -> bool:
+        """Blocked at the start: every march is refused, whatever its steps."""
+        standing = WarhammerMove(unit.id, Manoeuvre.MARCH)
+        return bool(self.check(WarhammerContext(scenario, standing)).violations)
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """Blocked at the start: every option is forbidden."""
+        if self.refuses_every_move(ectx.scenario, ectx.unit):
+            for option in ectx.options:
+                ectx.enc.forbid(option.index, self.id)

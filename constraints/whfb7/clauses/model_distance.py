@@ -9,10 +9,12 @@ import math
 from constraints.core.clause import Clause, Judges, RuleExample
 from constraints.core.limits import within
 from constraints.core.verdict import ClauseResult
+from constraints.sat.context import EncodeContext
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.examples import field, reform, unit
 from constraints.whfb7.reform import model_moves
 from constraints.whfb7.unit_io import model_ids
+from constraints.whfb7.ways import reform_failing
 
 
 def _line(movement: float) -> dict:
@@ -54,3 +56,8 @@ class ModelDistance(Clause):
         return self.result("model_move", found.bottleneck, limit,
                            within(found.bottleneck, limit), message,
                            ((float(sx), float(sy)), (float(ex), float(ey))))
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """A reform option's pose is fixed (the centre kept): forbid those it refuses."""
+        for index in reform_failing(self, ectx.scenario, ectx.unit, ectx.options):
+            ectx.enc.forbid(index, self.id)

@@ -7,8 +7,10 @@ from __future__ import annotations
 from constraints.core.clause import Clause, Judges, RuleExample
 from constraints.core.verdict import ClauseResult
 from constraints.rank_and_file.steps import StepKind
+from constraints.sat.context import EncodeContext
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.examples import field, fw, march, tn, wh
+from constraints.whfb7.ways import option_turn
 
 
 class NoTurnInMarch(Clause):
@@ -29,3 +31,9 @@ class NoTurnInMarch(Clause):
                    f"(steps {', '.join(str(i) for i in turns)}), limit 0")
         return self.result("turns", float(len(turns)), 0.0, not turns, message,
                            dimension="turns")
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """An option that turns on the spot is forbidden (a march's options never do)."""
+        for option in ectx.options:
+            if option_turn(option):
+                ectx.enc.forbid(option.index, self.id)

@@ -21,8 +21,11 @@ from constraints.core.clause import Clause, Judges, RuleExample
 from constraints.core.limits import more_than
 from constraints.core.verdict import ClauseResult
 from constraints.geometry.plane import closest_points
+from constraints.sat.context import EncodeContext
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.examples import Json, field, fw, march, move, reform, tn, unit, wall, wh
+from constraints.whfb7.way_rows import encode_way_spacing
+from constraints.whfb7.ways import reform_failing
 
 
 def clearance(shape: shapely.Geometry,
@@ -95,6 +98,10 @@ class UnitSpacing(_Spacing):
     )
     what = "the unit, on its way or at the end,"
 
+    def encode(self, ectx: EncodeContext) -> None:
+        """The whole way's area clear of every obstacle (constraints.whfb7.way_rows)."""
+        encode_way_spacing(ectx, float(self.params["spacing_in"]), self.id)
+
 
 class ReformSpacing(_Spacing):
     judges = Judges.END_POSE
@@ -115,3 +122,8 @@ class ReformSpacing(_Spacing):
             reform(2, 0.0), False, ("clearance", 1.01)),
     )
     what = "the reformed unit"
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """A reform option's pose is fixed (the centre kept): forbid those it refuses."""
+        for index in reform_failing(self, ectx.scenario, ectx.unit, ectx.options):
+            ectx.enc.forbid(index, self.id)

@@ -13,8 +13,11 @@ from constraints.core.clause import Clause, Judges, RuleExample
 from constraints.core.limits import within
 from constraints.core.scenario import Battlefield
 from constraints.core.verdict import ClauseResult
+from constraints.sat.context import EncodeContext
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.examples import field, fw, march, move, reform, tn, unit, wh
+from constraints.whfb7.way_rows import encode_way_table
+from constraints.whfb7.ways import reform_failing
 
 
 def overhang(shape: shapely.Geometry, table: Battlefield) -> float:
@@ -54,6 +57,10 @@ class TableEdge(_TableEdge):
     )
     what = "the unit, on its way or at the end,"
 
+    def encode(self, ectx: EncodeContext) -> None:
+        """The whole way's area on the table (constraints.whfb7.way_rows)."""
+        encode_way_table(ectx, self.id)
+
 
 class ReformTableEdge(_TableEdge):
     judges = Judges.END_POSE
@@ -67,3 +74,8 @@ class ReformTableEdge(_TableEdge):
                     ("overhang", 0.0)),
     )
     what = "the reformed unit"
+
+    def encode(self, ectx: EncodeContext) -> None:
+        """A reform option's pose is fixed (the centre kept): forbid those it refuses."""
+        for index in reform_failing(self, ectx.scenario, ectx.unit, ectx.options):
+            ectx.enc.forbid(index, self.id)

@@ -69,7 +69,6 @@ def test_a_t9a_unit_key_in_a_whfb7_scenario_exits_2(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv", [
-    ["solve", GOBLINS, "--unit", "goblins", "--manoeuvre", "march", "--forward"],
     ["moves", GOBLINS, "--unit", "goblins", "--manoeuvre", "march"],
     ["nudge", GOBLINS, "--casualties", TURN],
     ["combat-reform", GOBLINS],
@@ -113,3 +112,10 @@ def test_render_region_is_t9a_only(tmp_path, capsys):
     out = tmp_path / "move.png"
     assert main(["render", GOBLINS, TURN, "-o", str(out), "--region"]) == 2
     assert "t9a" in capsys.readouterr().err
+
+
+def test_solve_answers_a_whfb7_march(capsys):
+    assert main(["solve", GOBLINS, "--unit", "goblins", "--manoeuvre", "march",
+                 "--forward"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("OPTIMAL") and '"manoeuvre": "march"' in out

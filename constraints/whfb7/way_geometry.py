@@ -1,0 +1,198 @@
+"""The area a searched Warhammer way covers, as sets of its legs (a, b) and of end centres.
+
+One option (constraints.whfb7.ways) is: an optional turn on the spot, forward a, one wheel t,
+forward b; the end centre d = w + a f + b e (frame inches).  The area the checker judges
+(constraints.rank_and_file.sweeps.unit_sweep) is the union of
+- the start and the turn (fixed per option: judged once, exactly, by the checker's own shape);
+- leg 1, the rectangle R0 slid by a along f;
+- the wheel's area at leg a: W + a f (W: the checker's own circumscribed wheel area at a = 0);
+- leg 2, the wheeled rectangle Rt + a f slid by s along e, 0 <= s <= b.
+Against a convex obstacle piece P grown by the gap (G, circumscribed: it holds every point
+within the gap of P), with Minkowski differences C = G (+) (-R) (the translations v by which
+R meets G, convex):
+- leg 1 meets G iff s f lies in C0 = G (+) (-R0) for some 0 <= s <= a: a >= s_in, the ray's
+  entry into C0 (forbidden a: [s_in, oo));
+- the wheel area's distance to P is 1-Lipschitz in a: a cell of a whose centre clears the gap
+  by more than its half width clears it throughout; the others (refined down to MIN_CELL_IN)
+  are forbidden intervals of a;
+- leg 2 meets G iff a f + s e lies in Ct = G (+) (-Rt) for some 0 <= s <= b, i.e. the end
+  centre d lies in F = w + conv(K u (K + L e)), K = Ct n {s >= 0}, L >= b (every b the budget
+  allows).  F is a convex polygon of end centres.
+Every set forbidden here holds every (a, b) the checker refuses (up to MARGIN_IN): SOUND.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+
+from constraints.core.limits import FLOAT_NOISE
+from constraints.geometry.convex import ConvexPiece
+from constraints.geometry.frame import Frame
+from constraints.rank_and_file.sweeps import turn_sweep, wheel_area
+from constraints.rank_and_file.unit import Unit
+from constraints.sat.option import Option, corner_offsets
+from constraints.whfb7.ways import option_turn, way_start
+
+# Every row keeps this much (inches) beyond the limit: float noise in the checker's shapes,
+# and legs decoded from a lattice point of a band (optimizer.families.snaking) clamped at 0.
+MARGIN_IN = 1e-5 + 2 * FLOAT_NOISE
+GROW_SEGS = 8            # segments per quarter circle of the grown obstacle
+FIRST_CELL_IN = 1.0      # the wheel's cells of a, before refinement
+MIN_CELL_IN = 1.0 / 128  # cells this narrow that do not clear are forbidden
+BIG = 1e6
+
+
+@dataclass(frozen=True)
+class Way:
+    """One option's way in the start frame (module docstring's names)."""
+
+    option: Option
+    turn_deg: float
+    start: Unit              # the unit at the start of leg 1 (world)
+    rect0: np.ndarray        # (4, 2) its corners (frame)
+    f: np.ndarray
+    e: np.ndarray
+    w: np.ndarray            # the centre after the wheel with a = 0 (frame)
+    wheel: Polygon | None    # the wheel's area with a = 0 (frame), None without a wheel
+    rect_t: np.ndarray       # (4, 2) corners after the wheel with a = 0 (frame)
+    m1: np.ndarray           # b = m1 . (d - w)
+
+    @property
+    def spare_in(self) -> float:
+        return self.option.spare_in
+
+
+def ways_of(options: list[Option], unit: Unit, frame: Frame) -> list[Way]:
+    """Each option's way (the turned units and wheel areas computed once per turn)."""
+    starts: dict[float, Unit] = {}
+    found = []
+    for option in options:
+        turn = option_turn(option)
+        if turn not in starts:
+            starts[turn] = way_start(unit, turn)
+        found.append(_way(option, turn, starts[turn], frame))
+    return found
+
+
+def _way(option: Option, turn: float, start: Unit, frame: Frame) -> Way:
+    corners = start.corners()
+    rect0 = np.array([frame.point(c) for c in corners])
+    w = np.asarray(option.wheel_shift, dtype=float)
+    rect_t = w + np.asarray(corner_offsets(option))
+    wheel = None
+    if option.wheel_deg:
+        pivot = corners[0] if option.wheel_deg > 0 else corners[1]
+        area = wheel_area(corners, pivot, option.wheel_deg)
+        # Holes (none expected) filled: a larger shape is only more careful.
+        outline = np.asarray(shapely.get_exterior_ring(_largest(area)).coords)
+        wheel = Polygon(frame.point_array(outline))
+    return Way(option, turn, start, rect0, np.asarray(option.first_dir),
+               np.asarray(option.end_dir), w, wheel, rect_t, np.asarray(option.b_map[:2]))
+
+
+def _largest(shape: shapely.Geometry) -> Polygon:
+    """The polygon itself, or the hull of a multipolygon (holding every part)."""
+    return shape if shape.geom_type == "Polygon" else shape.convex_hull
+
+
+def turn_area(unit: Unit, turn_deg: float) -> shapely.Geometry:
+    """What the unit covers before its first leg (world): where it stands, and its turn."""
+    if not turn_deg:
+        return unit.boundary()
+    return shapely.union(unit.boundary(), turn_sweep(unit, way_start(unit, turn_deg)))
+
+
+def grown(piece: ConvexPiece, gap: float) -> np.ndarray:
+    """Vertices of a polygon holding every point within `gap` (and MARGIN_IN) of the piece:
+    the round buffer's chords pushed out (as T9A's sound spacing regions do)."""
+    radius = (gap + MARGIN_IN) / math.cos(3 * math.pi / (8 * GROW_SEGS))
+    shape = shapely.buffer(piece.shape, radius, quad_segs=GROW_SEGS)
+    return np.asarray(shape.exterior.coords[:-1])
+
+
+def half_planes(points: np.ndarray) -> list[tuple[tuple[float, float], float]]:
+    """(outward normal n, offset h) of the convex hull of `points`: it is n . x <= h."""
+    hull = shapely.orient_polygons(shapely.MultiPoint(points).convex_hull)
+    if hull.geom_type != "Polygon":
+        return []
+    return ConvexPiece("hull", np.asarray(hull.exterior.coords[:-1])).edge_normals()
+
+
+def minkowski(grown_piece: np.ndarray, rect: np.ndarray) -> np.ndarray:
+    """Vertices whose hull is G (+) (-R): the translations by which R meets G."""
+    return (grown_piece[:, None, :] - rect[None, :, :]).reshape(-1, 2)
+
+
+def ray_entry(points: np.ndarray, direction: np.ndarray) -> float | None:
+    """Where the ray {s u : s >= 0} enters the hull of `points` (0 when it starts inside), or
+    None when it misses it."""
+    lo, hi = 0.0, BIG
+    for n, h in half_planes(points):
+        along = n[0] * direction[0] + n[1] * direction[1]
+        if abs(along) < 1e-12:
+            if h < 0:
+                return None
+        elif along > 0:
+            hi = min(hi, h / along)
+        else:
+            lo = max(lo, h / along)
+    return lo if lo <= hi else None
+
+
+def leg_two_zone(way: Way, grown_piece: np.ndarray) -> np.ndarray | None:
+    """Vertices of F (frame end centres whose leg 2 meets the grown piece), or None."""
+    ct = shapely.MultiPoint(minkowski(grown_piece, way.rect_t)).convex_hull
+    m1 = way.m1
+    # {v : m1 . v >= 0} as a large polygon (s >= 0: leg 2 runs forwards only).
+    along = np.array([m1[1], -m1[0]])
+    across = m1 / max(float(np.hypot(*m1)), 1e-12)
+    half = Polygon([BIG * along, BIG * along + BIG * across, -BIG * along + BIG * across,
+                    -BIG * along])
+    k = shapely.intersection(ct, half)
+    if k.is_empty or k.geom_type not in ("Polygon", "LineString", "Point"):
+        return None
+    pts = np.asarray(shapely.get_coordinates(k))
+    reach = way.spare_in + 1.0
+    return way.w + np.vstack([pts, pts + reach * way.e])
+
+
+def wheel_intervals(way: Way, piece: ConvexPiece, gap: float,
+                    a_most: float) -> list[tuple[float, float]]:
+    """Intervals of a in [0, a_most] where the wheel's area may come within the gap of the
+    piece (module docstring: Lipschitz cells), merged."""
+    assert way.wheel is not None
+    shapely.prepare(way.wheel)
+    f, target = way.f, gap + MARGIN_IN
+    outline = np.asarray(way.wheel.exterior.coords)
+    swept = shapely.MultiPoint(np.vstack([outline, outline + a_most * f])).convex_hull
+    if shapely.distance(swept, piece.shape) > target:
+        return []
+    count = max(1, math.ceil(a_most / FIRST_CELL_IN))
+    half = a_most / count / 2.0
+    mids = half * (2 * np.arange(count) + 1)
+    bad: list[tuple[float, float]] = []
+    while len(mids):
+        moved = shapely.polygons(piece.vertices[None, :, :] - mids[:, None, None] * f)
+        near = shapely.distance(way.wheel, moved) <= target + half
+        mids = mids[near]
+        if half * 2 <= MIN_CELL_IN:
+            bad += [(float(m - half), float(m + half)) for m in mids]
+            break
+        half /= 2.0
+        mids = np.concatenate([mids - half, mids + half])
+    return _merged(sorted(bad))
+
+
+def _merged(cells: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    out: list[tuple[float, float]] = []
+    for lo, hi in cells:
+        if out and lo <= out[-1][1] + 1e-12:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out

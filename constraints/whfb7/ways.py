@@ -1,0 +1,58 @@
+"""A searched Warhammer way as one option (optimizer.families.whfb7): an optional turn on the
+spot, forward a, one wheel t, forward b; and the move a reform option stands for.
+
+The option (constraints.sat.option) carries the way in the unit's start frame: the end centre
+d = wheel_shift + a first_dir + b end_dir, a = a_map . (d, 1), b = b_map . (d, 1); the turn is
+what its end facing has beyond the wheel (0, 90, -90 or 180).
+"""
+
+from __future__ import annotations
+
+from constraints.core.clause import Clause
+from constraints.core.scenario import Scenario
+from constraints.geometry.plane import normalise_deg
+from constraints.rank_and_file.steps import Step, forward, turn, wheel
+from constraints.rank_and_file.turns import turned
+from constraints.rank_and_file.unit import Unit
+from constraints.sat.option import Option
+from constraints.whfb7.context import WarhammerContext
+from constraints.whfb7.moves import Manoeuvre, WarhammerMove
+
+TURNS_DEG = (0.0, 90.0, -90.0, 180.0)
+
+
+def option_turn(option: Option) -> float:
+    """The option's turn on the spot before its way (degrees: 0, 90, -90 or 180)."""
+    rest = normalise_deg(option.frame_facing_deg - 90.0 - option.pivot_deg - option.wheel_deg)
+    signed = rest - 360.0 if rest > 180.0 + 1e-6 else rest
+    return min(TURNS_DEG, key=lambda t: abs(t - signed))
+
+
+def way_start(unit: Unit, turn_deg: float) -> Unit:
+    """The unit at the start of the way's first leg: after its turn, if any."""
+    return turned(unit, turn_deg) if turn_deg else unit
+
+
+def way_steps(turn_deg: float, a_in: float, wheel_deg: float, b_in: float) -> tuple[Step, ...]:
+    """The steps of a way, its zero steps left out."""
+    steps = [turn(turn_deg) if turn_deg else None, forward(a_in) if a_in > 0 else None,
+             wheel(wheel_deg) if wheel_deg else None, forward(b_in) if b_in > 0 else None]
+    return tuple(s for s in steps if s is not None)
+
+
+def reform_move(unit_id: str, option: Option) -> WarhammerMove:
+    """The reform an option stands for: its files and facing, the centre kept."""
+    return WarhammerMove(unit_id, Manoeuvre.REFORM, files=option.files,
+                         facing_deg=normalise_deg(option.facing_deg))
+
+
+def reform_failing(clause: Clause, scenario: Scenario, unit: Unit,
+                   options: list[Option]) -> list[int]:
+    """The indexes of the reform options a clause refuses (each option's pose is fixed: the
+    centre is kept, so the clause's own check decides it exactly)."""
+    failing = []
+    for option in options:
+        ctx = WarhammerContext(scenario, reform_move(unit.id, option))
+        if clause.check(ctx).violations:
+            failing.append(option.index)
+    return failing

@@ -1,7 +1,7 @@
 """The whfb7 clauses' conformance (Warhammer Fantasy Battle 7th): every clause's rule-example
 table (it breaks exactly where the rule text says, with the measurement it gives), and the
-whole checker naming the clause exactly when it breaks.  The T9A search's encodings and masks
-(tests/conformance/test_clauses.py) do not run on them: whfb7 has no search yet."""
+whole checker naming the clause exactly when it breaks.  Their CP-SAT rows are checked against
+the checker by test_whfb7_encodings.py (T9A's test_clauses.py covers T9A's search)."""
 
 from __future__ import annotations
 

@@ -23,6 +23,7 @@ from shapely.geometry import LineString, Polygon
 
 from constraints.core.clause import Judges
 from constraints.geometry.frame import Frame
+from constraints.geometry.pieces import Relaxation
 from constraints.geometry.plane import Point, unit_vector
 from constraints.geometry.wheel import wheel_shift
 from constraints.rank_and_file.family_limits import FamilyLimits
@@ -35,7 +36,7 @@ from constraints.sat.lattice import HalfPlane, Lattice
 from constraints.sat.option import Option
 from constraints.t9a.moves import Manoeuvre, Move, forward, wheel
 from optimizer.families.base import Family
-from optimizer.families.snaking_ways import WaySearch, templates
+from optimizer.families.snaking_ways import WaySearch, template_reach, templates
 
 # Half-width (ticks, per unit of |normal|_1) of the band that stands for an off-axis straight
 # line (it then holds the rounded point of every point of the line).
@@ -101,15 +102,26 @@ class SnakingFamily(Family):
                    start: Any = None) -> WaySearch | None:
         """None under a clause that does not say what it judges (its rows might hold for
         the end pose and not for the way)."""
-        if any(clause.judges == Judges.UNSTATED for clause in request.clauses):
+        if not self.models_ways(request):
             return None
         return WaySearch(request, wheels, deadline, around, margin, start)
+
+    def models_ways(self, request: Any) -> bool:
+        """Whether `way_search` models ways under the request's clauses (each says what it
+        judges)."""
+        return not any(clause.judges == Judges.UNSTATED for clause in request.clauses)
 
     def way_templates(self, request: Any, wheels: int, points: np.ndarray, count: int,
                       spread: int) -> list[list[int]]:
         return templates(request, wheels, points, count, spread)
 
-    def relaxation(self, unit: Unit, limits: FamilyLimits) -> AdvanceReach | MarchReach | None:
+    def way_template_reach(self, request: Any, wheels: int, headings: Sequence[int]
+                           ) -> tuple[Option, shapely.Geometry | None] | None:
+        """A template's end facing and every end centre of its ways (None: unknown); None
+        when no legal way follows it (optimizer.families.snaking_ways.template_reach)."""
+        return template_reach(request, wheels, headings)
+
+    def relaxation(self, unit: Unit, limits: FamilyLimits) -> Relaxation | None:
         """Every way with any number of wheels (constraints.rank_and_file.snaking_reach); none
         without a distance and a heading-window clause of at most 180 deg (nothing then limits the
         ways, or headings may wrap round)."""

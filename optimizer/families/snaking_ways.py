@@ -96,24 +96,8 @@ class WaySearch:
             self.hint(start)
 
     def _template_ends(self, tick: float) -> shapely.Geometry:
-        """Every end centre of a template's ways (start frame): the wheels move the front by
-        fixed amounts and cost fixed amounts, so the legs, whatever their order, add what is
-        left of the budget times the hull of the stages' directions; grown by the lattice
-        point's slack (the end-pose clauses' rows are about it)."""
-        shape = self.shape
-        assert shape.ranges is not None
-        headings = np.array([lo for lo, _ in shape.ranges], dtype=float) * shape.step_deg
-        front = shape.depth / 2.0 * direction(headings[0])
-        left = shape.budget
-        for before, after in pairwise(headings):
-            lo, hi = np.radians(min(before, after)), np.radians(max(before, after))
-            front = front + shape.rho * np.array([np.cos(hi) - np.cos(lo),
-                                                  np.sin(hi) - np.sin(lo)])
-            left -= shape.width * abs(math.sin(math.radians(after - before)))
-        base = front - shape.depth / 2.0 * direction(headings[-1])
-        points = [base] + [base + max(left, 0.0) * direction(h) for h in headings]
-        hull = shapely.MultiPoint(points).convex_hull
-        return hull.buffer(END_SLACK_TICKS * tick * math.sqrt(2.0) + 1e-6, 8)
+        """Every end centre of a template's ways (start frame): `template_ends`."""
+        return template_ends(self.shape, tick)
 
     def _template_fronts(self) -> shapely.Geometry:
         """Every position of the front's centre on a template's ways (start frame): the
@@ -199,6 +183,55 @@ class WaySearch:
                             steps=tuple(forward(v) if kind == "forward" else wheel(v)
                                         for kind, v in steps),
                             pivot_deg=pivot if self.request.family.pivots else 0.0)
+
+
+def template_ends(shape: WayShape, tick: float) -> shapely.Geometry:
+    """Every end centre of the ways of a template (`shape` with every stage's heading fixed;
+    start frame): the wheels move the front by fixed amounts and cost fixed amounts, so the
+    legs, whatever their order, add what is left of the budget times the hull of the stages'
+    directions; grown by the lattice point's slack (the end-pose clauses' rows are about
+    it)."""
+    assert shape.ranges is not None
+    headings = np.array([lo for lo, _ in shape.ranges], dtype=float) * shape.step_deg
+    front = shape.depth / 2.0 * direction(headings[0])
+    for before, after in pairwise(headings):
+        lo, hi = np.radians(min(before, after)), np.radians(max(before, after))
+        front = front + shape.rho * np.array([np.cos(hi) - np.cos(lo),
+                                              np.sin(hi) - np.sin(lo)])
+    left = template_spare(shape)
+    base = front - shape.depth / 2.0 * direction(headings[-1])
+    points = [base] + [base + max(left, 0.0) * direction(h) for h in headings]
+    hull = shapely.MultiPoint(points).convex_hull
+    return hull.buffer(END_SLACK_TICKS * tick * math.sqrt(2.0) + 1e-6, 8)
+
+
+def template_spare(shape: WayShape) -> float:
+    """What a template's wheels (every stage's heading fixed) leave of the budget for its
+    legs: negative when they alone cost more (no legal way follows the template)."""
+    assert shape.ranges is not None
+    headings = np.array([lo for lo, _ in shape.ranges], dtype=float) * shape.step_deg
+    left = shape.budget
+    for before, after in pairwise(headings):
+        left -= shape.width * abs(math.sin(math.radians(after - before)))
+    return left
+
+
+def template_reach(request: Any, wheels: int,
+                   headings: Sequence[int]) -> tuple[Option, shapely.Geometry | None] | None:
+    """A template's end facing (as an option) and every end centre of its ways (start
+    frame; None when unknown: headings outside the model's domains); None when its wheels
+    alone cost more than the budget (no legal way follows it)."""
+    shape = way_shape(request, wheels, [headings])
+    assert shape.ranges is not None
+    unit, last = request.unit, headings[-1] * shape.step_deg
+    end = Option(0, unit.pose.facing_deg + last, 90.0 + last, unit.files, unit.width_in,
+                 unit.depth_in)
+    if [lo for lo, _ in shape.ranges] != list(headings) or \
+            any(lo != hi for lo, hi in shape.ranges):
+        return end, None
+    if template_spare(shape) < -1e-9:
+        return None
+    return end, template_ends(shape, request.lattice.inch)
 
 
 def stages_of(move: Move, step_deg: float) -> tuple[list[int], list[int]]:

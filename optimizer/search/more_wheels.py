@@ -7,28 +7,39 @@ the one-wheel answer does not already settle it.
    way of more wheels could do better by more than that, so none is searched.
 3. Otherwise the family's model of ways with up to K wheels (every wheel on the lattice's
    degree; optimizer.families.snaking_ways) searches: first the ways through the
-   relaxation's best points (templates: every stage's heading fixed, a small model each),
-   then one model of the headings near the templates and the best answer so far, from that
-   answer, within its own share of the work budget (the whole family's model only when
-   there is neither); the better answer is certified again.  OPTIMAL needs the bound;
+   relaxation's best points (templates: every stage's heading fixed, a small model each;
+   one is not built when no legal way follows it, or when the region of its end centres
+   left by the end-position rules cannot beat the answer so far); then, only when there is
+   still no answer, one model of the headings near the templates (the whole family's model
+   when there are none), within its own share of the work budget; the better answer is
+   certified again (the same answer: the same certificate).  OPTIMAL needs the bound;
    FEASIBLE carries it; no answer in the family is NOT_FOUND.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
+import shapely
 from ortools.sat.python import cp_model
 
 from constraints.core.status import Status
 from constraints.core.verdict import Verdict
 from constraints.errors import EncodingMismatchError
+from constraints.geometry.plane import angle_between_deg
 from constraints.sat.context import SearchTimeout
-from optimizer.search.certify import certify
+from constraints.sat.option import Option
+from optimizer.search.certify import Certificate, certify
 from optimizer.search.clock import Clock
+from optimizer.search.distance_goals import FrontTargetDistance, TargetDistance, TargetPose
+from optimizer.search.heading_goals import FacePoint, Forward, lateral_gaps
 from optimizer.search.model import recheck, solver_for
+from optimizer.search.objectives import Goal
+from optimizer.search.regions import CentreRegions
 from optimizer.search.request import SearchRequest
 from optimizer.search.result import SearchResult
 
@@ -57,7 +68,8 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
     # The family searched: one wheel, until the model of more wheels runs.
     result = replace(result, family={"max_wheels": 1, **_described(request)},
                      family_status=result.status)
-    certified = _certified(request, result, clock)
+    certificates: dict[float, Any] = {}
+    certified = _certified(request, result, clock, certificates)
     if certified.status == Status.OPTIMAL or result.status == Status.TIMEOUT or \
             request.family.holds_ways(request.max_wheels, request.lattice) or \
             clock.left() <= 0:
@@ -75,7 +87,7 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
     if not family.found and not result.found:
         return replace(certified, status=Status.NOT_FOUND if family == Status.INFEASIBLE
                        else certified.status, family_status=family)
-    final = replace(_certified(request, result, clock), family_status=family)
+    final = replace(_certified(request, result, clock, certificates), family_status=family)
     # Proved under the rules: nothing a longer search could find, whatever cut it short.
     return replace(final, stopped_by=None) if final.status == Status.OPTIMAL else final
 
@@ -109,35 +121,117 @@ def _unbounded(request: SearchRequest, result: SearchResult) -> SearchResult:
 def _search_ways(request: SearchRequest, result: SearchResult,
                  clock: Clock) -> tuple[Status, SearchResult] | None:
     """Ways through the relaxation's best lattice points first (each a small model of its
-    headings, legs free), the best of them (or the one-wheel answer) then the whole model's
-    starting point; None when the family will not model ways under these clauses."""
+    headings, legs free; left out where `_TemplateScreen` says so); then, only when neither
+    they nor the one-wheel search found an answer, the ways near the templates (the whole
+    model when there are none); None when the family will not model ways under these
+    clauses.
+
+    The model of the headings near the templates and the best answer (a neighbourhood,
+    started from that answer) ran after the templates whatever they found until 2026-12-01:
+    on the 10 Marches and Advances of benchmarks/bench_solve.py and the 16 requests of
+    bench_wheels.py it never improved the answer, and it cost 0.2-1.4 s, the larger part of
+    a search of several wheels."""
     family, wheels = request.family, request.max_wheels
+    models = getattr(family, "models_ways", None)
+    if models is not None and not models(request):
+        return None
     templates = family.way_templates(request, wheels, _lattice_points(request), TEMPLATES,
                                      TEMPLATE_SPREAD)
+    screen = _TemplateScreen(request)
+    skipped = 0
     for headings in templates:
+        if screen.hopeless(headings, result.value):
+            skipped += 1
+            continue
         template = family.way_search(request, wheels, clock.deadline, [headings])
         if template is None:
             return None
         result = _better(request, result, _solved(request, template, clock,
                                                   TEMPLATE_EFFORT)[1])
-    # The ways near the templates and the best answer: a neighbourhood, not the family, so
-    # its OPTIMAL and INFEASIBLE speak of it alone (the whole model when nothing is known).
-    around = templates if templates or result.move is not None else None
-    ways = family.way_search(request, wheels, clock.deadline, around, NEIGHBOURHOOD,
-                             result.move)
+    result.stats.update({"ways_templates": len(templates), "ways_templates_skipped": skipped})
+    if result.move is not None:
+        # The templates (or the one-wheel search) found an answer: they do not speak for
+        # the family, so it is FEASIBLE.
+        result.stats["ways_status"] = "not run: an answer is known"
+        return Status.FEASIBLE, replace(result, family={"max_wheels": wheels})
+    # No answer yet: the ways near the templates, a neighbourhood, not the family, so its
+    # OPTIMAL and INFEASIBLE speak of it alone (the whole model when there is no template).
+    ways = family.way_search(request, wheels, clock.deadline, templates or None,
+                             NEIGHBOURHOOD)
     if ways is None:
         return None
     result = replace(result, family={"max_wheels": wheels})
     effort = min(request.effort, WAYS_EFFORT)
     status, found = _solved(request, ways, clock, effort)
-    result.stats.update({"ways_templates": len(templates), "ways_status": str(status),
-                         "ways_whole": ways.whole})
+    result.stats.update({"ways_status": str(status), "ways_whole": ways.whole})
     if status not in (Status.OPTIMAL, Status.INFEASIBLE):
         result = replace(result, stopped_by="deterministic_time")  # the model's share ran out
     result = _better(request, result, found)
     if not ways.whole and status in (Status.OPTIMAL, Status.INFEASIBLE):
         status = Status.FEASIBLE if result.found else Status.NOT_FOUND
     return status, result
+
+
+class _TemplateScreen:
+    """Whether a template's model can be left out: no legal way follows its headings (its
+    wheels alone cost more than the budget), or none of its ways can beat the answer so
+    far.  Its end centres lie in a small convex region (the family's `way_template_reach`,
+    tested against the checker's `snake`); the end-position rules, as the relaxed regions
+    of the one-wheel pruning (optimizer.search.regions, outer: every legal end centre stays
+    in), cut it further, and the objective's exact value is bounded over what is left.  A
+    template left out could not have changed the answer."""
+
+    def __init__(self, request: SearchRequest) -> None:
+        self.request = request
+        self.reach = getattr(request.family, "way_template_reach", None)
+        self._regions: CentreRegions | None = None
+
+    def hopeless(self, headings: Sequence[int], value: float | None) -> bool:
+        if self.reach is None:
+            return False
+        request = self.request
+        reach = self.reach(request, request.max_wheels, headings)
+        if reach is None:
+            return True  # no legal way follows it
+        end, hull = reach
+        if value is None or hull is None or not _bounded(request.goal):
+            return False
+        if self._regions is None:
+            self._regions = CentreRegions(request.scenario, request.unit, request.manoeuvre,
+                                          outer=True)
+        best = _exact_bound(request.goal, end, self._regions.within(end, hull))
+        # A hair for the float geometry: left out only when it cannot beat the answer.
+        if request.goal.maximise:
+            return best <= value - SCREEN_ROOM
+        return best >= value + SCREEN_ROOM
+
+
+SCREEN_ROOM = 1e-6  # inches: the region's float error, far above it
+
+
+def _bounded(goal: Goal) -> bool:
+    """Whether `_exact_bound` knows the goal."""
+    return type(goal) in (TargetDistance, FrontTargetDistance, TargetPose, Forward, FacePoint)
+
+
+def _exact_bound(goal: Goal, option: Option, region: shapely.Geometry) -> float:
+    """The best `goal.exact` of any end pose of the option's facing and formation whose
+    centre (start frame) lies in `region` can have, or better (lower when minimising)."""
+    if region.is_empty:
+        return -math.inf if goal.maximise else math.inf
+    if isinstance(goal, Forward):
+        return float(region.bounds[3])
+    if isinstance(goal, FacePoint):  # the point's least distance from the end centre line
+        assert goal.point is not None
+        return float(lateral_gaps([option], [region], goal.point)[0])
+    assert isinstance(goal, TargetDistance | FrontTargetDistance | TargetPose)
+    assert goal.point is not None
+    sx, sy = goal.shift(option)
+    gap = float(shapely.distance(region, shapely.Point(goal.point[0] - sx, goal.point[1] - sy)))
+    if isinstance(goal, TargetPose):
+        assert goal.facing is not None
+        return math.hypot(gap, 0.1 * angle_between_deg(option.frame_facing_deg, goal.facing))
+    return gap
 
 
 def _solved(request: SearchRequest, ways: Any, clock: Clock,
@@ -219,17 +313,23 @@ def _family_status(ways: Status, result: SearchResult) -> Status:
     return ways
 
 
-def _certified(request: SearchRequest, result: SearchResult, clock: Clock) -> SearchResult:
+def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
+               certificates: dict[float, Certificate] | None = None) -> SearchResult:
     """The answer's status under the rules: OPTIMAL within the tolerance of the bound over
     every way, FEASIBLE with the bound otherwise; no answer: NOT_FOUND for an INFEASIBLE
-    family, else as it was."""
+    family, else as it was.  `certificates` (by value) keeps the ones made before: the same
+    value, the same certificate (it depends on the value only)."""
     relaxation = request.relaxation
     assert relaxation is not None
     if result.value is None:
         status = Status.NOT_FOUND if result.status == Status.INFEASIBLE else result.status
         return replace(result, status=status)
-    certificate = certify(request.goal, relaxation, result.value, request.tolerance,
-                          deadline=clock.started + clock.limit_s)
+    certificate = None if certificates is None else certificates.get(result.value)
+    if certificate is None or certificate.timed_out:
+        certificate = certify(request.goal, relaxation, result.value, request.tolerance,
+                              deadline=clock.started + clock.limit_s)
+        if certificates is not None:
+            certificates[result.value] = certificate
     clock.fired |= certificate.timed_out
     result.stats.update({"certificate_boxes": certificate.boxes,
                          "certificate_closed": certificate.closed})
@@ -237,4 +337,3 @@ def _certified(request: SearchRequest, result: SearchResult, clock: Clock) -> Se
         else Status.FEASIBLE
     return replace(result, status=status, bound=certificate.bound, bound_covers="any_wheels",
                    tolerance=request.tolerance, elapsed_s=clock.elapsed())
-

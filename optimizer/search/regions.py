@@ -49,6 +49,11 @@ class CentreRegions:
             base = base.intersection(clip)
             if base.is_empty:
                 return base
+        return self.within(option, base)
+
+    def within(self, option: Option, base: shapely.Geometry) -> shapely.Geometry:
+        """The part of `base` (centres of the option's end facing and formation) the
+        end-position rules leave."""
         query = RegionQuery.of(self.setting, option, base)
         parts = [clause.region(query) for clause in self.clauses]
         keep = [base] + [g for part in parts if part is not None and part.keep

@@ -29,6 +29,12 @@ def inside(xs: np.ndarray, intervals: list[Interval]) -> np.ndarray:
     return found
 
 
+def _ticks(square: np.ndarray) -> np.ndarray:
+    """Moves of these squared lengths in ticks, less the rounding's half tick and the slack
+    (inf stays inf)."""
+    return np.sqrt(np.maximum(square, 0.0)) * MOVE_TICKS - 0.5 - SLACK_TICKS
+
+
 class Frame:
     """One formation's slots as arrays, computed once for all its candidates: each slot's
     rank and lane (-1: not next to the line), the ranks that must be full, and each model's
@@ -100,11 +106,15 @@ class Frame:
         for start in range(0, len(index), chunk):
             xs = self.lay.xs[index[start:start + chunk]]
             x = xs[:, None, None]
-            gone = np.sqrt(np.maximum(self.square[None] - 2.0 * x * self.along[None] + x * x,
-                                      0.0)) * MOVE_TICKS - 0.5 - SLACK_TICKS
-            costs = np.where(self.allowed(xs), gone, math.inf)
-            rows = costs.min(axis=2)
-            cols = costs[:, :, self.full].min(axis=1)
+            # The squared moves, their least taken before the root: the move is an
+            # increasing function of them, so the least move is the same, with a root per
+            # model and per slot instead of per pair.
+            square = self.along[None] * (-2.0 * x)
+            square += self.square[None]
+            square += x * x
+            square[~self.allowed(xs)] = math.inf
+            rows = _ticks(square.min(axis=2))
+            cols = _ticks(square[:, :, self.full].min(axis=1))
             blocked = np.isinf(rows).any(axis=1) | np.isinf(cols).any(axis=1)
             low = np.maximum(np.maximum(rows.sum(axis=1), cols.sum(axis=1)),
                              (self._together(xs) * MOVE_TICKS
@@ -112,6 +122,13 @@ class Frame:
             low = np.maximum(np.floor(np.where(blocked, 0.0, low)), 0.0)  # costs are >= 0
             out[start:start + chunk] = np.where(blocked, -1, low)
         return out
+
+    def cheap_bounds(self, index: np.ndarray) -> np.ndarray:
+        """The last term of `bounds` alone (the move of the models' sum), without the table
+        of models and slots: at most `bounds` wherever that is not -1."""
+        low = self._together(self.lay.xs[index]) * MOVE_TICKS \
+            - (0.5 + SLACK_TICKS) * len(self.ready.ids)
+        return np.maximum(np.floor(low), 0.0).astype(np.int64)
 
     def _together(self, xs: np.ndarray) -> np.ndarray:
         """At each offset, the distance from the models' summed move to the segment of the

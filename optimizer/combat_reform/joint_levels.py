@@ -155,6 +155,18 @@ class Levels:
             level.exact[mine[low < 0]] = -2
         level.bounded[idx] = True
 
+    def cheap(self, level: Level, idx: np.ndarray) -> np.ndarray:
+        """A lower bound on the displacement of the level's candidates `idx`: their costs
+        where bounded, else the move of the models' sum alone (`Frame.cheap_bounds`)."""
+        out = level.costs()[idx]
+        todo = np.flatnonzero(~level.bounded[idx])
+        for p, k in _pairs(level.line[idx[todo]], level.k[idx[todo]]):
+            mine = todo[(level.line[idx[todo]] == p) & (level.k[idx[todo]] == k)]
+            if (p, k) not in self.frames:
+                self.frames[(p, k)] = Frame(self.lines[p], k)
+            out[mine] = self.frames[(p, k)].cheap_bounds(level.index[idx[mine]])
+        return out
+
     def settle(self, level: Level, i: int) -> bool:
         """Assign candidate i of the level (once): False when the budget is spent."""
         if level.exact[i] != -1:

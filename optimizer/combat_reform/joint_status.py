@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from constraints.core.scenario import Scenario
 from constraints.rank_and_file.contact import LINE_IN
 from constraints.rank_and_file.unit import Unit
+from optimizer.combat_reform.joint_bound import shared_line_bound
 from optimizer.combat_reform.outside import Bounded, Pair, unit_classes
 from optimizer.combat_reform.placement import engaged_lines, flush_line
 from optimizer.combat_reform.prepare import Prepared, line_models, rules_bound
@@ -95,12 +96,16 @@ def _beats(value: Pair, everything: Pair, members: Sequence[Member],
 def group_everything(scenario: Scenario, units: Sequence[Unit],
                      before: Sequence[dict[str, str]]) -> Pair:
     """A bound over every placement of the units (`before`: each one's enemies touched
-    before, by Facing): `group_bound`, and every enemy model along those Facings."""
+    before, by Facing): `group_bound`, or, their enemies' Facings on one line, the shared
+    line's (`joint_bound.shared_line_bound`) when lower; and every enemy model along those
+    Facings."""
     models: set[str] = set()
     for previous in before:
         for line in engaged_lines(scenario, previous):
             models.update(line_models(scenario, line, LINE_IN))
-    return group_bound(scenario, units, before), len(models)
+    shared = shared_line_bound(scenario, units, before)
+    own = group_bound(scenario, units, before)
+    return (own if shared is None else min(own, shared)), len(models)
 
 
 def group_bound(scenario: Scenario, units: Sequence[Unit],

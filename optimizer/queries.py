@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import shapely
 
 from constraints.core.jsonread import number, whole
 from constraints.core.scenario import Scenario, validate_manoeuvre
+from constraints.core.system import find_system
 from constraints.core.verdict import Violation
 from constraints.errors import InvalidInputError
 from constraints.geometry.frame import Frame
@@ -26,8 +28,9 @@ from constraints.geometry.plane import Point, angle_between_deg, normalise_deg
 from constraints.rank_and_file.formation import MAX_MODELS
 from constraints.sat.lattice import Lattice
 from constraints.sat.option import Option
-from constraints.t9a.checker import check_move
 from constraints.t9a.moves import Move
+from constraints.whfb7.masks import WarhammerJudge
+from constraints.whfb7.moves import WarhammerMove
 from optimizer.batch import BatchJudge
 from optimizer.batch.judge import validate_request
 from optimizer.families.base import family_for, options_for
@@ -42,16 +45,33 @@ VIEW_LATTICE = Lattice(inch=0.1, degree=1.0, advance_wheel_deg=15.0)
 TILE = 256
 
 
-def is_legal(scenario: Scenario, move: Move) -> bool:
-    """Whether the exact checker finds no broken clause."""
+def is_legal(scenario: Scenario, move: Move | WarhammerMove) -> bool:
+    """Whether the exact checker (the scenario's system's) finds no broken clause."""
     _check_move(move)
     return check_move(scenario, move).legal
 
 
-def violations(scenario: Scenario, move: Move) -> tuple[Violation, ...]:
+def violations(scenario: Scenario, move: Move | WarhammerMove) -> tuple[Violation, ...]:
     """Every broken clause of `move`, measured (empty when legal)."""
     _check_move(move)
     return check_move(scenario, move).violations
+
+
+def check_move(scenario: Scenario, move: Any) -> Any:
+    """The scenario's system's exact checker on `move` (T9A's or whfb7's verdict)."""
+    if not isinstance(scenario, Scenario):
+        raise InvalidInputError(f"expected a Scenario, got {type(scenario).__name__}",
+                                path="scenario")
+    return find_system(scenario.rules).check(scenario, move)
+
+
+def judge_for(scenario: Scenario, unit_id: str, manoeuvre: str) -> Any:
+    """The batch judge of the scenario's system: `BatchJudge` (T9A) or
+    `constraints.whfb7.masks.WarhammerJudge` (whfb7, the checker's verdict on each pose's
+    way: turns on the spot as `turns`)."""
+    if scenario.profile.system == "whfb7":
+        return WarhammerJudge(scenario, unit_id, manoeuvre)
+    return BatchJudge(scenario, unit_id, manoeuvre)
 
 
 @dataclass(frozen=True)
@@ -75,24 +95,33 @@ class LegalMoves:
         self.lattice = lattice
         unit = scenario.unit(unit_id)
         self.frame = Frame(unit.pose.centre, unit.pose.facing_deg)
-        self.judge = BatchJudge(scenario, unit_id, manoeuvre)
+        self.judge = judge_for(scenario, unit_id, manoeuvre)
         self.family = family_for(scenario.profile, manoeuvre)
         self.options, self.regions = options_for(scenario, scenario.unit(unit_id), manoeuvre,
                                                  lattice)
 
     @property
-    def searched(self) -> dict[str, int]:
+    def searched(self) -> dict[str, Any]:
         """The ways the view holds, where fewer than the rules allow: an Advance or March
-        with one wheel ({"max_wheels": 1}); empty for a Reform (every one on the lattice)."""
-        holds_all = self.family.holds_ways(MAX_WHEELS, self.lattice)
-        return {} if holds_all else {"max_wheels": 1}
+        with one wheel ({"max_wheels": 1}, and for whfb7 `ways`, the family's words: a move's
+        turn on the spot only at the start); empty for a Reform (every one on the
+        lattice)."""
+        holds_all = self.family.holds_ways(MAX_WHEELS, self.lattice) and \
+            self.family.holds_every_way
+        if holds_all:
+            return {}
+        if self.family.description is None:
+            return {"max_wheels": 1}
+        return {"max_wheels": 1, "ways": self.family.description}
 
     def __contains__(self, move: object) -> bool:
         """Whether the view holds the move's end pose: the checker finds the move legal, its
         end pose lies on the view's lattice (centre, facing and, for an Advance, Pivot), and
         the batch mask passes it, as iteration would.  Membership is by end pose: a move
-        with other steps to the same end is in the view when the view's own move is."""
-        if not (isinstance(move, Move) and move.unit == self.unit_id
+        with other steps to the same end is in the view when the view's own move is (for
+        whfb7, the move of any option, whatever its turn, that ends there)."""
+        kind = WarhammerMove if self.scenario.profile.system == "whfb7" else Move
+        if not (isinstance(move, kind) and move.unit == self.unit_id
                 and move.manoeuvre == self.manoeuvre):
             return False
         verdict = check_move(self.scenario, move)
@@ -101,19 +130,27 @@ class LegalMoves:
         centre = np.asarray(self.frame.point(verdict.end_centre)) / self.lattice.inch
         if np.abs(centre - np.round(centre)).max() > 1e-6:
             return False
-        pivot = normalise_deg(move.pivot_deg)
+        pivot = normalise_deg(getattr(move, "pivot_deg", 0.0))
         pivot = pivot - 360.0 if pivot > 180.0 else pivot  # the options' (-180, 180]
+        whfb7 = kind is WarhammerMove
+        point = np.round(centre) * self.lattice.inch
         for k, option in enumerate(self.options):
-            if option.files == verdict.end_files and abs(option.pivot_deg - pivot) < 1e-9 \
+            if option.files == verdict.end_files \
+                    and (whfb7 or abs(option.pivot_deg - pivot) < 1e-9) \
                     and angle_between_deg(option.facing_deg, verdict.end_facing_deg) < 1e-6:
-                point = np.round(centre) * self.lattice.inch
-                if shapely.dwithin(shapely.Point(point), self.regions[k], 1e-9):
-                    world = self.frame.world_array(point[None])
-                    return bool(self.family.mask(self.judge, world, [option],
-                                                 np.zeros(1, dtype=int))[0])
+                if not shapely.dwithin(shapely.Point(point), self.regions[k], 1e-9):
+                    continue
+                if not self.judge.way_passes(option.facing_deg, option.pivot_deg,
+                                             option.files) and whfb7:
+                    continue
+                world = self.frame.world_array(point[None])
+                held = bool(self.family.mask(self.judge, world, [option],
+                                             np.zeros(1, dtype=int))[0])
+                if held or not whfb7:
+                    return held
         return False
 
-    def __iter__(self) -> Iterator[Move]:
+    def __iter__(self) -> Iterator[Any]:
         for k, option in enumerate(self.options):
             for legal in self._legal_points(k):
                 for centre in legal.frame_centres:
@@ -271,5 +308,5 @@ def _check_view(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Latti
 
 
 def _check_move(move: object) -> None:
-    if not isinstance(move, Move):
+    if not isinstance(move, Move | WarhammerMove):
         raise InvalidInputError(f"expected a Move, got {type(move).__name__}", path="move")

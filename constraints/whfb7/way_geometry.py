@@ -1,9 +1,10 @@
 """The area a searched Warhammer way covers, as sets of its legs (a, b) and of end centres.
 
-One option (constraints.whfb7.ways) is: an optional turn on the spot, forward a, one wheel t,
-forward b; the end centre d = w + a f + b e (frame inches).  The area the checker judges
-(constraints.rank_and_file.sweeps.unit_sweep) is the union of
-- the start and the turn (fixed per option: judged once, exactly, by the checker's own shape);
+One option (constraints.whfb7.ways) is: an optional wheel and turn on the spot (its prefix),
+forward a, one wheel t, forward b; the end centre d = w + a f + b e (frame inches).  The area
+the checker judges (constraints.rank_and_file.sweeps.unit_sweep) is the union of
+- the start and the prefix (fixed per option: judged once, exactly, by the checker's own
+  shape);
 - leg 1, the rectangle R0 slid by a along f;
 - the wheel's area at leg a: W + a f (W: the checker's own circumscribed wheel area at a = 0);
 - leg 2, the wheeled rectangle Rt + a f slid by s along e, 0 <= s <= b.
@@ -23,6 +24,7 @@ Every set forbidden here holds every (a, b) the checker refuses (up to MARGIN_IN
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -33,10 +35,11 @@ from shapely.geometry import Polygon
 from constraints.core.limits import FLOAT_NOISE
 from constraints.geometry.convex import ConvexPiece
 from constraints.geometry.frame import Frame
-from constraints.rank_and_file.sweeps import turn_sweep, wheel_area
+from constraints.geometry.plane import rectangle_corners
+from constraints.rank_and_file.sweeps import turn_sweep, unit_sweep, wheel_area
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.option import Option, corner_offsets
-from constraints.whfb7.ways import option_turn, way_start
+from constraints.whfb7.ways import option_pre_wheel, option_turn, prefix_steps, way_start
 
 # Every row keeps this much (inches) beyond the limit: float noise in the checker's shapes,
 # and legs decoded from a lattice point of a band (optimizer.families.snaking) clamped at 0.
@@ -61,6 +64,12 @@ class Way:
     wheel: Polygon | None    # the wheel's area with a = 0 (frame), None without a wheel
     rect_t: np.ndarray       # (4, 2) corners after the wheel with a = 0 (frame)
     m1: np.ndarray           # b = m1 . (d - w)
+    pre_wheel_deg: float = 0.0  # the prefix's wheel, before the turn
+
+    @property
+    def prefix(self) -> tuple[float, float]:
+        """(pre wheel, turn): what the area before leg 1 depends on."""
+        return self.pre_wheel_deg, self.turn_deg
 
     @property
     def spare_in(self) -> float:
@@ -68,31 +77,48 @@ class Way:
 
 
 def ways_of(options: list[Option], unit: Unit, frame: Frame) -> list[Way]:
-    """Each option's way (the turned units and wheel areas computed once per turn)."""
-    starts: dict[float, Unit] = {}
+    """Each option's way (the units after each prefix computed once per prefix)."""
+    starts: dict[tuple[float, float], Unit] = {}
     found = []
     for option in options:
-        turn = option_turn(option)
-        if turn not in starts:
-            starts[turn] = way_start(unit, turn)
-        found.append(_way(option, turn, starts[turn], frame))
+        key = (option_pre_wheel(option), option_turn(option))
+        if key not in starts:
+            starts[key] = way_start(unit, key[1], key[0])
+        found.append(_way(option, key[1], starts[key], frame, key[0]))
     return found
 
 
-def _way(option: Option, turn: float, start: Unit, frame: Frame) -> Way:
+def _way(option: Option, turn: float, start: Unit, frame: Frame,
+         pre_wheel: float = 0.0) -> Way:
     corners = start.corners()
     rect0 = np.array([frame.point(c) for c in corners])
     w = np.asarray(option.wheel_shift, dtype=float)
     rect_t = w + np.asarray(corner_offsets(option))
     wheel = None
     if option.wheel_deg:
-        pivot = corners[0] if option.wheel_deg > 0 else corners[1]
-        area = wheel_area(corners, pivot, option.wheel_deg)
-        # Holes (none expected) filled: a larger shape is only more careful.
-        outline = np.asarray(shapely.get_exterior_ring(_largest(area)).coords)
+        local = _local_outline(start.width_in, start.depth_in, option.wheel_deg)
+        f = np.array([math.cos(math.radians(start.pose.facing_deg)),
+                      math.sin(math.radians(start.pose.facing_deg))])
+        r = np.array([f[1], -f[0]])
+        outline = np.asarray(start.pose.centre) + local[:, :1] * r + local[:, 1:] * f
         wheel = Polygon(frame.point_array(outline))
     return Way(option, turn, start, rect0, np.asarray(option.first_dir),
-               np.asarray(option.end_dir), w, wheel, rect_t, np.asarray(option.b_map[:2]))
+               np.asarray(option.end_dir), w, wheel, rect_t, np.asarray(option.b_map[:2]),
+               pre_wheel)
+
+
+@functools.lru_cache(maxsize=4096)
+def _local_outline(width: float, depth: float, angle_deg: float) -> np.ndarray:
+    """The outline of the area a wheel of the unit covers (the checker's own wheel area),
+    in the unit's frame (x right, y ahead, the centre at 0): once per size and angle, moved
+    to each pose rigidly (float noise far below MARGIN_IN)."""
+    corners = rectangle_corners((0.0, 0.0), 90.0, width, depth)
+    pivot = corners[0] if angle_deg > 0 else corners[1]
+    area = wheel_area(corners, pivot, angle_deg)
+    # Holes (none expected) filled: a larger shape is only more careful.
+    outline = np.asarray(shapely.get_exterior_ring(_largest(area)).coords)
+    outline.setflags(write=False)
+    return outline
 
 
 def _largest(shape: shapely.Geometry) -> Polygon:
@@ -100,8 +126,11 @@ def _largest(shape: shapely.Geometry) -> Polygon:
     return shape if shape.geom_type == "Polygon" else shape.convex_hull
 
 
-def turn_area(unit: Unit, turn_deg: float) -> shapely.Geometry:
-    """What the unit covers before its first leg (world): where it stands, and its turn."""
+def turn_area(unit: Unit, turn_deg: float, pre_wheel_deg: float = 0.0) -> shapely.Geometry:
+    """What the unit covers before its first leg (world): where it stands, and its prefix
+    (the wheel, then the turn: the checker's own sweep)."""
+    if pre_wheel_deg:
+        return unit_sweep(unit, prefix_steps(turn_deg, pre_wheel_deg))
     if not turn_deg:
         return unit.boundary()
     return shapely.union(unit.boundary(), turn_sweep(unit, way_start(unit, turn_deg)))
@@ -178,8 +207,11 @@ def wheel_intervals(way: Way, piece: ConvexPiece, gap: float,
     bad: list[tuple[float, float]] = []
     while len(mids):
         moved = shapely.polygons(piece.vertices[None, :, :] - mids[:, None, None] * f)
-        near = shapely.distance(way.wheel, moved) <= target + half
-        mids = mids[near]
+        gaps = shapely.distance(way.wheel, moved)
+        # Within the gap all over the cell (1-Lipschitz): forbidden, no need to refine it.
+        inside = gaps <= target - half
+        bad += [(float(m - half), float(m + half)) for m in mids[inside]]
+        mids = mids[(gaps <= target + half) & ~inside]
         if half * 2 <= MIN_CELL_IN:
             bad += [(float(m - half), float(m + half)) for m in mids]
             break

@@ -1,11 +1,11 @@
 """CP-SAT rows for the 1" rule and the table edge over a searched way's whole area
 (constraints.whfb7.way_geometry says which legs (a, b) each part forbids, and why soundly).
 
-Per option (its literal enforcing every row): the start and the turn, fixed, judged by the
-checker's own shapes (the option is forbidden when they fail); leg 1 and the wheel as rows on
-a = a_map . (d, 1) (a bound, or "a outside an interval" as two Booleans); leg 2 as "the end
-centre outside a convex polygon" (one Boolean per edge that can separate it somewhere in the
-option's region, their OR enforced).
+Per option (its literal enforcing every row): the start and the prefix (wheel, turn), fixed,
+judged by the checker's own shapes (the option is forbidden when they fail); leg 1 and the
+wheel as rows on a = a_map . (d, 1) (a bound, or "a outside an interval" as two Booleans);
+leg 2 as "the end centre outside a convex polygon" (one Boolean per edge that can separate it
+somewhere in the option's region, their OR enforced).
 """
 
 from __future__ import annotations
@@ -41,12 +41,12 @@ def encode_way_spacing(ectx: EncodeContext, gap: float, clause_id: str) -> None:
         return
     union = shapely.union_all(obstacles)
     ways = ways_of(ectx.options, ectx.unit, ectx.frame)
-    clear = {t: float(shapely.distance(turn_area(ectx.unit, t), union)) > gap + MARGIN_IN
-             for t in {w.turn_deg for w in ways}}
+    clear = {k: float(shapely.distance(turn_area(ectx.unit, k[1], k[0]), union)) >
+             gap + MARGIN_IN for k in {w.prefix for w in ways}}
     pieces = ectx.obstacles
     swollen = [grown(p, gap) for p in pieces]
     for way, region in zip(ways, ectx.centre_regions, strict=True):
-        if not clear[way.turn_deg]:
+        if not clear[way.prefix]:
             ectx.enc.forbid(way.option.index, clause_id)
             continue
         _spacing(ectx, way, region, pieces, swollen, gap, clause_id)
@@ -127,10 +127,10 @@ def encode_way_table(ectx: EncodeContext, clause_id: str) -> None:
     """Every option's whole area on the battlefield."""
     table = ectx.scenario.battlefield
     ways = ways_of(ectx.options, ectx.unit, ectx.frame)
-    on = {t: within(_overhang(turn_area(ectx.unit, t), table.width_in, table.depth_in), 0.0)
-          for t in {w.turn_deg for w in ways}}
+    on = {k: within(_overhang(turn_area(ectx.unit, k[1], k[0]), table.width_in,
+                              table.depth_in), 0.0) for k in {w.prefix for w in ways}}
     for way, region in zip(ways, ectx.centre_regions, strict=True):
-        if not on[way.turn_deg] or not _on_table(ectx, way, region):
+        if not on[way.prefix] or not _on_table(ectx, way, region):
             ectx.enc.forbid(way.option.index, clause_id)
 
 

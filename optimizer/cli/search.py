@@ -206,10 +206,11 @@ def cmd_moves(args: argparse.Namespace) -> int:
                                 f"{args.limit if abs(args.limit) < 10**12 else 'more'}",
                                 path="--limit")
     scenario = load_scenario(args.scenario)
-    require_system(scenario, "t9a", "manoeuvre moves")
+    if scenario.profile.system != "whfb7":
+        require_system(scenario, "t9a", "manoeuvre moves")
     with as_options():
         view = legal_moves(scenario, args.unit, args.manoeuvre)
-    found: list[Move] = []
+    found: list[Any] = []
     for move in view:
         found.append(move)
         if len(found) >= args.limit:
@@ -219,7 +220,11 @@ def cmd_moves(args: argparse.Namespace) -> int:
                           "lattice": view.lattice.to_json(), "family": view.searched,
                           "moves": [m.to_json() for m in found]}, indent=2))
     else:
-        print("\n".join(json.dumps(m.to_json()) for m in found) or "no legal move")
+        # A family of its own (whfb7's) says which ways the view holds, first.
+        ways = view.searched.get("ways")
+        lines = ([f"ways of the family searched: {ways}"] if ways else []) + \
+            [json.dumps(m.to_json()) for m in found]
+        print("\n".join(lines) if found else "\n".join(lines + ["no legal move"]))
     return 0 if found else 1
 
 

@@ -1,12 +1,16 @@
-"""Warhammer 7th's move families (docs/rules.md §14.11): the ways a whfb7 search enumerates.
+"""Warhammer 7th's move families (docs/rules.md §14.7): the ways a whfb7 search enumerates.
 
 - march: forward a, one wheel t (a multiple of the lattice's degree within +-90), forward b;
   the wheel costs the outer corner's arc W |t| (its chord with the profile's `wheel_chord`);
   a relaxation of every march with any number of wheels bounds the answer (`relaxation`).
 - move: the same after an optional turn on the spot at the start (none, 90, -90, 180: each
-  a different unit, `turned`, costing `turn_mob` x M).  Turns later in the move, and more
-  wheels, are not searched, and no relaxation bounds them: OPTIMAL only at the objective's
-  floor (optimizer.search.more_wheels).
+  a different unit, `turned`, costing `turn_mob` x M); a relaxation of every move (any
+  turns and wheels in any order, constraints.whfb7.reach) bounds the answer.
+- with more than one wheel asked for (`max_wheels`, default 3), when the bound is not met:
+  ways with a wheel first (and a move's turn after it), then the way above
+  (optimizer.families.whfb7_prefix, through `way_templates` and `way_search`): a sidestep
+  (wheel, forward, wheel back), a wheel before a turn.  Turns after a forward step or a
+  wheel but the first, and third wheels, are not searched (docs/rules.md §14.7).
 - reform: the centre kept, every number of files and every facing on the lattice's degree.
 Options are T9A's Snaking options (optimizer.families.snaking), costed by Warhammer's wheel.
 There are no batch masks or regions for whfb7 yet: a search models every option.
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -30,14 +35,21 @@ from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import Lattice
 from constraints.sat.option import Option
 from constraints.whfb7.moves import Manoeuvre, WarhammerMove
-from constraints.whfb7.ways import option_turn, reform_move, way_start, way_steps
+from constraints.whfb7.reach import MoveReach
+from constraints.whfb7.ways import (
+    option_pre_wheel,
+    option_turn,
+    reform_move,
+    way_start,
+    way_steps,
+)
 from optimizer.families.base import Family, register_family
 from optimizer.families.snaking import SnakingFamily, _triangles, _ways, angles, legs
 
 MARCH_WAYS = "forward, one wheel on the lattice's degree (within +-90 deg), forward"
 MOVE_WAYS = ("an optional turn on the spot at the start (90, -90 or 180), then forward, one "
-             "wheel on the lattice's degree (within +-90 deg), forward; turns later in the "
-             "move and further wheels are not searched")
+             "wheel on the lattice's degree (within +-90 deg), forward; with more wheels, a "
+             "wheel before the turn too; turns later in the move are not searched")
 # A march's relaxation boxes grow with the square of the heading window: past this window (a
 # narrow unit with a long march) the bound is left out (FEASIBLE, not OPTIMAL).
 MAX_WINDOW_DEG = 540.0
@@ -58,53 +70,117 @@ class WarhammerWays(SnakingFamily):
 
     def options(self, unit: Unit, frame: Frame, lattice: Lattice,
                 limits: FamilyLimits) -> tuple[list[Option], list[shapely.Geometry]]:
-        budget = limits.budget_or(2.0 * unit.mobility_in)
-        cost = chord if limits.wheel_chord else arc
-        wheels = angles(lattice.degree, 90.0)
         found: list[Option] = []
         for turn in self.turns:
-            spent = (limits.turn_in or 0.0) if turn else 0.0
-            found += _ways(way_start(unit, turn), frame, [0.0], wheels, budget, cost, spent,
-                           first=len(found))
+            found += self.prefix_options(unit, frame, lattice, limits, 0.0, turn,
+                                         first=len(found))[0]
         return found, _triangles(found)
+
+    def prefix_options(self, unit: Unit, frame: Frame, lattice: Lattice,
+                       limits: FamilyLimits, pre: float, turn: float,
+                       first: int = 0) -> tuple[list[Option], list[shapely.Geometry]]:
+        """The ways after one prefix: the wheel `pre`, then the turn (either may be 0),
+        then forward, one wheel on the lattice's degree, forward (the prefix wheel is the
+        option's `pivot_deg`, constraints.whfb7.ways)."""
+        budget = limits.budget_or(2.0 * unit.mobility_in)
+        cost = chord if limits.wheel_chord else arc
+        spent = ((limits.turn_in or 0.0) if turn else 0.0) + cost(unit.width_in, pre)
+        if spent > budget:
+            return [], []
+        ways = _ways(way_start(unit, turn, pre), frame, [0.0], angles(lattice.degree, 90.0),
+                     budget, cost, spent, first=first)
+        if pre:
+            ways = [replace(o, pivot_deg=pre) for o in ways]
+        return ways, _triangles(ways)
 
     def move(self, unit_id: str, frame: Frame, option: Option,  # type: ignore[override]
              centre: tuple[float, float]) -> WarhammerMove:
         a, b = legs(option, centre)
         return WarhammerMove(unit_id, Manoeuvre(self.manoeuvre),
-                             steps=way_steps(option_turn(option), a, option.wheel_deg, b))
+                             steps=way_steps(option_turn(option), a, option.wheel_deg, b,
+                                             option_pre_wheel(option)))
+
+    def post_rows(self, enc: MoveEncoding, limits: FamilyLimits) -> None:
+        """Snaking's rows, and a + b within what the prefix and the wheel leave of the
+        budget for the options with a wheel before their turn (the distance clause's rows
+        charge the wheel and the turn only)."""
+        super().post_rows(enc, limits)
+        if limits.budget_in is None:
+            return  # Snaking's rows hold the family's own budget already
+        for option, lit in zip(enc.options, enc.option_vars, strict=True):
+            if option_pre_wheel(option):
+                a, b = option.a_map, option.b_map
+                enc.affine_row((a[0] + b[0], a[1] + b[1], a[2] + b[2]), option.spare_in, [lit])
 
     def poses(self, unit: Unit, centres: np.ndarray, facings: np.ndarray,
               turns: np.ndarray | None, files: np.ndarray | None,
               tol: float) -> tuple[Any, Any]:
-        raise NotImplementedError("whfb7 has no batch masks yet")
+        """The searched ways to the poses (each after its turn on the spot, `turns`, default
+        none): per turn the rows it holds and their ways and legs, and whether each pose's
+        way exists (constraints.whfb7.masks; the rules' limits are the judge's)."""
+        from constraints.whfb7.masks import turn_poses
+        return turn_poses(unit, centres, facings, turns)
 
     def mask(self, judge: Any, world: np.ndarray, chosen: Sequence[Option],
              inverse: np.ndarray) -> np.ndarray:
-        raise NotImplementedError("whfb7 has no batch masks yet")
+        """`judge.mask` (a constraints.whfb7.masks.WarhammerJudge) of the options' poses,
+        each with its option's prefix (a wheel, then a turn on the spot)."""
+        from constraints.whfb7.ways import option_pre_wheel
+        facings = np.array([o.facing_deg for o in chosen])[inverse]
+        turns = np.array([option_turn(o) for o in chosen])[inverse]
+        pres = np.array([option_pre_wheel(o) for o in chosen])[inverse]
+        return np.asarray(judge.mask(world, facings, turns=turns, pre_wheels=pres))
 
     def stand_still(self, options: Sequence[Option], unit: Unit) -> int | None:
         """No turn, no wheel: straight ahead with legs of 0."""
-        return next((o.index for o in options
-                     if o.wheel_deg == 0 and o.frame_facing_deg == 90.0), None)
+        return next((o.index for o in options if o.wheel_deg == 0 and
+                     not option_pre_wheel(o) and o.frame_facing_deg == 90.0), None)
 
     def holds_ways(self, wheels: int, lattice: Lattice) -> bool:
-        """No model of ways with several wheels for whfb7: the relaxation's bound stands."""
-        return True
+        """The options hold ways of one wheel (after a move's turn); with more wheels
+        asked for, the ways with a wheel before (optimizer.families.whfb7_prefix) are
+        searched when the bound is not met."""
+        return wheels <= 1
+
+    def way_templates(self, request: Any, wheels: int, points: np.ndarray, count: int,
+                      spread: int) -> list[list[int]]:
+        """The prefixes (pre wheel, turn) to search, best first by the relaxation (its own
+        points: the search's lattice points are T9A's parameters)."""
+        from optimizer.families.whfb7_prefix import templates  # it imports the search
+        step = request.lattice.degree
+        return templates(request, step, [w for w in angles(step, 90.0) if w], count)
+
+    def way_template_reach(self, request: Any, wheels: int, headings: Sequence[int]
+                           ) -> tuple[Option, shapely.Geometry | None] | None:
+        """A prefix's end centres are not drawn (None: unknown, its model is built)."""
+        unit = request.unit
+        return Option(0, unit.pose.facing_deg, 90.0, unit.files, unit.width_in,
+                      unit.depth_in), None
 
     def way_search(self, request: Any, wheels: int, deadline: float,
                    around: Sequence[Sequence[int]] | None = None, margin: int = 0,
-                   start: Any = None) -> None:
-        return None
+                   start: Any = None) -> Any:
+        """One prefix's model (a template, optimizer.families.whfb7_prefix.PrefixSearch);
+        None for anything wider (no model of the family's every way of several wheels)."""
+        from optimizer.families.whfb7_prefix import PrefixSearch, prefix_of
+        if around is None or len(around) != 1 or margin:
+            return None
+        return PrefixSearch(request, prefix_of(list(around[0]), request.lattice.degree),
+                            deadline)
 
-    def relaxation(self, unit: Unit, limits: FamilyLimits) -> MarchReach | None:
+    def relaxation(self, unit: Unit, limits: FamilyLimits) -> MarchReach | MoveReach | None:
         """A march: every march with any number of wheels, each of at most 90 deg, within the
         budget (constraints.rank_and_file.snaking_reach, with Warhammer's wheel cost).  Its
         heading never strays further than the budget's worth of wheels: B / W radians by the
-        arc, B / (W x CHORD_PER_RADIAN) by the chord.  None for a move (turns change the
-        unit: no relaxation yet)."""
-        if self.turns != (0.0,) or limits.budget_in is None:
+        arc, B / (W x CHORD_PER_RADIAN) by the chord.  A move: every move of forward steps,
+        wheels and turns in any order (constraints.whfb7.reach, docs/rules.md §14.7), with
+        the arc's cost (none with the chord option, or when a turn costs nothing)."""
+        if limits.budget_in is None:
             return None
+        if self.turns != (0.0,):
+            if limits.wheel_chord or not limits.turn_in or limits.turn_in <= 0:
+                return None
+            return MoveReach(unit, limits.budget_in, limits.turn_in)
         per_radian = unit.width_in * (CHORD_PER_RADIAN if limits.wheel_chord else 1.0)
         window = math.degrees(limits.budget_in / per_radian)
         if window > MAX_WINDOW_DEG:
@@ -151,11 +227,18 @@ class WarhammerReform(Family):
     def poses(self, unit: Unit, centres: np.ndarray, facings: np.ndarray,
               turns: np.ndarray | None, files: np.ndarray | None,
               tol: float) -> tuple[Any, Any]:
-        raise NotImplementedError("whfb7 has no batch masks yet")
+        """A reform keeps the centre: the poses (files per pose, default the unit's), and
+        whether each is a reform at all (its centre the start's, its files the models')."""
+        chosen = np.full(len(facings), unit.files) if files is None else np.asarray(files)
+        kept = np.hypot(*(np.asarray(centres) - np.asarray(unit.pose.centre)).T) <= 1e-9
+        return chosen, kept & (chosen >= 1) & (chosen <= unit.formation.model_count)
 
     def mask(self, judge: Any, world: np.ndarray, chosen: Sequence[Option],
              inverse: np.ndarray) -> np.ndarray:
-        raise NotImplementedError("whfb7 has no batch masks yet")
+        """`judge.mask` (a constraints.whfb7.masks.WarhammerJudge) of the options' poses."""
+        facings = np.array([o.facing_deg for o in chosen])[inverse]
+        files = np.array([o.files for o in chosen])[inverse]
+        return np.asarray(judge.mask(world, facings, files=files))
 
     def stand_still(self, options: Sequence[Option], unit: Unit) -> int | None:
         return next((o.index for o in options if o.files == unit.files

@@ -54,7 +54,9 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
         lattice; an Advance or March: the budget and window clauses, whose bound over any
         number of wheels rules the pose out); NOT_FOUND when no way of one wheel (its
         unsat core in `blocking`) nor of up to `max_wheels` reaches it, and more are not
-        ruled out; TIMEOUT.
+        ruled out; TIMEOUT.  A whfb7 move or march: the family's ways (`family["ways"]`),
+        INFEASIBLE only where the family's relaxation (every way the rules allow) or a
+        clause refusing every move (a march begun within 8" of an enemy) proves it.
     """
     started = time.perf_counter()
     lattice = lattice or Lattice()
@@ -96,8 +98,24 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
     blocking = tuple(name for name, lit in search.clause_lits.items() if lit.index in core)
     found = SearchResult(Status.INFEASIBLE, objective, None, None, lattice, elapsed,
                          blocking=blocking or (family,))
-    return _beyond_one_wheel(request, found, tolerance, started) \
-        if request.relaxation is not None else found
+    if request.relaxation is not None:
+        return _beyond_one_wheel(request, found, tolerance, started)
+    if not request.family.holds_every_way:
+        # The family searched is not every way the rules allow (a whfb7 move's turns later
+        # on) and no relaxation bounds the rest: nothing is proved beyond the family.
+        return replace(found, status=Status.NOT_FOUND, family=_searched(request),
+                       family_status=Status.INFEASIBLE)
+    return found
+
+
+def _searched(request: SearchRequest, found: SearchResult | None = None) -> dict[str, Any]:
+    """What was searched: the search's own words when it ran (a family of its own, as
+    whfb7's, says which ways), else ways of up to `max_wheels` wheels."""
+    if found is not None and found.family:
+        return dict(found.family)
+    description = request.family.description
+    return {"max_wheels": 1, "ways": description} if description else \
+        {"max_wheels": request.max_wheels}
 
 
 def _beyond_one_wheel(request: SearchRequest, found: SearchResult, tolerance: float,
@@ -128,7 +146,8 @@ def _beyond_one_wheel(request: SearchRequest, found: SearchResult, tolerance: fl
         return replace(ways, status=Status.OPTIMAL, value=0.0, bound=0.0,
                        elapsed_s=time.perf_counter() - started)
     return replace(found, status=Status.NOT_FOUND, elapsed_s=time.perf_counter() - started,
-                   family={"max_wheels": request.max_wheels},
+                   family=_searched(request, ways) if request.family.description else
+                   {"max_wheels": request.max_wheels},
                    family_status=Status.NOT_FOUND)
 
 

@@ -1,5 +1,6 @@
 """`manoeuvre check` on whfb7 files: exit 0 legal, 1 illegal, 2 bad input (one line naming the
-file); the commands of T9A's search refuse a whfb7 scenario as bad input."""
+file); `moves` lists whfb7 moves over the searched family, saying which; the commands of
+T9A's nudges and Combat Reforms refuse a whfb7 scenario as bad input."""
 
 from __future__ import annotations
 
@@ -69,7 +70,6 @@ def test_a_t9a_unit_key_in_a_whfb7_scenario_exits_2(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv", [
-    ["moves", GOBLINS, "--unit", "goblins", "--manoeuvre", "march"],
     ["nudge", GOBLINS, "--casualties", TURN],
     ["combat-reform", GOBLINS],
 ])
@@ -119,3 +119,65 @@ def test_solve_answers_a_whfb7_march(capsys):
                  "--forward"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("OPTIMAL") and '"manoeuvre": "march"' in out
+
+
+@pytest.mark.parametrize("manoeuvre", ["move", "march", "reform"])
+def test_moves_lists_legal_whfb7_moves_and_says_which_ways(capsys, manoeuvre):
+    from constraints.core.scenario_io import load_scenario
+    from constraints.whfb7.checker import check_move
+    from constraints.whfb7.move_io import move_from_json
+
+    assert main(["moves", GOBLINS, "--unit", "goblins", "--manoeuvre", manoeuvre,
+                 "--limit", "5", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert len(out["moves"]) == 5 and out["lattice"]["inch"] == 0.1
+    scenario = load_scenario(GOBLINS)
+    for move in out["moves"]:
+        assert check_move(scenario, move_from_json(move)).legal
+    if manoeuvre == "reform":
+        assert out["family"] == {}  # every files and facing on the lattice
+    else:
+        assert out["family"]["max_wheels"] == 1 and "forward" in out["family"]["ways"]
+
+
+def test_moves_text_names_the_family_first(capsys):
+    assert main(["moves", GOBLINS, "--unit", "goblins", "--manoeuvre", "move",
+                 "--limit", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("ways of the family searched: ")
+    assert len(lines) == 3 and all(json.loads(line)["manoeuvre"] == "move"
+                                   for line in lines[1:])
+
+
+def test_moves_of_a_blocked_march_exit_1(tmp_path, capsys):
+    from constraints.whfb7.examples import field, unit
+
+    data = field(unit(), unit("foe", centre=(36.0, 18.0), facing=270.0, player="blue"))
+    scenario = _write(tmp_path, data, "blocked.json")
+    assert main(["moves", scenario, "--unit", "u", "--manoeuvre", "march"]) == 1
+    assert "no legal move" in capsys.readouterr().out
+    assert main(["moves", scenario, "--unit", "u", "--manoeuvre", "move", "--limit", "1"]) == 0
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--unit", "goblins", "--manoeuvre", "advance"], "--manoeuvre: manoeuvre 'advance' is "
+     "not in rules 'whfb7'"),
+    (["--unit", "orcs", "--manoeuvre", "move"], "--unit: unknown unit 'orcs'"),
+    (["--unit", "goblins", "--manoeuvre", "move", "--limit", "0"], "--limit: expected 1 <= N"),
+    (["--unit", "goblins", "--manoeuvre", "move", "--limit", "x"], "--limit"),
+    (["--unit", "goblins", "--manoeuvre", "wheel"], "--manoeuvre"),
+    (["--manoeuvre", "move"], "--unit"),
+    (["--unit", "goblins", "--manoeuvre", "move", "--target", "1,2"], "unrecognized"),
+])
+def test_a_whfb7_moves_request_with_bad_arguments_exits_2(capsys, argv, words):
+    assert main(["moves", GOBLINS, *argv]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and out.err.count("\n") == 1 and words in out.err
+
+
+def test_moves_of_a_bad_whfb7_scenario_exits_2(tmp_path, capsys):
+    data = json.loads((ROOT / "examples" / "goblins.json").read_text(encoding="utf-8"))
+    data["units"][0]["mobility"] = data["units"][0].pop("movement")
+    scenario = _write(tmp_path, data, "scenario.json")
+    assert main(["moves", scenario, "--unit", "goblins", "--manoeuvre", "move"]) == 2
+    assert '"movement"' in capsys.readouterr().err

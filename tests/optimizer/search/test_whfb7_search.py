@@ -6,6 +6,7 @@ grid of ways that the search must match or beat."""
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -60,8 +61,66 @@ def test_a_move_turns_to_reach_a_target_behind_the_unit():
     result = best_move(scenario, "goblins", "move", Objective("target_distance", (24.0, 5.0)))
     _legal(scenario, result)
     assert result.move.steps[0].kind is StepKind.TURN
-    # No relaxation for moves: OPTIMAL only at the objective's floor.
-    assert result.status == Status.FEASIBLE and "turns later" in result.family["ways"]
+    # The relaxation of every move (constraints.whfb7.reach) proves it.
+    assert result.status == Status.OPTIMAL and result.bound_covers == "any_wheels"
+
+
+def _behind(angle: float, distance: float) -> tuple[float, float]:
+    """The point `distance` from the default unit's centre, `angle` left of its facing."""
+    a = math.radians(90.0 + angle)
+    return 36.0 + distance * math.cos(a), 10.0 + distance * math.sin(a)
+
+
+@pytest.mark.parametrize(("base", "angle", "objective"), [
+    (20.0, 200.0, None),    # behind and to the right: turn 180, then wheel
+    (25.4, 125.0, 200.0),   # a pose behind and to the left: turn 90, then wheel 20
+])
+def test_a_move_whose_best_turns_and_wheels_is_optimal(base, angle, objective):
+    """Two files of two: the best move turns on the spot and wheels, and the bound over every
+    move (any turns and wheels in any order) closes on it."""
+    scenario = scenario_from_json(field(unit(models=4, files=2, base=(base, base))))
+    target = _behind(angle, 5.0)
+    goal = Objective("target_distance", target) if objective is None else \
+        Objective("target_pose", target, objective)
+    result = best_move(scenario, "u", "move", goal)
+    _legal(scenario, result)
+    kinds = [s.kind for s in result.move.steps]
+    assert StepKind.TURN in kinds and StepKind.WHEEL in kinds
+    assert result.status == Status.OPTIMAL and result.bound_covers == "any_wheels"
+    assert result.value - result.bound <= 0.01 + 1e-9
+
+
+def test_a_move_may_wheel_before_it_turns():
+    """Among the rocks: wheeling 5-6 deg right before turning left does better than any move
+    that turns first (2.809"); FEASIBLE with the bound over every move."""
+    scenario = load_scenario(GOBLINS)
+    result = best_move(scenario, "goblins", "move", Objective("target_distance", (19.0, 12.0)))
+    _legal(scenario, result)
+    kinds = [s.kind for s in result.move.steps]
+    assert kinds[:2] == [StepKind.WHEEL, StepKind.TURN]
+    assert result.value < 2.80 and result.bound is not None and result.bound <= result.value
+
+
+def test_a_march_sidesteps():
+    """The issue's sidestep with Warhammer's arc: 5 files of 20 mm march from (36, 10) to
+    (40, 16) facing 90: wheel right, forward, wheel back (one wheel ends 3.5" off)."""
+    scenario = scenario_from_json(field(unit(models=20, files=5, base=(20.0, 20.0))))
+    result = best_move(scenario, "u", "march", Objective("target_pose", (40.0, 16.0), 90.0))
+    _legal(scenario, result)
+    wheels = [s.value for s in result.move.steps if s.kind is StepKind.WHEEL]
+    assert len(wheels) == 2 and wheels[0] < 0 < wheels[1] and wheels[0] == -wheels[1]
+    assert result.value < 1.7 and result.stats["options_value"] > 3.5
+    assert result.bound is not None and result.bound <= result.value
+
+
+def test_the_same_move_twice():
+    scenario = load_scenario(GOBLINS)
+    goal = Objective("target_distance", (19.0, 12.0))
+    first = best_move(scenario, "goblins", "move", goal)
+    second = best_move(scenario, "goblins", "move", goal)
+    assert first.move.to_json() == second.move.to_json()
+    assert (first.status, first.value, first.bound) == (second.status, second.value,
+                                                       second.bound)
 
 
 def test_a_move_that_reaches_its_target_is_optimal():

@@ -1,0 +1,625 @@
+"""Batch legality of whfb7 end poses (the legal-move views' mask): many end poses in, a
+boolean per pose out, equal to the whfb7 checker's verdict on the way the pose names.
+
+A pose of a move or march is (end centre, end facing, prefix): the way is the searched
+family's (optimizer.families.whfb7), its prefix (an optional wheel, then an optional turn on
+the spot; a march's prefix never turns), forward a, one wheel t (the end facing less the
+heading after the prefix, within +-90 deg), forward b.  The area the
+checker judges (constraints.rank_and_file.sweeps.unit_sweep) is the union of
+- the start and the prefix: fixed per prefix, measured once with the checker's own shape;
+- leg 1, the start rectangle R1 slid by a along f: its distance to a convex obstacle piece P
+  is the distance from the segment of centres [o, o + a f] to the Minkowski difference
+  P (+) (-R1) (exact: a convex polygon), and its bounds are R1's and R1 + a f's;
+- the wheel's area W + a f (W: the checker's own wheel area at a = 0): its distance to P is
+  1-Lipschitz in a, so cells of a are sorted into clear, blocked and (below a millionth of
+  an inch wide) undecided; its bounds are W's shifted by a f;
+- leg 2, the wheeled rectangle slid along e from the wheel's end q to the end centre d: the
+  segment [q, d] against P (+) (-Rt).
+Each measure is compared with its clause's limit as the checker compares it; a measure
+within DISAGREE_IN of the limit (or an undecided wheel cell) is left to the checker itself,
+on the very move the pose names: so the mask is the checker's verdict on every pose, the
+vectorised measures deciding all but a handful.  A march begun within 8" of an enemy is
+refused whole; a reform (the centre kept) is judged per (files, facing) by the checker.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+
+from constraints.core.limits import FLOAT_NOISE
+from constraints.core.scenario import Scenario, validate_manoeuvre
+from constraints.errors import InvalidInputError
+from constraints.geometry.convex import ConvexPiece, convex_pieces
+from constraints.geometry.frame import Frame
+from constraints.geometry.plane import Point, rotate_about, signed_deg
+from constraints.geometry.wheel import ARC_STEP_DEG
+from constraints.rank_and_file.family_limits import family_limits
+from constraints.rank_and_file.kinematics import arc, chord
+from constraints.rank_and_file.steps import Step, forward, turn, wheel
+from constraints.rank_and_file.sweeps import _arc, step_sweep, unit_sweep
+from constraints.rank_and_file.unit import Unit
+from constraints.rank_and_file.ways import Ways, group_ways, legs
+from constraints.whfb7.checker import check_move
+from constraints.whfb7.moves import Manoeuvre, WarhammerMove
+from constraints.whfb7.ways import TURNS_DEG
+
+WORLD = Frame((0.0, 0.0), 90.0)
+# How far a vectorised measure may differ from the checker's on the same move (float noise
+# in the shapes each builds): a measure this close to its limit is left to the checker.
+DISAGREE_IN = 1e-8
+FIRST_HALF_IN = 0.25   # half-width of the wheel's first cells of a
+LAST_HALF_IN = 5e-7    # cells no wider than twice this that stay undecided go to the checker
+WHEEL_LIMIT_DEG = 90.0
+CLEAR, BLOCKED, UNDECIDED = 1, 0, -1
+
+
+@dataclass(frozen=True)
+class WayPoses:
+    """Poses of one turn's ways: each pose's way (`ways.inverse`), legs and whether its way
+    exists (legs not backwards, a straight way's centre on its line, a wheel within 90)."""
+
+    prefix: tuple[float, float]  # (wheel, turn) before leg 1, either 0 for none
+    start: Unit            # the unit after them (where leg 1 starts)
+    ways: Ways
+    a: np.ndarray
+    b: np.ndarray
+    exists: np.ndarray
+
+    def subset(self, rows: np.ndarray) -> WayPoses:
+        inverse = self.ways.inverse[rows]
+        return WayPoses(self.prefix, self.start, _with_inverse(self.ways, inverse),
+                        self.a[rows], self.b[rows], self.exists[rows])
+
+
+def _with_inverse(ways: Ways, inverse: np.ndarray) -> Ways:
+    return Ways(ways.pivot, ways.facing, ways.delta, inverse, ways.shift, ways.fp, ways.fe,
+                ways.det, ways.f, ways.half_right, ways.half_ahead)
+
+
+def way_poses(start: Unit, prefix: tuple[float, float], centres: np.ndarray,
+              facings: np.ndarray) -> WayPoses:
+    """The one-wheel ways of `start` (the unit after its `prefix`) to world end poses."""
+    ways = group_ways(start, facings, np.zeros(len(facings)))
+    x0, y0 = start.pose.centre
+    a, b, ok = legs(ways, centres[:, 0] - x0, centres[:, 1] - y0)
+    ok &= np.abs(ways.delta[ways.inverse]) <= WHEEL_LIMIT_DEG + 1e-9
+    return WayPoses(prefix, start, ways, a, b, ok)
+
+
+def prefix_steps(prefix: tuple[float, float]) -> tuple[Step, ...]:
+    """The steps before leg 1: the prefix's wheel, then its turn (either may be 0)."""
+    pre, spin = prefix
+    return tuple(s for s in (wheel(pre) if pre else None, turn(spin) if spin else None)
+                 if s is not None)
+
+
+def prefix_start(unit: Unit, prefix: tuple[float, float]) -> Unit:
+    """The unit after its prefix, as the checker executes it."""
+    for step in prefix_steps(prefix):
+        unit = step_sweep(unit, step)[1]
+    return unit
+
+
+def steps_of(prefix: tuple[float, float], a: float, wheel_deg: float,
+             b: float) -> tuple[Step, ...]:
+    """The move of a pose's way: the prefix, forward a, the wheel, forward b (zero steps
+    left out)."""
+    return prefix_steps(prefix) + tuple(
+        s for s in (forward(a) if a > 0 else None, wheel(wheel_deg) if wheel_deg else None,
+                    forward(b) if b > 0 else None) if s is not None)
+
+
+def turn_poses(unit: Unit, centres: np.ndarray, facings: np.ndarray,
+               turns: np.ndarray | None, pre_wheels: np.ndarray | None = None) \
+        -> tuple[list[tuple[np.ndarray, WayPoses]], np.ndarray]:
+    """The poses grouped by their prefix, a wheel (`pre_wheels`, within 90 deg) then a turn
+    on the spot (`turns`: 0, 90, -90 or 180), each default none: per prefix, its rows and
+    their ways; and whether each pose's way exists."""
+    centres, facings = np.asarray(centres, float), np.asarray(facings, float)
+    spins = np.zeros(len(facings)) if turns is None else np.asarray(turns, float)
+    pres = np.zeros(len(facings)) if pre_wheels is None else np.asarray(pre_wheels, float)
+    exists = np.zeros(len(facings), dtype=bool)
+    groups = []
+    keys = np.stack([pres, spins], axis=1).view(np.complex128).reshape(-1)
+    for key in np.unique(keys):
+        pre, spin = float(key.real), float(key.imag)
+        known = [t for t in TURNS_DEG if abs(signed_deg(np.array(spin - t))) < 1e-9]
+        if not known or abs(pre) > WHEEL_LIMIT_DEG:
+            continue
+        rows = np.flatnonzero(keys == key)
+        prefix = (pre, known[0])
+        found = way_poses(prefix_start(unit, prefix), prefix, centres[rows], facings[rows])
+        exists[rows] = found.exists
+        groups.append((rows, found))
+    return groups, exists
+
+
+class Verdicts:
+    """Per pose: BLOCKED as soon as a measure certainly breaks its clause, UNDECIDED where
+    one is too close to call, CLEAR otherwise."""
+
+    def __init__(self, n: int) -> None:
+        self.state = np.full(n, CLEAR, dtype=np.int8)
+
+    def within(self, measured: np.ndarray, limit: float, rows: Any = slice(None)) -> None:
+        """A "within `limit`" clause (as constraints.core.limits.within), on `rows`."""
+        self._apply(rows, measured <= limit + FLOAT_NOISE - DISAGREE_IN,
+                    measured > limit + FLOAT_NOISE + DISAGREE_IN)
+
+    def more_than(self, measured: np.ndarray, limit: float, rows: Any = slice(None)) -> None:
+        """A "more than `limit`" clause (as constraints.core.limits.more_than), on `rows`."""
+        self._apply(rows, measured > limit + FLOAT_NOISE + DISAGREE_IN,
+                    measured <= limit + FLOAT_NOISE - DISAGREE_IN)
+
+    def states(self, states: np.ndarray, rows: Any = slice(None)) -> None:
+        self._apply(rows, states == CLEAR, states == BLOCKED)
+
+    def _apply(self, rows: Any, passes: np.ndarray, fails: np.ndarray) -> None:
+        state = self.state[rows]
+        state[fails] = BLOCKED
+        state[(state == CLEAR) & ~passes & ~fails] = UNDECIDED
+        self.state[rows] = state
+
+
+class WarhammerJudge:
+    """Judge many end poses of one whfb7 unit's manoeuvre at once (the whfb7 counterpart of
+    optimizer.batch.BatchJudge: same `mask`, `way_passes`)."""
+
+    def __init__(self, scenario: Scenario, unit_id: str, manoeuvre: str) -> None:
+        if not isinstance(scenario, Scenario):
+            raise InvalidInputError(f"expected a Scenario, got {type(scenario).__name__}",
+                                    path="scenario")
+        if scenario.profile.system != "whfb7":
+            raise InvalidInputError(f"a whfb7 batch judge needs a whfb7 scenario; this one is "
+                                    f"rules {scenario.rules!r}", path="scenario")
+        validate_manoeuvre(scenario, unit_id, manoeuvre, "unit_id", "manoeuvre")
+        self.scenario, self.manoeuvre = scenario, manoeuvre
+        self.unit: Unit = scenario.unit(unit_id)
+        clauses = scenario.profile.clauses(manoeuvre)
+        self.limits = family_limits(clauses, self.unit)
+        self.blocked = any(c.refuses_every_move(scenario, self.unit) for c in clauses)
+        self.gap = float(scenario.profile.param("spacing_in"))
+        self.pieces: list[ConvexPiece] = []
+        for label, shape in scenario.obstacles_for(unit_id):
+            self.pieces += convex_pieces(label, shape, WORLD)
+        self.obstacles = [shape for _, shape in scenario.obstacles_for(unit_id)]
+        self.table = scenario.battlefield
+        self.confirmed = 0  # poses the checker decided (the measures too close to call)
+        self._starts: dict[tuple[float, float],
+                           tuple[Unit, int, list[ConvexPiece], list[np.ndarray]]] = {}
+        self._wheels: dict[tuple[float, float, float], WheelSweep] = {}
+        self._reforms: dict[tuple[int, float], bool] = {}
+
+    # -- the public mask ---------------------------------------------------------------------
+
+    def mask(self, centres: Any, facings: Any, *, turns: Any = None,
+             pre_wheels: Any = None, files: Any = None) -> np.ndarray:
+        """Whether each end pose is legal: the checker's verdict on the way the pose names.
+
+        Parameters
+        ----------
+        centres : array (N, 2)
+            End centres, world inches.
+        facings : array (N,)
+            End facings, degrees.
+        turns : array (N,) or float, optional
+            A move's turn on the spot at the start (0, 90, -90 or 180; default 0); the way
+            is then forward, one wheel (within 90 deg), forward.
+        pre_wheels : array (N,) or float, optional
+            A wheel before that turn (within 90 deg; default none).
+        files : array (N,) or int, optional
+            A reform's end files (default: the unit's own); ignored for a move or march.
+        """
+        centres = _array(centres, "centres", (-1, 2))
+        facings = _array(facings, "facings", (len(centres),))
+        if self.manoeuvre == "reform":
+            chosen = np.full(len(facings), self.unit.files) if files is None else \
+                _array(files, "files", facings.shape)
+            if (chosen != np.round(chosen)).any() or (chosen < 1).any():
+                raise InvalidInputError("expected whole numbers of files >= 1", path="files")
+            return self._reforms_mask(centres, facings, chosen.astype(int))
+        chosen_turns = None if turns is None else _array(turns, "turns", facings.shape)
+        pres = None if pre_wheels is None else _array(pre_wheels, "pre_wheels", facings.shape)
+        ok = np.zeros(len(facings), dtype=bool)
+        if self.blocked:
+            return ok
+        groups, _ = turn_poses(self.unit, centres, facings, chosen_turns, pres)
+        for rows, poses in groups:
+            if poses.prefix[1] and self.manoeuvre == "march":
+                continue  # a turn in a march (whfb7.march.no_turn)
+            ok[rows] = self._ways_mask(poses, centres[rows])
+        return ok
+
+    def way_passes(self, facing_deg: float, pivot_deg: float, files: int) -> bool:
+        """Whether poses of this facing, turn (`pivot_deg`) and files may be legal at all (a
+        march begun within 8" of an enemy, or one that turns, never is)."""
+        if self.manoeuvre == "reform":
+            return True
+        return not self.blocked and not (self.manoeuvre == "march" and pivot_deg)
+
+    # -- moves and marches -------------------------------------------------------------------
+
+    def _start(self, prefix: tuple[float, float]) \
+            -> tuple[Unit, int, list[ConvexPiece], list[np.ndarray]]:
+        """The unit after the prefix; the start and prefix's own state (CLEAR, BLOCKED or
+        UNDECIDED, by the checker's own area); the obstacle pieces in reach of any way from
+        there, and each one's Minkowski difference with the rectangle there (leg 1)."""
+        if prefix not in self._starts:
+            start = prefix_start(self.unit, prefix)
+            area = unit_sweep(self.unit, prefix_steps(prefix))
+            verdicts = Verdicts(1)
+            verdicts.within(np.array([_overhang(area.bounds, self.table)]), 0.0)
+            if self.obstacles:
+                verdicts.more_than(np.array([float(shapely.distance(
+                    area, shapely.union_all(self.obstacles)))]), self.gap)
+            budget = self.limits.budget_or(2.0 * self.unit.mobility_in)
+            half_diagonal = math.hypot(start.width_in, start.depth_in) / 2.0
+            reach = budget + 3.0 * half_diagonal + self.gap + 0.1
+            centre = shapely.Point(start.pose.centre)
+            near = [p for p in self.pieces
+                    if shapely.distance(centre, Polygon(p.vertices)) <= reach]
+            offsets = np.asarray(start.corners()) - np.asarray(start.pose.centre)
+            self._starts[prefix] = (start, int(verdicts.state[0]), near,
+                                    [minkowski_hull(p.vertices, offsets) for p in near])
+        return self._starts[prefix]
+
+    def _ways_mask(self, poses: WayPoses, centres: np.ndarray) -> np.ndarray:
+        prefix = poses.prefix
+        start, state, pieces, leg_one = self._start(prefix)
+        ok = poses.exists.copy()
+        if state == BLOCKED or not ok.any():
+            return np.zeros(len(ok), dtype=bool)
+        alive = np.flatnonzero(ok)
+        p = poses.subset(alive)
+        verdicts = Verdicts(len(alive))
+        if state == UNDECIDED:
+            verdicts.state[:] = UNDECIDED
+        ways, inv = p.ways, p.ways.inverse
+        delta = ways.delta
+        cost = np.array([self._wheel_cost(start, float(t)) for t in delta])[inv]
+        spent = cost + self._prefix_cost(prefix)
+        budget = self.limits.budget_or(2.0 * self.unit.mobility_in)
+        verdicts.within(p.a + spent + p.b, budget)
+        origin = np.asarray(start.pose.centre)
+        f = ways.fp[:, inv].T                     # (n, 2) forward before the wheel
+        leg_end = origin + p.a[:, None] * f       # the centre after leg 1
+        q = leg_end + ways.shift[:, inv].T        # after the wheel
+        d = centres[alive]
+        rect0 = np.asarray(start.corners())
+        # The table: leg 1, the wheel, leg 2 (each part's bounds; the checker's overhang is
+        # that of their union).
+        over = _rect_overhang(rect0, origin, leg_end, self.table)
+        end_offsets = _offsets(ways)               # (K, 4, 2)
+        order = np.argsort(inv, kind="stable")
+        by_way = np.split(order, np.searchsorted(inv[order], np.arange(1, len(delta))))
+        for k in range(len(delta)):
+            rows = by_way[k]
+            if not len(rows):
+                continue
+            offsets = end_offsets[k]
+            over[rows] = np.maximum(over[rows], _rect_overhang(
+                offsets, np.zeros(2), q[rows], self.table))
+            over[rows] = np.maximum(over[rows], _rect_overhang(
+                offsets, np.zeros(2), d[rows], self.table))
+            if delta[k]:
+                sweep = self._wheel(start, prefix, float(delta[k]), pieces)
+                over[rows] = np.maximum(over[rows], sweep.overhang(p.a[rows], self.table))
+        verdicts.within(over, 0.0)
+        # The 1" rule, piece by piece.
+        for j, piece in enumerate(pieces):
+            verdicts.more_than(segment_distance(origin[None, :], leg_end, leg_one[j]),
+                               self.gap)
+            for k in range(len(delta)):
+                rows = by_way[k]
+                if not len(rows):
+                    continue
+                zone = minkowski_hull(piece.vertices, end_offsets[k])
+                verdicts.more_than(segment_distance(q[rows], d[rows], zone), self.gap, rows)
+                if delta[k]:
+                    sweep = self._wheel(start, prefix, float(delta[k]), pieces)
+                    verdicts.states(cell_states(sweep.cells(j), p.a[rows]), rows)
+        result = verdicts.state == CLEAR
+        undecided = np.flatnonzero(verdicts.state == UNDECIDED)
+        for n in undecided:
+            k = inv[n]
+            move = WarhammerMove(self.unit.id, Manoeuvre(self.manoeuvre),
+                                 steps=steps_of(prefix, float(p.a[n]), float(delta[k]),
+                                                float(p.b[n])))
+            result[n] = check_move(self.scenario, move).legal
+            self.confirmed += 1
+        out = np.zeros(len(ok), dtype=bool)
+        out[alive] = result
+        return out
+
+    def _wheel_cost(self, start: Unit, wheel_deg: float) -> float:
+        cost = chord if self.limits.wheel_chord else arc
+        return cost(start.width_in, wheel_deg) if wheel_deg else 0.0
+
+    def _prefix_cost(self, prefix: tuple[float, float]) -> float:
+        """What the prefix costs: its wheel (the unit's own frontage) and its turn."""
+        return self._wheel_cost(self.unit, prefix[0]) + \
+            ((self.limits.turn_in or 0.0) if prefix[1] else 0.0)
+
+    def _wheel(self, start: Unit, prefix: tuple[float, float], wheel_deg: float,
+               pieces: list[ConvexPiece]) -> WheelSweep:
+        """The wheel's area at a = 0 and what it meets (built once per prefix and wheel)."""
+        key = (*prefix, wheel_deg)
+        if key not in self._wheels:
+            budget = self.limits.budget_or(2.0 * self.unit.mobility_in)
+            spare = budget - self._wheel_cost(start, wheel_deg) - self._prefix_cost(prefix)
+            self._wheels[key] = WheelSweep(start, wheel_deg, max(spare, 0.0) + 1e-6,
+                                           [p.vertices for p in pieces],
+                                           self.gap + FLOAT_NOISE)
+        return self._wheels[key]
+
+    # -- reforms -----------------------------------------------------------------------------
+
+    def _reforms_mask(self, centres: np.ndarray, facings: np.ndarray,
+                      files: np.ndarray) -> np.ndarray:
+        """A reform keeps the centre: a pose elsewhere is no reform; each (files, facing) is
+        judged once by the checker."""
+        start = np.asarray(self.unit.pose.centre)
+        ok = np.hypot(*(centres - start).T) <= 1e-9
+        ok &= files <= self.unit.formation.model_count
+        for n in np.flatnonzero(ok):
+            key = (int(files[n]), round(float(facings[n]) % 360.0, 9))
+            if key not in self._reforms:
+                move = WarhammerMove(self.unit.id, Manoeuvre.REFORM, files=key[0],
+                                     facing_deg=float(facings[n]) % 360.0)
+                self._reforms[key] = check_move(self.scenario, move).legal
+            ok[n] = self._reforms[key]
+        return ok
+
+
+class WheelSweep:
+    """A wheel's area at a = 0 (the checker's own shape, `wheel_area`, world), moved by a f
+    with a in [0, a_most]: built only where a cheap superset of it (the hull of the corners'
+    arcs drawn outside their circles, grown by the checker's own arcs' overshoot) comes near
+    the table's edge or an obstacle piece, as it takes a few hundredths of a second."""
+
+    COARSE_STEP_DEG = 5.0
+
+    def __init__(self, start: Unit, wheel_deg: float, a_most: float,
+                 pieces: list[np.ndarray], limit: float) -> None:
+        self.corners = start.corners()
+        self.pivot = self.corners[0] if wheel_deg > 0 else self.corners[1]
+        self.wheel_deg, self.a_most, self.pieces, self.limit = wheel_deg, a_most, pieces, limit
+        heading = math.radians(start.pose.facing_deg)
+        self.f = np.array([math.cos(heading), math.sin(heading)])
+        radius = max(math.dist(c, self.pivot) for c in self.corners)
+        # The checker's arcs (ARC_STEP_DEG) reach this far outside their circles at most.
+        self.allow = radius * (1.0 / math.cos(math.radians(ARC_STEP_DEG) / 2.0) - 1.0) + 1e-9
+        self.hull = _arc_hull(self.corners, self.pivot, wheel_deg, self.COARSE_STEP_DEG)
+        self._cells: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    @cached_property
+    def exact(self) -> list[shapely.Geometry]:
+        """The parts whose union is the checker's `wheel_area` (the rectangle before and
+        after, and what each edge sweeps), each built as the checker builds it but made
+        valid only where it is not (the union and make_valid are most of the checker's
+        time; the distance to a union is the least distance to its parts)."""
+        corners, pivot, angle = self.corners, self.pivot, self.wheel_deg
+        parts = [Polygon(corners), Polygon([rotate_about(c, pivot, angle) for c in corners])]
+        steps = max(1, math.ceil(abs(angle) / ARC_STEP_DEG))
+        for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
+            for near, far in _monotone_pieces(a, b, pivot):
+                inner = _arc(near, pivot, angle, steps, False)[::-1] \
+                    if math.dist(near, pivot) > 0.0 else np.zeros((0, 2))
+                ring = np.vstack([[near, far], _arc(far, pivot, angle, steps, True), inner])
+                part = shapely.polygons(ring)
+                parts.append(part if shapely.is_valid(part) else shapely.make_valid(part))
+        return parts
+
+    @cached_property
+    def exact_bounds(self) -> np.ndarray:
+        bounds = shapely.bounds(np.array(self.exact, dtype=object))
+        return np.concatenate([bounds[:, :2].min(axis=0), bounds[:, 2:].max(axis=0)])
+
+    def overhang(self, a: np.ndarray, table: Any) -> np.ndarray:
+        """How far the area moved by each a f reaches past the table (negative inside): the
+        superset's, where it is well inside, else the exact shape's."""
+        shift = np.tile(a[:, None] * self.f, 2)
+        over = _bounds_overhang(np.asarray(self.hull.bounds)[None, :] + shift, table) + \
+            self.allow
+        close = over > -DISAGREE_IN
+        if close.any():
+            over[close] = _bounds_overhang(self.exact_bounds[None, :]
+                                           + shift[close], table)
+        return over
+
+    def cells(self, j: int) -> tuple[np.ndarray, np.ndarray]:
+        """wheel_cells against piece j: all CLEAR where the superset, swept over every a,
+        stays clear of it."""
+        if j not in self._cells:
+            piece = self.pieces[j]
+            outline = np.asarray(self.hull.exterior.coords)
+            swept = shapely.MultiPoint(np.vstack([outline, outline + self.a_most * self.f]))
+            if shapely.distance(swept.convex_hull, Polygon(piece)) > \
+                    self.limit + DISAGREE_IN + self.allow:
+                self._cells[j] = (np.array([0.0]), np.array([CLEAR], dtype=np.int8))
+            else:
+                self._cells[j] = wheel_cells(self.exact, self.f, piece, self.a_most,
+                                             self.limit)
+        return self._cells[j]
+
+
+def _monotone_pieces(a: Point, b: Point, pivot: Point) -> list[tuple[Point, Point]]:
+    """The pieces of segment a-b along which the distance from the pivot only grows, (near,
+    far) each, as constraints.rank_and_file.sweeps.segment_sweep splits it."""
+    ax, ay, bx, by = a[0] - pivot[0], a[1] - pivot[1], b[0] - pivot[0], b[1] - pivot[1]
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else -(ax * dx + ay * dy) / length2
+    foot = (pivot[0] + ax + t * dx, pivot[1] + ay + t * dy)
+    pieces = [(foot, a), (foot, b)] if 0.0 < t < 1.0 else \
+        [(a, b) if math.dist(a, pivot) <= math.dist(b, pivot) else (b, a)]
+    # A piece a few ulps long (the foot of the perpendicular on a corner) sweeps a sliver
+    # along its corner's arc, which the corner's other piece covers: left out (the checker's
+    # own sliver is a self-intersecting ring it makes valid).
+    return [(near, far) for near, far in pieces if math.dist(near, far) > 1e-9]
+
+
+def _arc_hull(corners: tuple[Point, ...], pivot: Point, wheel_deg: float,
+              step_deg: float) -> Polygon:
+    """The convex hull of the rectangle's corners turned by every angle from 0 to
+    `wheel_deg` about `pivot`: each corner's arc drawn outside its circle (tangent edges)."""
+    steps = max(1, math.ceil(abs(wheel_deg) / step_deg))
+    step = math.radians(wheel_deg) / steps
+    points = []
+    for c in corners:
+        radius = math.dist(c, pivot)
+        start = math.atan2(c[1] - pivot[1], c[0] - pivot[0])
+        grown = radius / math.cos(abs(step) / 2.0)
+        mids = start + step * (np.arange(steps) + 0.5)
+        ends = start + step * np.array([0.0, steps])
+        points += [np.stack([pivot[0] + grown * np.cos(mids),
+                             pivot[1] + grown * np.sin(mids)], axis=1),
+                   np.stack([pivot[0] + radius * np.cos(ends),
+                             pivot[1] + radius * np.sin(ends)], axis=1)]
+    hull = shapely.MultiPoint(np.vstack(points)).convex_hull
+    assert hull.geom_type == "Polygon"
+    return hull
+
+
+# -- geometry ---------------------------------------------------------------------------------
+
+def minkowski_hull(piece: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Counter-clockwise vertices of P (+) (-R): the centres c at which the rectangle with
+    corner offsets `offsets` (from its centre) meets the convex piece P."""
+    points = (piece[:, None, :] - offsets[None, :, :]).reshape(-1, 2)
+    hull = shapely.orient_polygons(shapely.MultiPoint(points).convex_hull)
+    return np.asarray(shapely.get_coordinates(hull))[:-1] if hull.geom_type == "Polygon" \
+        else np.asarray(shapely.get_coordinates(hull))
+
+
+def segment_distance(p: np.ndarray, q: np.ndarray, polygon: np.ndarray) -> np.ndarray:
+    """Distance from each segment [p, q] ((n, 2) or (1, 2) each) to a convex polygon given
+    by its counter-clockwise vertices (0 where they meet)."""
+    p, q = np.broadcast_arrays(p, q)
+    v = polygon
+    w = np.roll(v, -1, axis=0)
+    edge = w - v
+    normal = np.stack([edge[:, 1], -edge[:, 0]], axis=1)   # outward (counter-clockwise)
+    offset = np.einsum("ij,ij->i", normal, v)
+    num = offset[None, :] - p @ normal.T                  # n . p <= h at t = 0 means num >= 0
+    den = (q - p) @ normal.T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = num / den
+    lo = np.where(den < 0, ratio, -np.inf).max(axis=1, initial=0.0)
+    hi = np.where(den > 0, ratio, np.inf).min(axis=1, initial=1.0)
+    parallel_out = ((den == 0) & (num < 0)).any(axis=1)
+    meets = (lo <= hi) & ~parallel_out if len(v) >= 3 else np.zeros(len(p), dtype=bool)
+    best = np.minimum(_to_edges(p, v, w), _to_edges(q, v, w))
+    seg = q - p
+    length2 = np.maximum(np.einsum("ij,ij->i", seg, seg), 1e-300)
+    t = np.clip(((v[None, :, :] - p[:, None, :]) * seg[:, None, :]).sum(axis=2)
+                / length2[:, None], 0.0, 1.0)
+    foot = p[:, None, :] + t[:, :, None] * seg[:, None, :]
+    best = np.minimum(best, np.hypot(*(v[None, :, :] - foot).transpose(2, 0, 1)).min(axis=1))
+    return np.where(meets, 0.0, best)
+
+
+def _to_edges(p: np.ndarray, v: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Distance from points p (n, 2) to the polygon's edges v -> w (the boundary)."""
+    edge = w - v
+    length2 = np.maximum(np.einsum("ij,ij->i", edge, edge), 1e-300)
+    t = np.clip(((p[:, None, :] - v[None, :, :]) * edge[None, :, :]).sum(axis=2) / length2,
+                0.0, 1.0)
+    foot = v[None, :, :] + t[:, :, None] * edge[None, :, :]
+    return np.hypot(*(p[:, None, :] - foot).transpose(2, 0, 1)).min(axis=1)
+
+
+def wheel_cells(parts: list[shapely.Geometry], f: np.ndarray, piece: np.ndarray,
+                a_most: float, limit: float) -> tuple[np.ndarray, np.ndarray]:
+    """Cells of a in [0, a_most] (their lower ends, sorted, and states): the wheel's area
+    moved by a f is CLEAR (more than `limit` from the piece throughout the cell), BLOCKED
+    (within it throughout) or UNDECIDED (a cell at most 2 LAST_HALF_IN wide).  The distance
+    is 1-Lipschitz in a: a cell whose centre's distance is beyond the limit by more than its
+    half width is decided."""
+    count = max(1, math.ceil(a_most / (2 * FIRST_HALF_IN)))
+    half = a_most / count / 2.0
+    mids = half * (2 * np.arange(count) + 1)
+    los: list[np.ndarray] = []
+    states: list[np.ndarray] = []
+    while len(mids):
+        moved = shapely.polygons(piece[None, :, :] - mids[:, None, None] * f)
+        gaps = np.min([shapely.distance(part, moved) for part in parts], axis=0)
+        clear = gaps - half > limit + DISAGREE_IN
+        blocked = gaps + half <= limit - DISAGREE_IN
+        for mask, kind in ((clear, CLEAR), (blocked, BLOCKED)):
+            los.append(mids[mask] - half)
+            states.append(np.full(int(mask.sum()), kind, dtype=np.int8))
+        rest = mids[~clear & ~blocked]
+        if half <= LAST_HALF_IN:
+            los.append(rest - half)
+            states.append(np.full(len(rest), UNDECIDED, dtype=np.int8))
+            break
+        half /= 2.0
+        mids = np.concatenate([rest - half, rest + half])
+    lo, state = np.concatenate(los), np.concatenate(states)
+    order = np.argsort(lo, kind="stable")
+    return lo[order], state[order]
+
+
+def cell_states(cells: tuple[np.ndarray, np.ndarray], a: np.ndarray) -> np.ndarray:
+    """The state of the cell each a lies in (a past the last cell: the last cell's)."""
+    lo, state = cells
+    k = np.clip(np.searchsorted(lo, a, side="right") - 1, 0, len(lo) - 1)
+    return state[k]
+
+
+def _offsets(ways: Ways) -> np.ndarray:
+    """(K, 4, 2) corner offsets of each way's end rectangle from its centre (front-left,
+    front-right, rear-right, rear-left)."""
+    r, fwd = ways.half_right.T, ways.half_ahead.T
+    return np.stack([-r + fwd, r + fwd, r - fwd, -r - fwd], axis=1)
+
+
+def _rect_overhang(corners_or_offsets: np.ndarray, base: np.ndarray, centres: np.ndarray,
+                   table: Any) -> np.ndarray:
+    """Overhang of the rectangles `corners_or_offsets` (+ centres - base) past the table."""
+    pts = corners_or_offsets[None, :, :] - base[None, None, :] + centres[:, None, :]
+    bounds = np.concatenate([pts.min(axis=1), pts.max(axis=1)], axis=1)
+    return _bounds_overhang(bounds, table)
+
+
+def _bounds_overhang(bounds: np.ndarray, table: Any) -> np.ndarray:
+    """How far shapes with these (n, 4) bounds (minx, miny, maxx, maxy) reach past the
+    table's edges, negative when inside (the checker's overhang is this clamped at 0: a
+    shape well inside is decided without the checker)."""
+    return np.maximum.reduce([-bounds[:, 0], -bounds[:, 1],
+                              bounds[:, 2] - table.width_in, bounds[:, 3] - table.depth_in])
+
+
+def _overhang(bounds: tuple[float, float, float, float], table: Any) -> float:
+    return float(_bounds_overhang(np.asarray([bounds]), table)[0])
+
+
+def _array(values: Any, name: str, shape: tuple[int, ...]) -> np.ndarray:
+    """`values` as finite floats of `shape` (a scalar is broadcast; -1 takes any length)."""
+    try:
+        array = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"expected an array of numbers of shape {shape}",
+                                path=name) from None
+    if array.ndim == 0 and -1 not in shape:
+        array = np.broadcast_to(array, shape)
+    elif array.size == 0 and shape[0] == -1:
+        array = array.reshape(0, *shape[1:])
+    elif array.shape == shape[1:] and shape[0] == -1:
+        array = array.reshape(1, *shape[1:])
+    if array.ndim != len(shape) or any(want not in (-1, got)
+                                       for want, got in zip(shape, array.shape, strict=True)):
+        raise InvalidInputError(f"expected shape {tuple('N' if s == -1 else s for s in shape)}"
+                                f", got {array.shape}", path=name)
+    if not np.isfinite(array).all() or (np.abs(array) > 1e6).any():
+        raise InvalidInputError("expected finite numbers of magnitude at most 1e6", path=name)
+    return array
+

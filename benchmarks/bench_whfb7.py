@@ -41,14 +41,13 @@ from constraints.core.scenario import Scenario  # noqa: E402
 from constraints.core.scenario_io import load_scenario, scenario_from_json  # noqa: E402
 from constraints.whfb7.checker import check_move  # noqa: E402
 from constraints.whfb7.examples import field, unit, wall  # noqa: E402
-from constraints.whfb7.masks import (  # noqa: E402
+from constraints.whfb7.mask_geometry import (  # noqa: E402
     BLOCKED,
     CLEAR,
-    WarhammerJudge,
     minkowski_hull,
     segment_distance,
-    steps_of,
 )
+from constraints.whfb7.masks import WarhammerJudge, steps_of  # noqa: E402
 from constraints.whfb7.moves import Manoeuvre, WarhammerMove  # noqa: E402
 from constraints.whfb7.ways import option_pre_wheel, option_turn  # noqa: E402
 from optimizer.families.snaking import end_centre  # noqa: E402

@@ -15,7 +15,8 @@ from constraints.errors import InvalidInputError
 from constraints.rank_and_file.steps import forward, turn, wheel
 from constraints.whfb7.checker import check_move
 from constraints.whfb7.examples import field, unit, wall
-from constraints.whfb7.masks import WarhammerJudge, segment_distance
+from constraints.whfb7.mask_geometry import segment_distance
+from constraints.whfb7.masks import WarhammerJudge
 from constraints.whfb7.moves import Manoeuvre, WarhammerMove
 from constraints.whfb7.ways import way_steps
 from optimizer.queries import judge_for, legal_moves, legal_region, nearest_legal

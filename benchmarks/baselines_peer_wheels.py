@@ -10,7 +10,7 @@ rules cut that polygon as for one wheel (`optimizer.search.regions`, sound: disc
 spacing zones enlarged); its best point for the objective, in continuous coordinates, is the
 sequence's candidate; the candidates in objective order are judged by `check_move` (which
 alone judges the front's sweep and the Pivot) until one is legal.  The legs of a candidate are
-recovered from its centre: some two legs, or all three spending the whole spare.
+recovered from its centre (`hull_legs`, shared with the solver's candidate ways).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from constraints.rank_and_file.regions import RegionQuery
 from constraints.sat.option import Option, front_offset
 from constraints.t9a.checker import check_move
 from constraints.t9a.moves import Move, Step
+from optimizer.families.snaking_candidates import hull_legs
 from optimizer.search.objectives import BEHIND_PENALTY, Objective
 from optimizer.search.regions import CentreRegions
 from optimizer.search.solve import objective_value
@@ -79,7 +80,7 @@ def geometry_two_wheels(scenario: Scenario, unit_id: str, manoeuvre: str, object
     for _, (pivot, t1, t2), point, start, spare in found:
         if stats["checked"] >= MAX_CHECKS:
             break
-        legs = _legs(point - start, _Way(unit.width_in, unit.depth_in, pivot, t1, t2).dirs,
+        legs = hull_legs(point - start, _Way(unit.width_in, unit.depth_in, pivot, t1, t2).dirs,
                      spare)
         if legs is None:
             continue
@@ -167,25 +168,6 @@ def _cost(objective: Objective, target: np.ndarray | None, frame: Frame, option:
         turn = abs((option.facing_deg - objective.facing_deg + 180.0) % 360.0 - 180.0)
         return math.hypot(distance, 0.1 * turn)
     return distance
-
-
-def _legs(shift: np.ndarray, dirs: np.ndarray, spare: float) -> np.ndarray | None:
-    """Legs (a, b, c) >= 0 within `spare` moving the centre by `shift`: two of them, or all
-    three spending the whole spare (a point of the hull lies in one of its triangles)."""
-    for i, j in ((0, 1), (0, 2), (1, 2)):
-        m = np.column_stack([dirs[i], dirs[j]])
-        if abs(np.linalg.det(m)) < 1e-12:
-            continue
-        x = np.linalg.solve(m, shift)
-        if x.min() >= -LEG_EPS and x.sum() <= spare + LEG_EPS:
-            legs = np.zeros(3)
-            legs[[i, j]] = np.clip(x, 0.0, None)
-            return legs
-    m = np.vstack([dirs.T, np.ones(3)])
-    if abs(np.linalg.det(m)) < 1e-12:
-        return None
-    x = np.linalg.solve(m, np.append(shift, spare))
-    return np.clip(x, 0.0, None) if x.min() >= -LEG_EPS else None
 
 
 def _move(unit_id: str, manoeuvre: str, pivot: float, t1: float, t2: float,

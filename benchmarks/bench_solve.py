@@ -1,19 +1,25 @@
-"""Best single-unit move: CP-SAT (`best_move`) against two baselines, plus batch-mask throughput.
+"""Best single-unit move: CP-SAT (`best_move`) against the baselines, plus batch-mask throughput.
 
     .venv/bin/python benchmarks/bench_solve.py [--quick] [--repeats N] [--json OUT]
                                                [--cases NAME,...] [--mask-only]
 
 For each case (a scenario file in `benchmarks/scenarios/`, a unit, a manoeuvre, an objective)
-three methods run in this one process, each on a freshly loaded scenario (so none inherits
+the methods run in this one process, each on a freshly loaded scenario (so none inherits
 another's cached path finders): `optimizer.search.solve.best_move` (CP-SAT, time limit 30 s, one
-worker), `optimizer.baseline.brute_force` (0.05" grid, batch mask, exact confirmation) and
-`optimizer.baseline.per_heading_geometry` (shapely regions per option).  Each method runs
+worker) at the default K (`cp-sat`) and with one wheel (`cp-sat-1`); the one-wheel baselines
+`brute` (`baselines.brute_force`: 0.05" grid, batch mask, exact confirmation) and `geometry`
+(`baselines.per_heading_geometry`: shapely regions per option); and, but for a Reform, the
+baselines over ways of two wheels, `brute-2` (`baselines_wheels.brute_two_wheels`) and
+`geometry-2` (`baselines_peer_wheels.geometry_two_wheels`: a polygon of end centres per
+heading sequence).  Each method runs
 `--repeats` times (default 3); CP-SAT's random seed is the repeat number (best_move fixes
 seed 0, so the bench wraps `solver_for` to vary it).  The table shows the objective (as
 `objective_value` computes it from the exact verdict), min / median wall time, the ratio
 baseline median / solver median, and whether the solver's worst value over the repeats is
 at least as good as the baseline's best within one lattice step (0.005"; in brackets how much
 worse the solver is, negative when better), with the solver's time split into its phases.
+The summary ends with the issue's acceptance lines: the median at the default K within 2x
+of the one-wheel median, and the solver at least as good as every baseline on every case.
 `--quick` runs three cases once.  Then the throughput of `BatchJudge.mask` on 1,000,000 March
 poses on the lattice (100,000 with --quick) against a Python loop of `check_move` over 200 of
 them, near obstacles and in the open.
@@ -33,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from baselines import brute_force, per_heading_geometry
+from baselines_peer_wheels import geometry_two_wheels
 from baselines_wheels import brute_two_wheels
 from bench_args import choose
 from mask_throughput import MASK_CASES, bench_mask
@@ -91,6 +98,8 @@ CASES: dict[str, Case] = {
 }
 
 
+# The baselines: of the one-wheel family, and over ways of two wheels (not for a Reform).
+BASELINES = ("brute", "geometry", "brute-2", "geometry-2")
 PHASES = ("options_for", "find_incumbent", "build_search", "post_objective")
 # The module whose namespace each phase is called through.
 CALLED_IN = {"options_for": solve, "find_incumbent": prefilter, "build_search": solve,
@@ -152,13 +161,15 @@ def bench_case(name: str, repeats: int, max_wheels: int) -> dict[str, Any]:
     path = SCENARIOS / case[0]
     runs: dict[str, list[dict[str, Any]]] = {"cp-sat": [], "cp-sat-1": [], "brute": [],
                                              "geometry": []}
-    if case[2] != "reform":
-        runs["brute-2"] = []
+    if case[2] != "reform":  # the baselines over ways of two wheels
+        runs["brute-2"], runs["geometry-2"] = [], []
     for seed in range(repeats):
         runs["cp-sat"].append(seeded_best_move(load_scenario(path), case, seed, max_wheels))
         runs["cp-sat-1"].append(seeded_best_move(load_scenario(path), case, seed, 1))
         if "brute-2" in runs:
             runs["brute-2"].append(run_baseline(brute_two_wheels, load_scenario(path), case))
+            runs["geometry-2"].append(run_baseline(geometry_two_wheels, load_scenario(path),
+                                                   case))
         runs["brute"].append(run_baseline(brute_force, load_scenario(path), case))
         runs["geometry"].append(run_baseline(per_heading_geometry, load_scenario(path), case))
     return summarise(name, case, runs)
@@ -183,7 +194,7 @@ def summarise(name: str, case: Case, runs: dict[str, list[dict[str, Any]]]) -> d
         rows[method] = {"values": values, "worst": worst, "time_min_s": min(times),
                         "time_median_s": statistics.median(times), "runs": found}
     solver = rows["cp-sat"]
-    for method in [m for m in ("cp-sat-1", "brute", "geometry", "brute-2") if m in rows]:
+    for method in [m for m in ("cp-sat-1",) + BASELINES if m in rows]:
         best = [v for v in rows[method]["values"] if v is not None]
         base = (max(best) if maximise else min(best)) if best else None
         rows[method]["solver_ok"] = at_least_as_good(solver["worst"], base, maximise)
@@ -217,7 +228,7 @@ def print_case(result: dict[str, Any]) -> None:
     facing = "" if obj["facing"] is None else f" facing {obj['facing']}"
     print(f"\n== {result['case']}: {result['unit']} {result['manoeuvre']}, "
           f"{obj['name']}{target}{facing} [{result['scenario']}]  ({result['what']})")
-    print(f"{'method':<9} {'value (worst)':>14} {'t min s':>8} {'t med s':>8} {'ratio':>6} "
+    print(f"{'method':<10} {'value (worst)':>14} {'t min s':>8} {'t med s':>8} {'ratio':>6} "
           f"{'solver >= it':>13}  notes")
     for method, row in rows.items():
         if method in ("cp-sat", "cp-sat-1"):
@@ -243,8 +254,8 @@ def print_case(result: dict[str, Any]) -> None:
             stats = row["runs"][0]["stats"]
             notes = ", ".join(f"{k} {v}" for k, v in stats.items()
                               if k in ("poses", "masked", "mask_legal", "regions", "checked",
-                                       "ways"))
-        print(f"{method:<9} {fmt(row['worst']):>14} {row['time_min_s']:>8.2f} "
+                                       "ways", "sequences"))
+        print(f"{method:<10} {fmt(row['worst']):>14} {row['time_min_s']:>8.2f} "
               f"{row['time_median_s']:>8.2f} {ratio:>6} {ok:>13}  {notes}")
 
 
@@ -266,7 +277,7 @@ def print_summary(results: list[dict[str, Any]]) -> dict[str, Any]:
         print(f"  {method:<9} one wheel at least as fast as it in {faster}/{len(results)} "
               f"(median ratio {statistics.median(one):.3f})")
         out[method + "_one_wheel"] = {"median_ratio": statistics.median(one), "faster": faster}
-    for method in ("brute", "geometry", "brute-2"):
+    for method in BASELINES:
         ratios = [r["methods"][method]["ratio"] for r in results if method in r["methods"]]
         oks = [r["methods"][method]["solver_ok"] for r in results if method in r["methods"]]
         if not oks:
@@ -278,6 +289,13 @@ def print_summary(results: list[dict[str, Any]]) -> dict[str, Any]:
               f"{out[method]['median_ratio']:.3f}; solver at least as good ({STEP_IN}\") in "
               f"{out[method]['solver_ok']}/{len(oks)}, worse in "
               f"{out[method]['solver_worse']}")
+    ratio = out["median_solver_s"] / out["median_one_wheel_s"]
+    worse = sorted({f"{r['case']} ({m})" for r in results for m in BASELINES
+                    if r["methods"].get(m, {}).get("solver_ok") is False})
+    out["acceptance"] = {"median_ratio": ratio, "within_2x": ratio <= 2.0, "worse": worse}
+    print(f"  acceptance: median at K / one-wheel median {ratio:.2f} "
+          f"({'met' if ratio <= 2.0 else 'NOT met'}: at most 2); at least as good as every "
+          f"baseline on every case: {'met' if not worse else 'NOT met: ' + ', '.join(worse)}")
     return out
 
 

@@ -115,6 +115,17 @@ class SnakingFamily(Family):
                       spread: int) -> list[list[int]]:
         return templates(request, wheels, points, count, spread)
 
+    def way_candidates(self, request: Any, wheels: int, value: float | None,
+                       deadline: float) -> tuple[Move, Any, dict[str, Any]] | None:
+        """The best legal way of two wheels on a coarse grid that beats `value`, by exact
+        geometry per heading sequence, judged by the checker (optimizer.search.
+        way_candidates); None below two wheels, or for a subclass (its wheels cost and move
+        otherwise: whfb7's)."""
+        if wheels < 2 or type(self) is not SnakingFamily:
+            return None
+        from optimizer.families.snaking_candidates import two_wheel_way  # it imports the families
+        return two_wheel_way(request, value, deadline)
+
     def way_template_reach(self, request: Any, wheels: int, headings: Sequence[int]
                            ) -> tuple[Option, shapely.Geometry | None] | None:
         """A template's end facing and every end centre of its ways (None: unknown); None

@@ -6,7 +6,11 @@ the one-wheel answer does not already settle it.
    any number of wheels (optimizer.search.certify).  Within the tolerance: OPTIMAL, and no
    way of more wheels could do better by more than that, so none is searched.
 3. Otherwise the family's model of ways with up to K wheels (every wheel on the lattice's
-   degree; optimizer.families.snaking_ways) searches: first the ways through the
+   degree; optimizer.families.snaking_ways) searches: first, where the family has them, its
+   candidate ways of two wheels (optimizer.families.snaking_candidates: per heading sequence on a
+   coarse grid, the polygon of end centres cut by the end-position rules, its best point
+   judged by the checker, best first; then the lattice's degree round the best), any legal
+   one better than the answer taking its place; then the ways through the
    relaxation's best points (templates: every stage's heading fixed, a small model each;
    one is not built when no legal way follows it, or when the region of its end centres
    left by the end-position rules cannot beat the answer so far); then, only when there is
@@ -120,7 +124,9 @@ def _unbounded(request: SearchRequest, result: SearchResult) -> SearchResult:
 
 def _search_ways(request: SearchRequest, result: SearchResult,
                  clock: Clock) -> tuple[Status, SearchResult] | None:
-    """Ways through the relaxation's best lattice points first (each a small model of its
+    """The family's candidate ways of two wheels first (exact geometry per heading sequence,
+    judged by the checker: a better answer screens more templates out); then the ways
+    through the relaxation's best lattice points (each a small model of its
     headings, legs free; left out where `_TemplateScreen` says so); then, only when neither
     they nor the one-wheel search found an answer, the ways near the templates (the whole
     model when there are none); None when the family will not model ways under these
@@ -135,6 +141,12 @@ def _search_ways(request: SearchRequest, result: SearchResult,
     models = getattr(family, "models_ways", None)
     if models is not None and not models(request):
         return None
+    candidates = getattr(family, "way_candidates", None)
+    found = None if candidates is None else candidates(request, wheels, result.value,
+                                                       clock.deadline)
+    if found is not None:  # a legal way of two wheels, better than the answer so far
+        result = _better(request, result, found[:2])
+        result.stats["ways_candidate"] = found[2]
     templates = family.way_templates(request, wheels, _lattice_points(request), TEMPLATES,
                                      TEMPLATE_SPREAD)
     screen = _TemplateScreen(request)

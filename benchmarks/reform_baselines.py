@@ -67,6 +67,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -152,12 +153,7 @@ def exhaustive(scenario: Scenario, unit_id: str, *, step: float = STEP_IN,
         best.seconds = time.perf_counter() - started
         return best
     lines = [flush_line(scenario.unit(e), f) for e, f in sorted(previous.items())]
-    seen: set[str] = set()
-    for line in lines:
-        if line.enemy in seen:
-            continue
-        line = line.with_colinear(lines)
-        seen.update(e for e, _, _ in line.spans)
+    for line in _merged_lines(lines):
         _search_line(scenario, unit, previous, line, step, events, player_done, audit, best)
     best.seconds = time.perf_counter() - started
     return best
@@ -495,3 +491,149 @@ def joint_exhaustive(scenario: Scenario, ids: tuple[str, ...],
         group.lines[i][p.line].layouts[p.k].xs[p.index]), p.own, p.enemy)
         for i, (a, p) in enumerate(zip(answers, picks, strict=True))), total,
         _legal(scenario, answers))
+
+
+# -- every flush placement, enemies on several lines ----------------------------------------
+
+@dataclass(frozen=True)
+class Placements:
+    """`placements_exhaustive`'s result: the best legal (own, enemy) found (None: none
+    legal), its placement (line's enemy, Facing on it, files, offset), and the counts."""
+
+    value: tuple[int, int] | None
+    where: tuple[str, str, int, float] | None
+    placements: int
+    checked: int
+
+
+def placements_exhaustive(scenario: Scenario, unit_id: str, *,
+                          step: float = 0.05) -> Placements:
+    """The best reform of `unit_id` over every placement flush on the line of an enemy
+    Facing it touched before, written apart from `optimizer/combat_reform/lines_bound.py`
+    (no lanes, no caps): each such line, every legal number of files, each of the unit's four
+    Facings on it, every arrangement of the rear rank's gaps, offsets on a lattice of `step`
+    over where it touches an enemy plus every offset where the unit, or a slot's base, starts
+    or stops touching an enemy's boundary or one of its models' bases; the models given
+    slots by a matching within the March Rate.  Contacts counted on the placed scene
+    (`true_value`, every enemy); the placements tried by that value, highest first, until
+    the exact checker (every clause but eligibility) accepts one."""
+    unit = scenario.unit(unit_id)
+    previous = _previous(scenario, unit)
+    lines = [flush_line(scenario.unit(e), f) for e, f in sorted(previous.items())]
+    enemies = [scenario.unit(e) for e in sorted(previous)]
+    reach = float(scenario.profile.param("march_mob")) * unit.mobility_in
+    if scenario.profile.name == "t9a-2025":
+        reach = math.inf
+    shapes = [np.asarray(e.boundary().exterior.coords[:-1]) for e in enemies]
+    shapes += [np.asarray(b.exterior.coords[:-1]) for e in enemies for b in model_bases(e)]
+    found: list[tuple[tuple[int, int], UnitReform, tuple[str, str, int, float]]] = []
+    n = unit.formation.model_count
+    for line in _merged_lines(lines):
+        for files in range(1, n + 1):
+            if files not in _legal_files(scenario, unit):
+                continue
+            for own in ("front", "right", "rear", "left"):
+                option = Option(unit, line, files, own)
+                for xs in [_placement_offsets(option, shapes, step)]:
+                    for x in xs:
+                        for reform in _arrangements(option, float(x), reach):
+                            value = true_value(placed(scenario, [reform]), unit_id)
+                            found.append((value, reform, (line.enemy, own, files, float(x))))
+    found.sort(key=lambda f: f[0], reverse=True)
+    checked = 0
+    for value, reform, where in found:
+        checked += 1
+        verdict = check_combat_reform(scenario, [reform], player_done=False)
+        if not [c for c in verdict.clauses() if c != "combat_reform.eligible"]:
+            return Placements(value, where, len(found), checked)
+    return Placements(None, None, len(found), checked)
+
+
+def _legal_files(scenario: Scenario, unit: Unit) -> list[int]:
+    widths = scenario.profile.param("proper_rank_width")
+    proper = int(widths[min(unit.height, len(widths) - 1)])
+    n = unit.formation.model_count
+    chars = len(unit.formation.characters)
+    return [f for f in range(max(1, chars), n + 1)
+            if formation_problem(Formation(f, n), proper, unit.files)[0] == ""]
+
+
+def _placement_offsets(option: Option, shapes: list[np.ndarray], step: float) -> np.ndarray:
+    """The lattice over where the unit comes within 0.01" of some shape, and every offset
+    where the unit or a slot's base starts or stops touching one (shapely's hull, apart from
+    the bound's own arithmetic)."""
+    from optimizer.combat_reform.placement import shifted_within
+
+    r = option.line.right
+    mine = np.asarray(option.boundary(0.0).exterior.coords[:-1])
+    events: list[float] = []
+    windows = []
+    for theirs in shapes:
+        whole = shifted_within(mine, theirs, r, 0.01)
+        if whole is None:
+            continue
+        windows.append(whole)
+        for gap in (0.0, CONTACT_IN):
+            iv = shifted_within(mine, theirs, r, gap)
+            events += [] if iv is None else list(iv)
+            for slot in option.slots():
+                base = _slot_polygon(option, slot)
+                iv = shifted_within(base, theirs, r, gap)
+                events += [] if iv is None else list(iv)
+    lattice = [np.arange(math.floor(lo / step) * step, hi + step, step) for lo, hi in windows]
+    return np.unique(np.concatenate([np.array(events), *lattice]))
+
+
+def _slot_polygon(option: Option, slot: Slot) -> np.ndarray:
+    from constraints.geometry.plane import rectangle_corners
+
+    c = option.slot_origin(slot)
+    base = option.unit.base
+    return np.asarray(rectangle_corners((float(c[0]), float(c[1])), option.facing_deg,
+                                        base.width_in, base.depth_in))
+
+
+def _arrangements(option: Option, x: float, reach: float) -> list[UnitReform]:
+    """The unit at offset x, one reform per arrangement of the rear rank's gaps whose slots
+    the models can reach (a matching within the March Rate; characters in the front rank)."""
+    unit = option.unit
+    n = unit.formation.model_count
+    slots = option.slots()
+    rear = option.ranks - 1
+    empty_count = len(slots) - n
+    ids = unit.model_ids()
+    chars = {c.id for c in unit.formation.characters}
+    starts = unit.model_positions()
+    centres = np.array([option.slot_origin(s) for s in slots]) + x * option.line.right
+    pose = option.pose(x)
+    found = []
+    for empty in itertools.combinations(range(option.files), empty_count):
+        used = [s for s in slots if not (s[0] == rear and s[1] in empty)]
+        graph = nx.Graph()
+        rows = [("m", m) for m in range(n)]
+        graph.add_nodes_from(rows, bipartite=0)
+        for m, mid in enumerate(ids):
+            for s in used:
+                j = slots.index(s)
+                if mid in chars and s[0] != 0:
+                    continue
+                if float(np.hypot(*(starts[m] - centres[j]))) <= reach + REACH_TOL_IN:
+                    graph.add_edge(("m", m), ("s", s))
+        matched = hopcroft_karp_matching(graph, top_nodes=rows)
+        if any(row not in matched for row in rows):
+            continue
+        found.append(UnitReform(unit.id, option.files, pose.centre, pose.facing_deg,
+                                tuple(ModelPlacement(ids[m], matched[("m", m)][1])
+                                      for m in range(n))))
+    return found
+
+
+def _merged_lines(lines: list[FlushLine]) -> Iterator[FlushLine]:
+    """Each enemy Facing's line once, merged with the lines colinear with it."""
+    seen: set[str] = set()
+    for line in lines:
+        if line.enemy in seen:
+            continue
+        line = line.with_colinear(lines)
+        seen.update(e for e, _, _ in line.spans)
+        yield line

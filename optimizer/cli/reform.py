@@ -41,7 +41,9 @@ def add_reform_command(sub: Any, epilog: str | None = None) -> None:
                      help="keep this character in contact with this enemy unit (repeat)")
     cmd.add_argument("--joint", action="store_true",
                      help="reform two or three units of one combat together (a best-first "
-                     "search over their candidates; about a second for two 20-model units)")
+                     "search over their candidates; about a second for two 20-model units); "
+                     "with --widest such groups are reformed one at a time, and a note says "
+                     "so")
     cmd.add_argument("--json", action="store_true", help="print the result as JSON")
     cmd.add_argument("--render", metavar="FILE",
                      help="also draw before and after (.png or .svg)")

@@ -27,6 +27,7 @@ def reforms_to_json(found: PlayerReforms) -> dict[str, Any]:
     # The third level is least at the offset found, not proved over offsets: no bound.
     value.append(round(sum(o.displacement_in for o in done), 6))
     bound.append(None)
+    notes = {"notes": list(found.notes)} if found.notes else {}
     return {
         "manoeuvre": "combat_reform",
         "status": status_of(found),
@@ -39,6 +40,7 @@ def reforms_to_json(found: PlayerReforms) -> dict[str, Any]:
         "not_found": [{"unit": o.unit, "status": o.answer.status, "reason": o.answer.reason}
                       for o in found.outcomes if o.answer is not None and o.reform is None],
         "verdict": None if found.verdict is None else found.verdict.to_json(),
+        **notes,
     }
 
 
@@ -75,6 +77,7 @@ def reforms_text(found: PlayerReforms) -> str:
                          f"{r.centre[1]:.4f}), facing {r.facing_deg:g}; models in contact "
                          f"{a.contacts_before} -> {a.value[0]} (bound {a.bound[0]}), enemy "
                          f"models touched {a.value[1]}")
+    lines += [f"  note: {note}" for note in found.notes]
     if found.verdict is not None:
         lines.append(f"  checked: {'legal' if found.verdict.legal else 'ILLEGAL'}")
     return "\n".join(lines)

@@ -244,28 +244,35 @@ class Option:
         interval computed exactly, and their hull is the answer (it replaced a golden-section
         search 20x slower, which also missed the overlapping interval when gap is 0)."""
         mine = np.asarray(self.boundary(0.0).exterior.coords[:-1])
-        theirs = np.asarray(shape.exterior.coords[:-1])
-        hull = MultiPoint((theirs[:, None, :] - mine[None, :, :]).reshape(-1, 2)).convex_hull
-        pts = np.asarray(hull.exterior.coords[:-1] if isinstance(hull, Polygon)
-                         else hull.coords)
-        r = self.line.right
-        normal = np.array([r[1], -r[0]])
-        found: list[Interval] = []
-        along, off = pts @ r, pts @ normal  # off: no cancellation near a tangent
-        for a, d in zip(along, gap * gap - off * off, strict=True):
-            if d >= 0.0:
-                found.append((float(a - math.sqrt(d)), float(a + math.sqrt(d))))
-        for a, b in zip(pts, np.roll(pts, -1, axis=0), strict=True):
-            length = float(np.hypot(*(b - a)))
-            if length < 1e-12:
-                continue
-            u = (b - a) / length
-            n = np.array([u[1], -u[0]])
-            found += _band(_linear(float(r @ u), -float(a @ u), 0.0, length),
-                           _linear(float(r @ n), -float(a @ n), -gap, gap))
-        if not found:
-            return None
-        return (min(lo for lo, _ in found), max(hi for _, hi in found))
+        return shifted_within(mine, np.asarray(shape.exterior.coords[:-1]), self.line.right,
+                              gap)
+
+
+def shifted_within(mine: np.ndarray, theirs: np.ndarray, r: np.ndarray,
+                   gap: float) -> Interval | None:
+    """The x at which the convex polygon `mine` (its vertices), moved by x * r (a unit
+    vector), comes within `gap` of the convex polygon `theirs` (closed), or None
+    (`Option.within`, for any convex shape of the unit's: a slot's base too)."""
+    hull = MultiPoint((theirs[:, None, :] - mine[None, :, :]).reshape(-1, 2)).convex_hull
+    pts = np.asarray(hull.exterior.coords[:-1] if isinstance(hull, Polygon)
+                     else hull.coords)
+    normal = np.array([r[1], -r[0]])
+    found: list[Interval] = []
+    along, off = pts @ r, pts @ normal  # off: no cancellation near a tangent
+    for a, d in zip(along, gap * gap - off * off, strict=True):
+        if d >= 0.0:
+            found.append((float(a - math.sqrt(d)), float(a + math.sqrt(d))))
+    for a, b in zip(pts, np.roll(pts, -1, axis=0), strict=True):
+        length = float(np.hypot(*(b - a)))
+        if length < 1e-12:
+            continue
+        u = (b - a) / length
+        n = np.array([u[1], -u[0]])
+        found += _band(_linear(float(r @ u), -float(a @ u), 0.0, length),
+                       _linear(float(r @ n), -float(a @ n), -gap, gap))
+    if not found:
+        return None
+    return (min(lo for lo, _ in found), max(hi for _, hi in found))
 
 
 def _linear(c: float, d: float, lo: float, hi: float) -> Interval | None:

@@ -45,6 +45,9 @@ class PlayerReforms:
     outcomes: tuple[UnitOutcome, ...]
     verdict: Verdict | None
     after: Scenario
+    # What was done otherwise than asked, said plainly (e.g. `joint` with the widest
+    # frontage asked: those groups reformed one at a time).
+    notes: tuple[str, ...] = ()
 
     @property
     def reforms(self) -> tuple[UnitReform, ...]:
@@ -65,7 +68,17 @@ def combat_reforms(scenario: Scenario, player: str | None = None,
     owner = scenario.unit(chosen[0]).player if chosen else (player or "")
     refused = {uid: _refused(scenario, uid, result) for uid in chosen}
     may = [uid for uid in chosen if refused[uid] is None]
-    groups = joint_groups(scenario, may) if joint and not asks.widest else []
+    groups = joint_groups(scenario, may) if joint else []
+    notes: tuple[str, ...] = ()
+    declined: dict[str, list[str]] = {}
+    if groups and asks.widest:
+        # The joint search has no level for the widest frontage (whose frontage first, in
+        # a group?): such groups are reformed one at a time, and the answer says so.
+        declined = {u: list(g) for g in groups for u in g}
+        notes = tuple(f"joint reform of {', '.join(g)} not done: the widest frontage "
+                      "asked (--widest) is not supported jointly, so these units were "
+                      "reformed one at a time" for g in groups)
+        groups = []
     group_of = {u: g for g in groups for u in g}
     current, outcomes, done = scenario, [], set()
     for uid in chosen:
@@ -81,12 +94,15 @@ def combat_reforms(scenario: Scenario, player: str | None = None,
                                    [_asks_for(current, u, asks) for u in ids])
         if answers is None:  # alone (or a group whose search ran out of budget at once)
             answers = (best_reform(current, uid, effort, _asks_for(current, uid, asks)),)
+            if uid in declined:
+                answers = tuple(replace(a, family=dict(a.family, joint_declined={
+                    "group": declined[uid], "why": "widest"})) for a in answers)
         for answer in answers:
             current = _place(current, answer, result, outcomes)
             done.add(answer.unit)
     reforms = tuple(o.reform for o in outcomes if o.reform is not None)
     final = check_combat_reform(scenario, reforms, result) if reforms else None
-    return PlayerReforms(owner, tuple(outcomes), final, current)
+    return PlayerReforms(owner, tuple(outcomes), final, current, notes)
 
 
 def _place(current: Scenario, answer: ReformAnswer, result: CombatResult,

@@ -24,6 +24,7 @@ it the search stops, proved only as far as it got (the caller's fallback).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +32,10 @@ import numpy as np
 from optimizer.combat_reform.assignment import Frame, inside
 from optimizer.combat_reform.model import Layout
 from optimizer.combat_reform.prepare import Prepared
+
+# What a candidate refused by `accept` (the exact checker, ~10 ms) costs of the budget of
+# assignments (~50 us each).
+REFUSAL_COST = 200
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,7 @@ class Outcome:
     bound: tuple[int, int] | None
     candidates: int
     assignments: int
+    refused: int = 0  # candidates assigned but refused by `accept`
 
 
 @dataclass
@@ -70,15 +76,18 @@ class _Queue:
     key: np.ndarray  # (candidates, 3): the widest frontage (0 when not asked), own, enemy
 
 
-def best_first(lines: list[Prepared], budget: int, bound_only: bool = False) -> Outcome:
+def best_first(lines: list[Prepared], budget: int, bound_only: bool = False,
+               accept: Callable[[Found], bool] | None = None) -> Outcome:
     """The best candidate over every line's layouts (module docs).  `bound_only`: layouts
     outside the family (`outside.py`), whose values are only upper bounds (a lane's slot next
     to the line may be empty): the first candidate assigned ends the search, its value the
-    best any of them can reach."""
+    best any of them can reach.  `accept`: a last judge of a candidate assigned (the exact
+    checker, for a unit whose enemies lie on several lines); one refused is passed over and
+    counted in `Outcome.refused`."""
     queue = _queue(lines, exact=not bound_only)
     frames: dict[tuple[int, int], Frame] = {}
     low = np.zeros(len(queue.index), dtype=np.int64)
-    tried, total = 0, len(queue.index)
+    tried, total, refused = 0, len(queue.index), 0
     edges = np.flatnonzero(np.any(np.diff(queue.key, axis=0) != 0, axis=1)) + 1
     for group in np.split(np.arange(total), edges):
         _bound(queue, lines, frames, low, group)
@@ -92,16 +101,21 @@ def best_first(lines: list[Prepared], budget: int, bound_only: bool = False) -> 
             if tried >= budget:
                 value = (int(queue.key[c][1]), int(queue.key[c][2]))
                 return Outcome(best, best is not None, False, None if best else value,
-                               total, tried)
+                               total, tried, refused)
             tried += 1
             got = frames[(p, k)].assign(index)
             if got is not None and (best is None or got[0] < best.cost):
-                best = Found(p, k, index, (int(queue.key[c][1]), int(queue.key[c][2])), *got)
+                found = Found(p, k, index, (int(queue.key[c][1]), int(queue.key[c][2])), *got)
+                if accept is not None and not accept(found):
+                    refused += 1
+                    tried += REFUSAL_COST - 1  # a checker's call: many assignments' time
+                    continue
+                best = found
                 if bound_only:
-                    return Outcome(best, True, False, None, total, tried)
+                    return Outcome(best, True, False, None, total, tried, refused)
         if best is not None:
-            return Outcome(best, True, True, None, total, tried)
-    return Outcome(None, True, True, None, total, tried)
+            return Outcome(best, True, True, None, total, tried, refused)
+    return Outcome(None, True, True, None, total, tried, refused)
 
 
 def _bound(queue: _Queue, lines: list[Prepared], frames: dict[tuple[int, int], Frame],

@@ -11,7 +11,7 @@ from constraints.core.scenario_io import scenario_from_json
 from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
 from constraints.t9a.examples import field, unit
 from optimizer.combat_reform.joint import joint_reform
-from optimizer.combat_reform.output import status_of
+from optimizer.combat_reform.output import reforms_text, reforms_to_json, status_of
 from optimizer.combat_reform.prepare import Asks
 from optimizer.combat_reform.reforms import combat_reforms
 
@@ -80,3 +80,21 @@ def test_three_units_reformed_together_are_legal_and_proved():
     assert [o.answer.family["joint"] for o in together.outcomes] == [["A1", "A2", "A3"]] * 3
     assert all(o.answer.family["status"] == "OPTIMAL" for o in together.outcomes)
     assert _total(together) >= _total(apart)
+
+
+def test_the_widest_frontage_with_joint_is_said_to_go_one_at_a_time():
+    """`--widest` with `--joint`: the joint search has no level for the frontage, so the
+    group is reformed one at a time (the same answers as without `joint`), and the result
+    says so: a note (text and JSON) and `family["joint_declined"]` on each of its units."""
+    scn = _pair()
+    widest = Asks(widest=True)
+    asked = combat_reforms(scn, "red", asks=widest, joint=True)
+    alone = combat_reforms(scn, "red", asks=widest)
+    assert [o.reform for o in asked.outcomes] == [o.reform for o in alone.outcomes]
+    assert len(asked.notes) == 1 and "A1, A2" in asked.notes[0]
+    assert "--widest" in asked.notes[0] and "one at a time" in asked.notes[0]
+    assert all(o.answer.family["joint_declined"] == {"group": ["A1", "A2"], "why": "widest"}
+               for o in asked.outcomes)
+    assert reforms_to_json(asked)["notes"] == list(asked.notes)
+    assert "note: joint reform of A1, A2 not done" in reforms_text(asked)
+    assert "notes" not in reforms_to_json(alone) and not alone.notes

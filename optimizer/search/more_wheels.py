@@ -13,11 +13,11 @@ the one-wheel answer does not already settle it.
    one better than the answer taking its place; then the ways through the
    relaxation's best points (templates: every stage's heading fixed, a small model each;
    one is not built when no legal way follows it, or when the region of its end centres
-   left by the end-position rules cannot beat the answer so far); then, only when there is
-   still no answer, one model of the headings near the templates (the whole family's model
-   when there are none), within its own share of the work budget; the better answer is
-   certified again (the same answer: the same certificate).  OPTIMAL needs the bound;
-   FEASIBLE carries it; no answer in the family is NOT_FOUND.
+   left by the end-position rules cannot beat the answer so far); then one model of the
+   headings near the templates and the answer (the whole family's model when there is
+   neither), within its own share of the work budget, left out for a March with an
+   answer; the better answer is certified again (the same answer: the same certificate).
+   OPTIMAL needs the bound; FEASIBLE carries it; no answer in the family is NOT_FOUND.
 """
 
 from __future__ import annotations
@@ -127,16 +127,16 @@ def _search_ways(request: SearchRequest, result: SearchResult,
     """The family's candidate ways of two wheels first (exact geometry per heading sequence,
     judged by the checker: a better answer screens more templates out); then the ways
     through the relaxation's best lattice points (each a small model of its
-    headings, legs free; left out where `_TemplateScreen` says so); then, only when neither
-    they nor the one-wheel search found an answer, the ways near the templates (the whole
-    model when there are none); None when the family will not model ways under these
-    clauses.
+    headings, legs free; left out where `_TemplateScreen` says so); then the ways near the
+    templates and the answer (the whole model when there is neither), unless an answer is
+    known and the one-wheel options held every one-wheel way (a March); None when the family
+    will not model ways under these clauses.
 
-    The model of the headings near the templates and the best answer (a neighbourhood,
-    started from that answer) ran after the templates whatever they found until 2026-12-01:
-    on the 10 Marches and Advances of benchmarks/bench_solve.py and the 16 requests of
-    bench_wheels.py it never improved the answer, and it cost 0.2-1.4 s, the larger part of
-    a search of several wheels."""
+    For a March the neighbourhood ran whatever the templates found until 2026-12-01: on the
+    Marches of benchmarks/bench_solve.py and bench_wheels.py it never improved the answer and
+    cost 0.2-1.4 s.  An Advance keeps it: its options wheel on 15 deg, and the neighbourhood
+    refines the wheel on the lattice's degree (tests/constraints/t9a/test_encodings.py,
+    test_pivot_spacing_binds)."""
     family, wheels = request.family, request.max_wheels
     models = getattr(family, "models_ways", None)
     if models is not None and not models(request):
@@ -161,15 +161,17 @@ def _search_ways(request: SearchRequest, result: SearchResult,
         result = _better(request, result, _solved(request, template, clock,
                                                   TEMPLATE_EFFORT)[1])
     result.stats.update({"ways_templates": len(templates), "ways_templates_skipped": skipped})
-    if result.move is not None:
+    if result.move is not None and family.holds_ways(1, request.lattice):
         # The templates (or the one-wheel search) found an answer: they do not speak for
-        # the family, so it is FEASIBLE.
+        # the family, so it is FEASIBLE.  (An Advance's options wheel on 15 deg: the
+        # neighbourhood still refines its wheels on the lattice's degree, below.)
         result.stats["ways_status"] = "not run: an answer is known"
         return Status.FEASIBLE, replace(result, family={"max_wheels": wheels})
-    # No answer yet: the ways near the templates, a neighbourhood, not the family, so its
-    # OPTIMAL and INFEASIBLE speak of it alone (the whole model when there is no template).
-    ways = family.way_search(request, wheels, clock.deadline, templates or None,
-                             NEIGHBOURHOOD)
+    # The ways near the templates and the answer, a neighbourhood, not the family, so its
+    # OPTIMAL and INFEASIBLE speak of it alone (the whole model when there is neither).
+    around = templates if templates or result.move is not None else None
+    ways = family.way_search(request, wheels, clock.deadline, around, NEIGHBOURHOOD,
+                             result.move)
     if ways is None:
         return None
     result = replace(result, family={"max_wheels": wheels})

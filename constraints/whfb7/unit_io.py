@@ -9,15 +9,14 @@ from typing import Any
 from constraints.core.jsonread import Node
 from constraints.core.scenario import Pose
 from constraints.errors import InvalidInputError
-from constraints.rank_and_file.formation import MAX_MODELS, Character, Formation
 from constraints.rank_and_file.unit import (
     COMMAND,
     MAX_BASE_MM,
     MAX_MOBILITY_IN,
-    STATES,
     Base,
     Unit,
 )
+from constraints.rank_and_file.unit_io import read_formation, read_state
 
 TERRAIN_KINDS = ("impassable", "dangerous")
 
@@ -37,7 +36,7 @@ def read_unit(node: Node) -> Unit:
     width, depth = f["base"].items(length=2)
     base = Base(width.number(positive=True, maximum=MAX_BASE_MM),
                 depth.number(positive=True, maximum=MAX_BASE_MM))
-    formation = _formation(f)
+    formation = read_formation(f)
     command = _command(f["command"]) if "command" in f else ()
     if len(command) > formation.models:
         raise f["command"].fail(f"{len(command)} command models but only "
@@ -46,14 +45,7 @@ def read_unit(node: Node) -> Unit:
                 Pose(f["centre"].point(), f["facing"].number()),
                 f["movement"].number(positive=True, maximum=MAX_MOBILITY_IN),
                 height=f["height"].integer(minimum=0, maximum=5) if "height" in f else 1,
-                state=_state(f["state"]) if "state" in f else None, command=command)
-
-
-def _state(node: Node) -> str:
-    state = node.string()
-    if state not in STATES:
-        raise node.fail(f"unknown state {state!r} (known: {', '.join(STATES)})")
-    return state
+                state=read_state(f["state"]) if "state" in f else None, command=command)
 
 
 def _command(node: Node) -> tuple[str, ...]:
@@ -66,35 +58,6 @@ def _command(node: Node) -> tuple[str, ...]:
             raise item.fail(f"command model {name!r} is listed twice")
         found.append(name)
     return tuple(found)
-
-
-def _formation(f: dict[str, Node]) -> Formation:
-    models = f["models"].integer(minimum=0, maximum=MAX_MODELS)
-    files = f["files"].integer(minimum=1, maximum=MAX_MODELS)
-    chars = tuple(_character(n) for n in f["characters"].items()) if "characters" in f else ()
-    empty = tuple(n.slot() for n in f["empty"].items()) if "empty" in f else ()
-    formation = Formation(files, models, chars, empty)
-    if formation.model_count == 0:
-        raise f["models"].fail("a unit needs at least one model")
-    if files > formation.model_count:
-        raise f["files"].fail(f"{files} files but only {formation.model_count} models")
-    slots = set(formation.all_slots())
-    taken: set[tuple[int, int]] = set()
-    for key, group in (("characters", [c.slot for c in chars]), ("empty", list(empty))):
-        for i, slot in enumerate(group):
-            where = f"{f[key].path}[{i}]"
-            if slot not in slots:
-                raise InvalidInputError(f"slot {list(slot)} is outside the formation "
-                                        f"({formation.ranks} ranks x {files} files)", path=where)
-            if slot in taken:
-                raise InvalidInputError(f"slot {list(slot)} is used twice", path=where)
-            taken.add(slot)
-    return formation
-
-
-def _character(node: Node) -> Character:
-    f = node.fields(("id", "slot"))
-    return Character(f["id"].string(), f["slot"].slot())
 
 
 def unit_to_json(u: Unit) -> dict[str, Any]:

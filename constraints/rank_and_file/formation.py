@@ -8,6 +8,7 @@ a rank; an incomplete rear rank is centred, an odd leftover empty slot going to 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -138,3 +139,21 @@ def _empty(slots: Any) -> tuple[Slot, ...]:
         raise InvalidInputError(f"expected at most {MAX_MODELS} slots (rank, file)",
                                 path="empty")
     return tuple(checked_slot(slot, f"empty[{i}]") for i, slot in enumerate(slots))
+
+
+def checked_assignment(pairs: Any) -> tuple[tuple[str, Slot], ...]:
+    """A move's (model id, (rank, file)) pairs, built in Python from pairs or a mapping."""
+    items = list(pairs.items()) if isinstance(pairs, Mapping) else pairs
+    if isinstance(items, str | bytes) or not hasattr(items, "__len__"):
+        raise InvalidInputError("expected (model id, (rank, file)) pairs", path="assignment")
+    if len(items) > 2 * MAX_MODELS:  # rank-and-file models and as many characters
+        raise InvalidInputError(f"expected at most {2 * MAX_MODELS} models, got {len(items)}",
+                                path="assignment")
+    found = []
+    for item in items:
+        if isinstance(item, str | bytes) or not hasattr(item, "__len__") or len(item) != 2:
+            raise InvalidInputError("expected (model id, (rank, file)) pairs",
+                                    path="assignment")
+        model = text(item[0], "assignment")
+        found.append((model, checked_slot(item[1], f"assignment.{model}")))
+    return tuple(found)

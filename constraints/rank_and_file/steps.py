@@ -4,6 +4,7 @@ steps its moves take (T9A: forward and wheel; Warhammer: all three)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -113,3 +114,23 @@ def _read_step(node: Node, kinds: tuple[StepKind, ...]) -> Step:
     if angle not in TURNS_DEG + (-180.0,):
         raise value.fail(f"expected a turn of 90, -90 or 180 degrees, got {angle:g}")
     return Step(kind, angle)
+
+
+def checked_steps(steps: Any, kinds: tuple[StepKind, ...], system: str) -> tuple[Step, ...]:
+    """The steps of a move built in Python, as a tuple of `Step` of the system's `kinds`
+    (anything else would be judged as the wrong step): bad input otherwise."""
+    names = ", ".join(k.value for k in kinds)
+    if isinstance(steps, str | bytes | Mapping) or not hasattr(steps, "__len__"):
+        raise InvalidInputError(f"expected a sequence of steps ({names})", path="steps")
+    if len(steps) > MAX_STEPS:
+        raise InvalidInputError(f"expected at most {MAX_STEPS} steps, got {len(steps)}",
+                                path="steps")
+    found = tuple(steps)
+    for i, step in enumerate(found):
+        if not isinstance(step, Step):
+            raise InvalidInputError(f"expected a Step ({names}), got {type(step).__name__}",
+                                    path=f"steps[{i}]")
+        if step.kind not in kinds:
+            raise InvalidInputError(f"a {system} move has no {step.kind} step ({names} only)",
+                                    path=f"steps[{i}]")
+    return found

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -10,13 +9,14 @@ from typing import Any
 from constraints.core.jsonread import number, point, text, whole
 from constraints.errors import InvalidInputError
 from constraints.geometry.plane import Point
-from constraints.rank_and_file.formation import MAX_MODELS, Slot, checked_slot
+from constraints.rank_and_file.formation import MAX_MODELS, Slot, checked_assignment
 from constraints.rank_and_file.steps import (
     MAX_FORWARD_IN,
     MAX_STEPS,
     MAX_WHEEL_DEG,
     Step,
     StepKind,
+    checked_steps,
     forward,
     member,
     wheel,
@@ -72,7 +72,7 @@ class Move:
     def __post_init__(self) -> None:
         manoeuvre = member(Manoeuvre, self.manoeuvre, "manoeuvre", "manoeuvre")
         fixed = {"manoeuvre": manoeuvre, "unit": text(self.unit, "unit"),
-                 "steps": _steps(self.steps),
+                 "steps": checked_steps(self.steps, T9A_STEPS, "T9A"),
                  "pivot_deg": number(self.pivot_deg, "pivot_deg", minimum=-MAX_PIVOT_DEG,
                                      maximum=MAX_PIVOT_DEG),
                  "files": None if self.files is None else
@@ -81,7 +81,7 @@ class Move:
                  "facing_deg": None if self.facing_deg is None else
                  number(self.facing_deg, "facing_deg"),
                  "assignment": None if self.assignment is None else
-                 _assignment(self.assignment)}
+                 checked_assignment(self.assignment)}
         for name, value in fixed.items():
             object.__setattr__(self, name, value)
         _check_shape(self)
@@ -106,44 +106,6 @@ class Move:
         if self.assignment is not None:
             out["assignment"] = {k: list(v) for k, v in self.assignment}
         return out
-
-
-def _steps(steps: Any) -> tuple[Step, ...]:
-    """The steps as a tuple of `Step` (anything else would be judged as a wheel)."""
-    if isinstance(steps, str | bytes | Mapping) or not hasattr(steps, "__len__"):
-        raise InvalidInputError("expected a sequence of steps (forward(d), wheel(a))",
-                                path="steps")
-    if len(steps) > MAX_STEPS:
-        raise InvalidInputError(f"expected at most {MAX_STEPS} steps, got {len(steps)}",
-                                path="steps")
-    found = tuple(steps)
-    for i, step in enumerate(found):
-        if not isinstance(step, Step):
-            raise InvalidInputError(f"expected a Step (forward(d) or wheel(a)), got "
-                                    f"{type(step).__name__}", path=f"steps[{i}]")
-        if step.kind not in T9A_STEPS:
-            raise InvalidInputError(f"a T9A move has no {step.kind} step (forward and wheel "
-                                    f"only)", path=f"steps[{i}]")
-    return found
-
-
-def _assignment(pairs: Any) -> tuple[tuple[str, Slot], ...]:
-    """(model id, (rank, file)) pairs, from pairs or a mapping."""
-    items = list(pairs.items()) if isinstance(pairs, Mapping) else pairs
-    if isinstance(items, str | bytes) or not hasattr(items, "__len__"):
-        raise InvalidInputError("expected (model id, (rank, file)) pairs", path="assignment")
-    if len(items) > 2 * MAX_MODELS:  # rank-and-file models and as many characters
-        raise InvalidInputError(f"expected at most {2 * MAX_MODELS} models, got {len(items)}",
-                                path="assignment")
-    found = []
-    for item in items:
-        if isinstance(item, str | bytes) or not hasattr(item, "__len__") or len(item) != 2:
-            raise InvalidInputError("expected (model id, (rank, file)) pairs",
-                                    path="assignment")
-        model = text(item[0], "assignment")
-        slot, where = item[1], f"assignment.{model}"
-        found.append((model, checked_slot(slot, where)))
-    return tuple(found)
 
 
 def _check_shape(move: Move) -> None:

@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from constraints.core.jsonread import number, text, whole
 from constraints.errors import InvalidInputError
-from constraints.rank_and_file.formation import MAX_MODELS, Slot, checked_slot
-from constraints.rank_and_file.steps import MAX_STEPS, Step, StepKind, member
+from constraints.rank_and_file.formation import MAX_MODELS, Slot, checked_assignment
+from constraints.rank_and_file.steps import Step, StepKind, checked_steps, member
 
 __all__ = ["MANOEUVRES", "WARHAMMER_STEPS", "Manoeuvre", "WarhammerMove"]
 
@@ -53,7 +52,8 @@ class WarhammerMove:
 
     def __post_init__(self) -> None:
         fixed = {"manoeuvre": member(Manoeuvre, self.manoeuvre, "manoeuvre", "manoeuvre"),
-                 "unit": text(self.unit, "unit"), "steps": _steps(self.steps),
+                 "unit": text(self.unit, "unit"),
+                 "steps": checked_steps(self.steps, tuple(StepKind), "whfb7"),
                  "files": None if self.files is None else
                  whole(self.files, "files", minimum=1, maximum=MAX_MODELS),
                  "facing_deg": None if self.facing_deg is None else
@@ -75,41 +75,6 @@ class WarhammerMove:
         return out
 
 
-def _steps(steps: Any) -> tuple[Step, ...]:
-    if isinstance(steps, str | bytes | Mapping) or not hasattr(steps, "__len__"):
-        raise InvalidInputError("expected a sequence of steps (forward, wheel, turn)",
-                                path="steps")
-    if len(steps) > MAX_STEPS:
-        raise InvalidInputError(f"expected at most {MAX_STEPS} steps, got {len(steps)}",
-                                path="steps")
-    found = tuple(steps)
-    for i, step in enumerate(found):
-        if not isinstance(step, Step):
-            raise InvalidInputError(f"expected a Step (forward, wheel or turn), got "
-                                    f"{type(step).__name__}", path=f"steps[{i}]")
-    return found
-
-
-def _assignment(pairs: Any) -> tuple[tuple[str, Slot], ...]:
-    """(model id, (rank, file)) pairs, from pairs or a mapping."""
-    items = list(pairs.items()) if isinstance(pairs, Mapping) else pairs
-    if isinstance(items, str | bytes) or not hasattr(items, "__len__"):
-        raise InvalidInputError("expected (model id, (rank, file)) pairs", path="assignment")
-    if len(items) > 2 * MAX_MODELS:  # rank-and-file models and as many characters
-        raise InvalidInputError(f"expected at most {2 * MAX_MODELS} models, got {len(items)}",
-                                path="assignment")
-    found = []
-    for item in items:
-        if isinstance(item, str | bytes) or not hasattr(item, "__len__") or len(item) != 2:
-            raise InvalidInputError("expected (model id, (rank, file)) pairs",
-                                    path="assignment")
-        model = text(item[0], "assignment")
-        found.append((model, checked_slot(item[1], f"assignment.{model}")))
-    if len({model for model, _ in found}) != len(found):
-        raise InvalidInputError("a model is assigned twice", path="assignment")
-    return tuple(found)
-
-
 def _check_shape(move: WarhammerMove) -> None:
     """A reform gives files and facing and no steps; a move or march gives steps only."""
     if move.manoeuvre.steps:
@@ -125,3 +90,11 @@ def _check_shape(move: WarhammerMove) -> None:
     for name, value in (("files", move.files), ("facing_deg", move.facing_deg)):
         if value is None:
             raise InvalidInputError(f"a reform gives {name}", path=name)
+
+
+def _assignment(pairs: Any) -> tuple[tuple[str, Slot], ...]:
+    """The shared pairs, each model once (a reform never changes the model count)."""
+    found = checked_assignment(pairs)
+    if len({model for model, _ in found}) != len(found):
+        raise InvalidInputError("a model is assigned twice", path="assignment")
+    return found

@@ -73,7 +73,15 @@ def wheel_area(corners: tuple[Point, ...], pivot: Point, angle_deg: float) -> sh
 
 def segment_sweep(a: Point, b: Point, pivot: Point, angle_deg: float) -> list[Polygon]:
     """What segment a-b sweeps turning about `pivot`: one region per piece of it along which
-    the distance from the pivot only grows (split at the foot of the perpendicular)."""
+    the distance from the pivot only grows (`monotone_pieces`)."""
+    return [_monotone_sweep(near, far, pivot, angle_deg)
+            for near, far in monotone_pieces(a, b, pivot)]
+
+
+def monotone_pieces(a: Point, b: Point, pivot: Point,
+                    least_in: float = 0.0) -> list[tuple[Point, Point]]:
+    """The pieces of segment a-b, longer than `least_in`, along which the distance from the
+    pivot only grows, (near, far) each: split at the foot of the perpendicular."""
     ax, ay, bx, by = a[0] - pivot[0], a[1] - pivot[1], b[0] - pivot[0], b[1] - pivot[1]
     dx, dy = bx - ax, by - ay
     length2 = dx * dx + dy * dy
@@ -81,21 +89,20 @@ def segment_sweep(a: Point, b: Point, pivot: Point, angle_deg: float) -> list[Po
     foot = (pivot[0] + ax + t * dx, pivot[1] + ay + t * dy)
     pieces = [(foot, a), (foot, b)] if 0.0 < t < 1.0 else \
         [(a, b) if math.dist(a, pivot) <= math.dist(b, pivot) else (b, a)]
-    return [_monotone_sweep(near, far, pivot, angle_deg) for near, far in pieces
-            if math.dist(near, far) > 0.0]
+    return [(near, far) for near, far in pieces if math.dist(near, far) > least_in]
 
 
 def _monotone_sweep(near: Point, far: Point, pivot: Point, angle_deg: float) -> Polygon:
     """Between the piece at the start and at the end: the far end's arc drawn outside its
     circle, the near end's by chords inside its own (both only enlarge the region)."""
     steps = max(1, math.ceil(abs(angle_deg) / ARC_STEP_DEG))
-    outer = _arc(far, pivot, angle_deg, steps, circumscribed=True)
-    inner = _arc(near, pivot, angle_deg, steps, circumscribed=False)[::-1]
+    outer = arc_points(far, pivot, angle_deg, steps, circumscribed=True)
+    inner = arc_points(near, pivot, angle_deg, steps, circumscribed=False)[::-1]
     ring = np.vstack([[near, far], outer, inner])
     return shapely.make_valid(shapely.polygons(ring))
 
 
-def _arc(point: Point, pivot: Point, angle_deg: float, steps: int,
+def arc_points(point: Point, pivot: Point, angle_deg: float, steps: int,
          circumscribed: bool) -> np.ndarray:
     """Points along `point`'s arc about `pivot`, from just after it to its turned place."""
     radius = math.dist(point, pivot)

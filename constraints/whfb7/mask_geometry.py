@@ -15,7 +15,7 @@ from shapely.geometry import Polygon
 
 from constraints.geometry.plane import Point, rotate_about
 from constraints.geometry.wheel import ARC_STEP_DEG
-from constraints.rank_and_file.sweeps import _arc
+from constraints.rank_and_file.sweeps import arc_points, monotone_pieces
 from constraints.rank_and_file.unit import Unit
 from constraints.rank_and_file.ways import Ways
 
@@ -25,6 +25,10 @@ DISAGREE_IN = 1e-8
 FIRST_HALF_IN = 0.25   # half-width of the wheel's first cells of a
 LAST_HALF_IN = 5e-7    # cells no wider than twice this that stay undecided go to the checker
 CLEAR, BLOCKED, UNDECIDED = 1, 0, -1
+# A piece of an edge a few ulps long (the foot of the perpendicular on a corner) sweeps a
+# sliver along its corner's arc, which the corner's other piece covers: left out (the
+# checker's own sliver is a self-intersecting ring it makes valid).
+SLIVER_IN = 1e-9
 
 
 class WheelSweep:
@@ -58,10 +62,10 @@ class WheelSweep:
         parts = [Polygon(corners), Polygon([rotate_about(c, pivot, angle) for c in corners])]
         steps = max(1, math.ceil(abs(angle) / ARC_STEP_DEG))
         for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
-            for near, far in _monotone_pieces(a, b, pivot):
-                inner = _arc(near, pivot, angle, steps, False)[::-1] \
+            for near, far in monotone_pieces(a, b, pivot, SLIVER_IN):
+                inner = arc_points(near, pivot, angle, steps, False)[::-1] \
                     if math.dist(near, pivot) > 0.0 else np.zeros((0, 2))
-                ring = np.vstack([[near, far], _arc(far, pivot, angle, steps, True), inner])
+                ring = np.vstack([[near, far], arc_points(far, pivot, angle, steps, True), inner])
                 part = shapely.polygons(ring)
                 parts.append(part if shapely.is_valid(part) else shapely.make_valid(part))
         return parts
@@ -97,22 +101,6 @@ class WheelSweep:
                 self._cells[j] = wheel_cells(self.exact, self.f, piece, self.a_most,
                                              self.limit)
         return self._cells[j]
-
-
-def _monotone_pieces(a: Point, b: Point, pivot: Point) -> list[tuple[Point, Point]]:
-    """The pieces of segment a-b along which the distance from the pivot only grows, (near,
-    far) each, as constraints.rank_and_file.sweeps.segment_sweep splits it."""
-    ax, ay, bx, by = a[0] - pivot[0], a[1] - pivot[1], b[0] - pivot[0], b[1] - pivot[1]
-    dx, dy = bx - ax, by - ay
-    length2 = dx * dx + dy * dy
-    t = 0.0 if length2 == 0 else -(ax * dx + ay * dy) / length2
-    foot = (pivot[0] + ax + t * dx, pivot[1] + ay + t * dy)
-    pieces = [(foot, a), (foot, b)] if 0.0 < t < 1.0 else \
-        [(a, b) if math.dist(a, pivot) <= math.dist(b, pivot) else (b, a)]
-    # A piece a few ulps long (the foot of the perpendicular on a corner) sweeps a sliver
-    # along its corner's arc, which the corner's other piece covers: left out (the checker's
-    # own sliver is a self-intersecting ring it makes valid).
-    return [(near, far) for near, far in pieces if math.dist(near, far) > 1e-9]
 
 
 def _arc_hull(corners: tuple[Point, ...], pivot: Point, wheel_deg: float,

@@ -18,6 +18,7 @@ from constraints.errors import InvalidInputError
 
 if TYPE_CHECKING:
     from constraints.core.clause import Clause
+    from constraints.core.verdict import Violation
 
 ParamValue = float | int | bool | tuple[int, ...]
 
@@ -53,6 +54,17 @@ class RulesProfile:
 
     def clauses_for(self, manoeuvre: str) -> tuple[ClauseSpec, ...]:
         return self.manoeuvres[manoeuvre]
+
+    def judge(self, ctx: Any, manoeuvre: str) -> tuple[tuple[Violation, ...], dict[str, float]]:
+        """Every clause of the manoeuvre, bound to this profile, checked on a system's move
+        context: the violations and measurements of them all (a checker's verdict)."""
+        violations: list[Violation] = []
+        measurements: dict[str, float] = {}
+        for spec in self.manoeuvres[manoeuvre]:
+            found = spec.bound_to(self).check(ctx)
+            measurements.update(found.measurements)
+            violations.extend(found.violations)
+        return tuple(violations), measurements
 
     def clauses(self, manoeuvre: str) -> list[Clause]:
         """The manoeuvre's clauses, bound to this profile's parameters."""

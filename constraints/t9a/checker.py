@@ -7,7 +7,7 @@ violations); it raises `InvalidInputError` only for a move that does not fit the
 from __future__ import annotations
 
 from constraints.core.scenario import Scenario, validate_manoeuvre
-from constraints.core.verdict import Verdict, Violation
+from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
 from constraints.t9a.context import MoveContext
 from constraints.t9a.moves import Move
@@ -46,15 +46,10 @@ def check_move(scenario: Scenario, move: Move) -> Verdict:
 
 def judge(ctx: MoveContext) -> Verdict:
     """Run every clause of the move's manoeuvre on a prepared context."""
-    measurements: dict[str, float] = {}
-    violations: list[Violation] = []
-    for spec in ctx.profile.clauses_for(ctx.move.manoeuvre):
-        found = spec.bound_to(ctx.profile).check(ctx)
-        measurements.update(found.measurements)
-        violations.extend(found.violations)
+    violations, measurements = ctx.profile.judge(ctx, ctx.move.manoeuvre)
     end = ctx.end_unit
     return Verdict(ctx.unit.id, ctx.move.manoeuvre, end.pose.centre, end.pose.facing_deg,
-                   end.files, end.corners(), tuple(violations), measurements)
+                   end.files, end.corners(), violations, measurements)
 
 
 def validate_move(scenario: Scenario, move: Move) -> None:

@@ -7,7 +7,7 @@ It never raises for an illegal move (that is a verdict with violations); it rais
 from __future__ import annotations
 
 from constraints.core.scenario import Scenario, validate_manoeuvre
-from constraints.core.verdict import Verdict, Violation
+from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.moves import WarhammerMove
@@ -37,15 +37,10 @@ def check_move(scenario: Scenario, move: WarhammerMove) -> Verdict:
 
 def judge(ctx: WarhammerContext) -> Verdict:
     """Run every clause of the move's manoeuvre on a prepared context."""
-    measurements: dict[str, float] = {}
-    violations: list[Violation] = []
-    for spec in ctx.profile.clauses_for(ctx.move.manoeuvre):
-        found = spec.bound_to(ctx.profile).check(ctx)
-        measurements.update(found.measurements)
-        violations.extend(found.violations)
+    violations, measurements = ctx.profile.judge(ctx, str(ctx.move.manoeuvre))
     end = ctx.end_unit
     return Verdict(ctx.unit.id, str(ctx.move.manoeuvre), end.pose.centre, end.pose.facing_deg,
-                   end.files, end.corners(), tuple(violations), measurements)
+                   end.files, end.corners(), violations, measurements)
 
 
 def _validate_reform(ctx: WarhammerContext) -> None:

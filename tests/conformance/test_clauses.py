@@ -198,21 +198,24 @@ def test_off_switch(clause_id, monkeypatch):
     the same search (same options: the clause still bounds the family) without its rows."""
     for _example, scenario, move in list(cases(clause_id))[:2]:
         s = alone(monkeypatch, scenario, clause_id)
-        values = []
-        for encoded in (True, False):
-            request = SearchRequest(s, move.unit, move.manoeuvre, Objective("forward"), COARSE)
-            assert request.limits is not None  # the family's limits, with the clause
-            if not encoded:
-                request.__dict__["clauses"] = []  # the same request, its rows left out
-            search = build_search(request, guard_clauses=True)
-            for lit in search.clause_lits.values():
-                search.enc.sat_model.add(lit == 0)
-            request.goal.post(search.enc, search.ectx.centre_regions)
-            solver = solver_for(20.0)
-            status = solver.solve(search.enc.sat_model)
-            assert status == cp_model.OPTIMAL
-            values.append(solver.objective_value)
+        values = [off_optimum(s, move.unit, move.manoeuvre, encoded) for encoded in (True, False)]
         assert values[0] == values[1], (clause_id, values)
+
+
+def off_optimum(scenario, unit_id: str, manoeuvre: str, encoded: bool) -> float:
+    """The forward-most optimum with every clause literal off: with the clauses' rows
+    (`encoded`) or without them (the same request, the same options)."""
+    request = SearchRequest(scenario, unit_id, manoeuvre, Objective("forward"), COARSE)
+    assert request.limits is not None  # the family's limits, with the clause
+    if not encoded:
+        request.__dict__["clauses"] = []  # the same request, its rows left out
+    search = build_search(request, guard_clauses=True)
+    for lit in search.clause_lits.values():
+        search.enc.sat_model.add(lit == 0)
+    request.goal.post(search.enc, search.ectx.centre_regions)
+    solver = solver_for(20.0)
+    assert solver.solve(search.enc.sat_model) == cp_model.OPTIMAL
+    return solver.objective_value
 
 
 # --- The model of ways with several wheels --------------------------------------------------

@@ -11,7 +11,6 @@ counterpart of test_clauses.py's encode and off-switch tests for T9A:
 from __future__ import annotations
 
 import pytest
-from ortools.sat.python import cp_model
 
 from constraints.core.profile import find_profile
 from constraints.core.scenario_io import scenario_from_json
@@ -19,11 +18,9 @@ from constraints.core.status import Status
 from constraints.sat.lattice import Lattice
 from constraints.whfb7.checker import check_move
 from constraints.whfb7.move_io import move_from_json
-from optimizer.search.model import build_search, solver_for
 from optimizer.search.objectives import Objective
-from optimizer.search.request import SearchRequest
 from optimizer.search.solve import best_move
-from tests.conformance.test_clauses import alone
+from tests.conformance.test_clauses import alone, off_optimum
 
 PROFILE = find_profile("whfb7")
 IDS = sorted({spec.id for specs in PROFILE.manoeuvres.values() for spec in specs})
@@ -62,18 +59,6 @@ def test_off_switch(clause_id, monkeypatch):
     """With its literal off, the clause's rows constrain nothing."""
     for scenario, move in list(cases(clause_id))[:2]:
         s = alone(monkeypatch, scenario, clause_id)
-        values = []
-        for encoded in (True, False):
-            request = SearchRequest(s, move.unit, str(move.manoeuvre), Objective("forward"),
-                                    COARSE)
-            assert request.limits is not None  # the family's limits, with the clause
-            if not encoded:
-                request.__dict__["clauses"] = []  # the same request, its rows left out
-            search = build_search(request, guard_clauses=True)
-            for lit in search.clause_lits.values():
-                search.enc.sat_model.add(lit == 0)
-            request.goal.post(search.enc, search.ectx.centre_regions)
-            solver = solver_for(20.0)
-            assert solver.solve(search.enc.sat_model) == cp_model.OPTIMAL
-            values.append(solver.objective_value)
+        manoeuvre = str(move.manoeuvre)
+        values = [off_optimum(s, move.unit, manoeuvre, encoded) for encoded in (True, False)]
         assert values[0] == values[1], (clause_id, values)

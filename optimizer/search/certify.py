@@ -8,6 +8,12 @@ more than the tolerance are settled; the others are halved along their most sens
 parameter, until none is left or the work cap is reached.  The bound is the best over every
 box's bound: no legal way does better.  The work is counted in boxes, not seconds: the same
 answer on any machine.
+
+A box's middle, as a box of no width, is one point of the relaxation: its value is one the
+relaxation reaches, so no refinement can prove a bound above it.  Once such a point beats the
+answer by more than the tolerance the certificate cannot close; it is then refined only until
+its bound is within the tolerance of the best such point, or STUCK_BOXES are judged (a looser
+bound, sound, for a fraction of the work: benchmarks/README.md).
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ CERTIFY_TOLERANCE_IN = 0.01  # OPTIMAL: the answer within this of every legal wa
 MAX_BOXES = 120_000          # boxes judged per certificate, at most (benchmarks/README.md)
 MIN_HALF = 1e-7              # radians x weight: boxes this small are not split again
 ROUND_BOXES = 50_000         # boxes split per round, lowest bound first
+STUCK_BOXES = 20_000         # the cap once a point of the relaxation beats the answer
+POINT_BOXES = 16             # the lowest boxes whose middles are valued each round
 
 
 @dataclass(frozen=True)
@@ -34,6 +42,8 @@ class Certificate:
     boxes: int             # boxes judged
     closed: bool           # every box settled, not cut short by the cap or the deadline
     timed_out: bool = False
+    reached: float | None = None  # the relaxation's value at its best point valued: no
+    # refinement proves a bound beyond it (None: no point valued)
 
     def proves(self, value: float, tolerance: float) -> bool:
         """Whether `value` is within `tolerance` of the bound (the answer is OPTIMAL)."""
@@ -53,20 +63,26 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
     target = sign * value - tolerance
     mids, halves = relaxation.initial()
     values = sign * goal.piece_values(relaxation.pieces(mids, halves))
-    best, judged = np.inf, len(mids)
+    best, judged, reached = np.inf, len(mids), np.inf
     while True:
         open_ = values < target
         if (~open_).any():
             best = min(best, float(values[~open_].min()))
         mids, halves, values = mids[open_], halves[open_], values[open_]
         if not len(values):
-            return Certificate(sign * min(best, sign * value), judged, True)
+            return Certificate(sign * min(best, sign * value), judged, True,
+                               reached=_signed(sign, reached))
         late = deadline is not None and time.perf_counter() > deadline
         refine = np.argsort(values, kind="stable")[:ROUND_BOXES]
+        reached = min(reached, _point_value(goal, relaxation, mids[refine[:POINT_BOXES]], sign))
+        cap = max_boxes if reached >= target else min(max_boxes, STUCK_BOXES)
+        # Cannot close, and within the tolerance of what any refinement could prove.
+        settled = reached < target and float(values.min()) >= reached - tolerance
         refine = refine[(halves[refine] * relaxation.weights).max(axis=1) >= MIN_HALF]
-        if late or not len(refine) or judged + 2 * len(refine) > max_boxes:
+        if late or settled or not len(refine) or judged + 2 * len(refine) > cap:
             best = min(best, float(values.min()))
-            return Certificate(sign * min(best, sign * value), judged, False, late)
+            return Certificate(sign * min(best, sign * value), judged, False, late,
+                               _signed(sign, reached))
         keep = np.ones(len(values), dtype=bool)
         keep[refine] = False
         new_mids, new_halves = _split(mids[refine], halves[refine], relaxation.weights)
@@ -75,6 +91,17 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
         mids = np.concatenate([mids[keep], new_mids])
         halves = np.concatenate([halves[keep], new_halves])
         values = np.concatenate([values[keep], new_values])
+
+
+def _point_value(goal: Goal, relaxation: Relaxation, mids: np.ndarray, sign: float) -> float:
+    """The best value of the relaxation at these points (boxes of no width)."""
+    if not len(mids):
+        return np.inf
+    return float((sign * goal.piece_values(relaxation.pieces(mids, np.zeros_like(mids)))).min())
+
+
+def _signed(sign: float, reached: float) -> float | None:
+    return None if not np.isfinite(reached) else sign * reached
 
 
 def _split(mids: np.ndarray, halves: np.ndarray,

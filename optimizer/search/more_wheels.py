@@ -346,7 +346,8 @@ def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
             certificates[result.value] = certificate
     clock.fired |= certificate.timed_out
     result.stats.update({"certificate_boxes": certificate.boxes,
-                         "certificate_closed": certificate.closed})
+                         "certificate_closed": certificate.closed,
+                         "certificate_reached": certificate.reached})
     status = Status.OPTIMAL if certificate.proves(result.value, request.tolerance) \
         else Status.FEASIBLE
     return replace(result, status=status, bound=certificate.bound, bound_covers="any_wheels",

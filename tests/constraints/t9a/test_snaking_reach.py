@@ -22,7 +22,7 @@ from constraints.rank_and_file.snaking_reach import (
 )
 from constraints.rank_and_file.unit import Base
 from constraints.t9a.moves import forward, wheel
-from optimizer.search.certify import certify
+from optimizer.search.certify import ROUND_BOXES, STUCK_BOXES, certify
 from optimizer.search.objectives import Objective
 from tests.support import unit
 
@@ -171,3 +171,22 @@ def test_a_march_shifts_sideways_no_more_than_the_sidestep_corollary():
     legs = budget - 2 * width * math.sin(angle)
     way = snake(u, 0.0, (wheel(math.degrees(angle)), forward(legs), wheel(-math.degrees(angle))))
     assert way.end.centre[1] == pytest.approx(best, abs=1e-6)
+
+
+@pytest.mark.parametrize("claimed", [1.6, 2.5])
+def test_a_certificate_that_cannot_close_stops_early_and_stays_sound(claimed):
+    """The sidestep above with an answer worse than its best way (1.5252): a point of the
+    relaxation beats the answer, so no refinement can close; the certificate stops within
+    STUCK_BOXES (or once its bound is within the tolerance of that point), its bound still
+    below every legal way and below the point it reached; the best way's own value still
+    closes."""
+    u = unit(models=20, files=5, centre=(36.0, 10.0), facing=90.0, base=Base(20.0, 20.0))
+    shape = SnakingShape(u.pose.centre, 90.0, u.width_in, u.depth_in, 8.0, 90.0)
+    goal = Objective("target_pose", (40.0, 16.0), 90.0).goal(Frame((36.0, 10.0), 90.0))
+    stuck = certify(goal, MarchReach(shape), claimed)
+    assert not stuck.closed and stuck.reached is not None
+    assert stuck.reached < claimed - 0.01
+    assert stuck.boxes <= STUCK_BOXES + 2 * ROUND_BOXES
+    assert stuck.bound <= stuck.reached and stuck.bound <= 1.5252
+    full = certify(goal, MarchReach(shape), 1.5252)  # closes: the best way's own value
+    assert full.closed and (full.reached is None or full.reached >= 1.5252 - 0.01)

@@ -41,6 +41,10 @@ class Family(ABC):
     # the rest; otherwise the solver's OPTIMAL speaks of the family alone (`description`).
     holds_every_way: bool = True
     description: str | None = None  # what the family searches, where it is not every way
+    # Its moves follow from an option and an end centre alone, and the checker judges what
+    # the regions leave out: the search starts from the best points of the options' sound
+    # regions (optimizer.search.geometric).
+    answers_by_geometry: bool = False
 
     @abstractmethod
     def options(self, unit: Unit, frame: Frame, lattice: Lattice,

@@ -50,6 +50,8 @@ class SnakingFamily(Family):
     """Advance (`pivots`: a Pivot first) or March; ways of several wheels as one model
     (`way_search`)."""
 
+    answers_by_geometry = True
+
     def __init__(self, manoeuvre: str, pivots: bool) -> None:
         self.manoeuvre, self.pivots = manoeuvre, pivots
 
@@ -125,6 +127,27 @@ class SnakingFamily(Family):
             return None
         from optimizer.families.snaking_candidates import two_wheel_way  # it imports the families
         return two_wheel_way(request, value, deadline)
+
+    def refine_wheel(self, request: Any, move: Move) -> tuple[Move, Any] | None:
+        """An Advance's answer of at most one wheel, its wheel on the lattice's degree:
+        the options within REFINE_PIVOT_DEG of its Pivot and REFINE_WHEEL_DEG of its wheel,
+        their best legal point by exact geometry (optimizer.search.geometric) with the
+        checker's verdict; None for a March (its options are on the degree already), for
+        ways of several wheels, or when no point judged is legal."""
+        wheels = [s.value for s in move.steps if s.kind == "wheel"]
+        if not self.pivots or len(wheels) > 1 or self.holds_ways(1, request.lattice):
+            return None
+        from optimizer.search.geometric import geometric_answer  # it imports the families
+        degree, limits = request.lattice.degree, request.limits
+        turn, pivot = (wheels[0] if wheels else 0.0), move.pivot_deg
+        pivots = sorted({_wrapped(pivot + d) for d in angles(degree, REFINE_PIVOT_DEG)})
+        window = min(90.0, limits.window_or(90.0))
+        spins = [t for t in angles(degree, window) if abs(t - turn) <= REFINE_WHEEL_DEG]
+        options = _ways(request.unit, request.frame, pivots, spins,
+                        limits.budget_or(4.0 * request.unit.mobility_in))
+        bounds = request.goal.bounds(options, _triangles(options))
+        found = geometric_answer(request, options, bounds)
+        return None if found is None else (found.move, found.verdict)
 
     def way_template_reach(self, request: Any, wheels: int, headings: Sequence[int]
                            ) -> tuple[Option, shapely.Geometry | None] | None:
@@ -244,6 +267,17 @@ class _WayBuilder:
         """Frame.vector, with the frame's unit vector computed once."""
         fx, fy = self.frame_axes
         return (v[0] * fy - v[1] * fx, v[0] * fx + v[1] * fy)
+
+
+# An Advance's answer is refined over Pivots and wheels this close to its own (degrees).
+REFINE_PIVOT_DEG = 10.0
+REFINE_WHEEL_DEG = 15.0
+
+
+def _wrapped(angle: float) -> float:
+    """An angle in (-180, 180]."""
+    wrapped = math.remainder(angle, 360.0)
+    return 180.0 if wrapped == -180.0 else wrapped
 
 
 def angles(step: float, limit: float) -> list[float]:

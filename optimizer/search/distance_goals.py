@@ -20,7 +20,7 @@ from constraints.geometry.plane import Point, angle_between_deg
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.option import Option, front_offset
 from optimizer.search.objectives import (
-    DEGREE_WEIGHT_TICKS,
+    DEGREE_WEIGHT_IN,
     NORM_SCALE,
     NORM_SIDES,
     SHRINK,
@@ -30,6 +30,10 @@ from optimizer.search.objectives import (
 )
 
 NEAR_TICKS = 2  # lattice points this many ticks either way of a target are tried first
+
+
+# The model's norm has integer directions (7e-4 relative): a cut-off keeps more than that.
+CUTOFF_ROOM = 1.001
 
 
 class Distance(Goal):
@@ -45,11 +49,16 @@ class Distance(Goal):
     def angle_cost(self, option: Option) -> float:
         return 0.0
 
-    def post(self, enc: MoveEncoding, regions: list[shapely.Geometry]) -> None:
+    def post(self, enc: MoveEncoding, regions: list[shapely.Geometry],
+             worst: float | None = None) -> None:
         assert self.point is not None
         target = (enc.ticks(self.point[0]), enc.ticks(self.point[1]))
         cost = _distance(enc, target, self._shift_vars(enc))
         self._lower_bounds(enc, cost, regions)
+        if worst is not None:  # per option: its distance may not pass what worst leaves
+            option_rows(enc, cost, [math.ceil(NORM_SCALE * (CUTOFF_ROOM * enc.ticks(
+                max(0.0, worst - self.angle_cost(o)) / SHRINK) + 1.0)) for o in enc.options],
+                lower=False)
         angle = self._angle_term(enc)
         enc.sat_model.minimize(cost if angle is None else cost + angle)
 
@@ -91,6 +100,14 @@ class Distance(Goal):
         targets = self._targets(options)
         gaps = shapely.distance(np.asarray(regions, dtype=object), targets)
         return SHRINK * gaps + self._angle_costs(options)
+
+    def best_point(self, option: Option, region: shapely.Geometry) -> np.ndarray | None:
+        """The region's point nearest the option's target (Euclidean; the norm's 256-gon
+        is within 0.008% of it)."""
+        assert self.point is not None
+        sx, sy = self.shift(option)
+        target = shapely.Point(self.point[0] - sx, self.point[1] - sy)
+        return shapely.get_coordinates(shapely.shortest_line(region, target))[0]
 
     def _targets(self, options: list[Option]) -> Any:
         return shapely.Point(self.point)
@@ -167,6 +184,14 @@ class FrontTargetDistance(Distance):
             out.append(var)
         return out[0], out[1]
 
+    def best_point(self, option: Option, region: shapely.Geometry) -> np.ndarray | None:
+        """The region's point nearest the option's target (Euclidean; the norm's 256-gon
+        is within 0.008% of it)."""
+        assert self.point is not None
+        sx, sy = self.shift(option)
+        target = shapely.Point(self.point[0] - sx, self.point[1] - sy)
+        return shapely.get_coordinates(shapely.shortest_line(region, target))[0]
+
     def _targets(self, options: list[Option]) -> Any:
         shifts = np.array([self.shift(o) for o in options]).reshape(-1, 2)
         return shapely.points(np.asarray(self.point) - shifts)
@@ -193,12 +218,14 @@ class TargetPose(Distance):
 
     def angle_cost(self, option: Option) -> float:
         assert self.facing is not None
-        return 0.01 * DEGREE_WEIGHT_TICKS * angle_between_deg(option.frame_facing_deg,
-                                                              self.facing)
+        return DEGREE_WEIGHT_IN * angle_between_deg(option.frame_facing_deg, self.facing)
 
     def _angle_term(self, enc: MoveEncoding) -> Any:
+        """The facing's cost in the model's units (NORM_SCALE per tick), as `angle_cost`:
+        until 2026-12-01 it was 10 ticks a degree, 0.05" on the 0.005" lattice, half of
+        what `values` and the bounds count."""
         assert self.facing is not None
-        return sum(lit * round(NORM_SCALE * DEGREE_WEIGHT_TICKS * angle_between_deg(
+        return sum(lit * round(NORM_SCALE * enc.ticks(DEGREE_WEIGHT_IN) * angle_between_deg(
             o.frame_facing_deg, self.facing))
             for o, lit in zip(enc.options, enc.option_vars, strict=True))
 

@@ -29,12 +29,15 @@ class Forward(Goal):
     maximise = True
     needs_point = False
 
-    def post(self, enc: MoveEncoding, regions: list[shapely.Geometry]) -> None:
+    def post(self, enc: MoveEncoding, regions: list[shapely.Geometry],
+             worst: float | None = None) -> None:
         """Per option, j below its region's top (one tick of room: a straight option's band
         strays ~0.7 tick off its line), as one row linear in the option Booleans so that the
         LP relaxation sees it (an enforced row per option it would not)."""
         tops = [math.floor(enc.ticks(region.bounds[3]) + 1.0) for region in regions]
         option_rows(enc, enc.forward_ticks, tops, lower=False)
+        if worst is not None:
+            enc.sat_model.add(enc.forward_ticks >= math.floor(enc.ticks(worst) - 1.0))
         enc.sat_model.maximize(enc.forward_ticks)
 
     def values(self, option: Option, centres: np.ndarray) -> np.ndarray:
@@ -45,6 +48,11 @@ class Forward(Goal):
 
     def clip(self, option: Option, worst: float) -> shapely.Geometry:
         return shapely.box(-FAR_IN, worst, FAR_IN, FAR_IN)
+
+    def best_point(self, option: Option, region: shapely.Geometry) -> np.ndarray | None:
+        """The region's most forward vertex (its top)."""
+        coords = shapely.get_coordinates(region)
+        return coords[np.argmax(coords[:, 1])]
 
     def exact(self, verdict: Verdict) -> float:
         return self.frame.point(verdict.end_centre)[1]
@@ -64,8 +72,11 @@ class FacePoint(Goal):
     name = "face_point"
     floor = 0.0  # an offset from the centre line
 
-    def post(self, enc: MoveEncoding, regions: list[shapely.Geometry]) -> None:
+    def post(self, enc: MoveEncoding, regions: list[shapely.Geometry],
+             worst: float | None = None) -> None:
         offset = self._lateral_offset(enc)
+        if worst is not None and worst < self._penalty_in:  # beside the point, not behind
+            enc.sat_model.add(offset <= math.ceil(enc.ticks(worst) + 1.0))
         gaps = np.nan_to_num(lateral_gaps(enc.options, regions, self._point()), nan=0.0)
         # offset >= the least lateral offset over the option's region, less one tick of band
         # room: one row linear in the option Booleans, seen by the LP.
@@ -102,8 +113,10 @@ class FacePoint(Goal):
         bearing = math.degrees(math.atan2(point[1], point[0]))
         return angle_between_deg(option.frame_facing_deg, bearing) > 90.0
 
+    _penalty_in = BEHIND_PENALTY * 0.01  # ticks, in inches
+
     def _penalty(self, option: Option) -> float:
-        return BEHIND_PENALTY * 0.01 if self._away(option) else 0.0  # ticks, in inches
+        return self._penalty_in if self._away(option) else 0.0
 
     def values(self, option: Option, centres: np.ndarray) -> np.ndarray:
         fx, fy = unit_vector(option.frame_facing_deg)
@@ -123,6 +136,18 @@ class FacePoint(Goal):
         p = np.asarray(self._point(), dtype=float)
         return shapely.Polygon([p + FAR_IN * f + width * r, p - FAR_IN * f + width * r,
                                 p - FAR_IN * f - width * r, p + FAR_IN * f - width * r])
+
+    def best_point(self, option: Option, region: shapely.Geometry) -> np.ndarray | None:
+        """A point of the region on the centre line through the point (offset 0), else the
+        vertex of least offset (the offset is linear: a vertex is best)."""
+        f = np.array(unit_vector(option.frame_facing_deg))
+        point = np.asarray(self._point(), dtype=float)
+        line = shapely.LineString([point - FAR_IN * f, point + FAR_IN * f])
+        hit = shapely.get_coordinates(shapely.intersection(region, line))
+        if len(hit):
+            return hit[0]
+        coords = shapely.get_coordinates(region)
+        return coords[np.argmin(np.abs((point - coords) @ np.array([f[1], -f[0]])))]
 
     def exact(self, verdict: Verdict) -> float:
         assert self.objective.point is not None

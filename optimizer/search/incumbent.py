@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
@@ -23,6 +24,9 @@ from constraints.sat.option import Option
 from optimizer.batch import BatchJudge
 from optimizer.search.clock import Clock
 from optimizer.search.request import SearchRequest
+
+if TYPE_CHECKING:
+    from optimizer.search.geometric import Checked
 
 COARSE_TICKS = 10       # candidates every 10 lattice steps
 OPTIONS_TRIED = 16      # options judged together, best-bounded first
@@ -37,8 +41,11 @@ PREFILTER_SHARE = 0.5
 @dataclass(frozen=True)
 class Incumbent:
     option: int
-    centre: tuple[float, float]  # frame inches, on the lattice
+    centre: tuple[float, float]  # frame inches, on the lattice (unless `checked`)
     value: float                 # in the goal's own terms (Goal.values)
+    # Judged legal by the checker, off the lattice (optimizer.search.geometric): an answer
+    # in its own right, not necessarily a solution of the model.
+    checked: Checked | None = None
 
 
 def find_incumbent(request: SearchRequest, judge: BatchJudge, options: list[Option],

@@ -161,6 +161,12 @@ def _search_ways(request: SearchRequest, result: SearchResult,
         result = _better(request, result, _solved(request, template, clock,
                                                   TEMPLATE_EFFORT)[1])
     result.stats.update({"ways_templates": len(templates), "ways_templates_skipped": skipped})
+    refine = getattr(family, "refine_wheel", None)
+    refined = None if result.move is None or refine is None else refine(request, result.move)
+    if refined is not None:  # an Advance's wheel on the lattice's degree, by exact geometry
+        result = _better(request, result, refined)
+        result.stats["ways_status"] = "not run: an answer is known, its wheel refined"
+        return Status.FEASIBLE, replace(result, family={"max_wheels": wheels})
     if result.move is not None and family.holds_ways(1, request.lattice):
         # The templates (or the one-wheel search) found an answer: they do not speak for
         # the family, so it is FEASIBLE.  (An Advance's options wheel on 15 deg: the

@@ -10,7 +10,7 @@ pursues it (`Goal`, one class per objective, registered by name).
   seen from the start centre, pay a large constant);
 - `forward`: as far forward along the start facing as possible;
 - `target_pose`: centre close to a point and facing close to a heading (the distance as above
-  plus 10 ticks per degree of facing difference, i.e. 1 deg ~ 0.1").
+  plus 0.1" per degree of facing difference, in ticks of the lattice searched).
 A goal posts itself on the CP-SAT model, values and bounds options in the unit's start frame
 (the search's own terms, for pruning), and measures a judged pose exactly: the value reported
 to users is recomputed exactly from the returned pose.
@@ -37,7 +37,7 @@ from constraints.sat.encoding import MoveEncoding
 from constraints.sat.option import Option
 
 BEHIND_PENALTY = 10**6
-DEGREE_WEIGHT_TICKS = 10
+DEGREE_WEIGHT_IN = 0.1  # target_pose: a degree of facing counts as this many inches
 NORM_SIDES = 256
 # Objective units per tick.  The norm's directions are integers at this scale, so they are
 # unit vectors to within 0.5 / NORM_SCALE x sqrt(2) (7e-4 relative).
@@ -98,10 +98,13 @@ class Goal(ABC):
             90.0 + objective.facing_deg - frame.heading_deg
 
     @abstractmethod
-    def post(self, enc: MoveEncoding, regions: list[shapely.Geometry]) -> None:
+    def post(self, enc: MoveEncoding, regions: list[shapely.Geometry],
+             worst: float | None = None) -> None:
         """Add the objective to the model, with a bound per option from its region of
         centres (ignoring every clause): once a solution is known, options that cannot beat
-        it are dropped at once."""
+        it are dropped at once.  `worst` (the goal's own terms, as `values`): the model
+        need only hold centres that might do better, so those that cannot are cut off (a
+        legal answer of that value is known; generous by the norm's rounding and a tick)."""
 
     @abstractmethod
     def values(self, option: Option, centres: np.ndarray) -> np.ndarray:
@@ -130,6 +133,11 @@ class Goal(ABC):
                      worst: float) -> tuple[np.ndarray, np.ndarray] | None:
         """Per option, a disc (frame centre, radius; negative: none) holding every centre
         where it could beat `worst`; None when the goal is not a distance."""
+        return None
+
+    def best_point(self, option: Option, region: shapely.Geometry) -> np.ndarray | None:
+        """A best frame centre of the option in a non-empty region of its centres, in
+        continuous coordinates (None: the goal does not say)."""
         return None
 
     def near_target(self, option: Option, tick: float) -> np.ndarray | None:

@@ -17,6 +17,7 @@ import shapely
 from constraints.sat.option import Option
 from optimizer.batch import BatchJudge
 from optimizer.search.clock import Clock
+from optimizer.search.geometric import Checked, geometric_answer
 from optimizer.search.incumbent import PREFILTER_SHARE, Incumbent, find_incumbent
 from optimizer.search.objectives import Goal
 from optimizer.search.regions import CentreRegions
@@ -32,29 +33,40 @@ def prefilter(request: SearchRequest, options: list[Option], regions: list,
               clock: Clock) -> tuple[Incumbent | None, list, dict]:
     """A legal starting answer, the options that might beat it, and the kept options'
     relaxed regions (the steps: this module's docstring; docs/techniques.md §8: per-heading
-    geometry as a pre-filter), within PREFILTER_SHARE of the clock's limit."""
+    geometry as a pre-filter), within PREFILTER_SHARE of the clock's limit.  A starting
+    answer found by exact geometry (`Incumbent.checked`) keeps only the options that might
+    beat it, not its own: none may be left."""
     goal, tick = request.goal, request.lattice.inch
     judge = BatchJudge(request.scenario, request.unit_id, request.manoeuvre,
                        margin_in=INCUMBENT_MARGIN_IN)
     bounds = goal.bounds(options, regions)
-    incumbent = _better(goal, find_incumbent(request, judge, options, regions, bounds, clock),
-                        stand_still(request, judge, options))
+    incumbent = _checked(geometric_answer(request, options, bounds, clock))
+    if incumbent is None:
+        incumbent = _better(goal, find_incumbent(request, judge, options, regions, bounds,
+                                                 clock),
+                            stand_still(request, judge, options))
     if incumbent is not None and _unbeatable(goal, options, incumbent, tick):
-        return incumbent, [incumbent.option], {}
+        return incumbent, [] if incumbent.checked else [incumbent.option], {}
     keep = kept_options(goal, bounds, incumbent, tick)
     keep = screened(request, judge, options, keep, regions, incumbent)
-    if len(keep) <= 1:
+    if len(keep) <= (0 if incumbent is not None and incumbent.checked else 1):
         return incumbent, keep, {}
     fine, relaxed = refined_bounds(
         CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=True), goal,
         options, keep, incumbent, tick, clock)
-    looked = [relaxed.get(k, EMPTY) for k in range(len(options))]
-    again = find_incumbent(request, judge, options, looked, fine, clock)
-    incumbent = _better(goal, incumbent, again)
-    if incumbent is not None and _unbeatable(goal, options, incumbent, tick):
-        return incumbent, [incumbent.option], relaxed
+    if incumbent is None or not incumbent.checked:
+        looked = [relaxed.get(k, EMPTY) for k in range(len(options))]
+        again = find_incumbent(request, judge, options, looked, fine, clock)
+        incumbent = _better(goal, incumbent, again)
+        if incumbent is not None and _unbeatable(goal, options, incumbent, tick):
+            return incumbent, [incumbent.option], relaxed
     finer = set(kept_options(goal, fine, incumbent, tick))
     return incumbent, [k for k in keep if k in finer], relaxed
+
+
+def _checked(answer: Checked | None) -> Incumbent | None:
+    return None if answer is None else Incumbent(answer.option, answer.centre, answer.value,
+                                                 checked=answer)
 
 
 def _better(goal: Goal, a: Incumbent | None, b: Incumbent | None) -> Incumbent | None:
@@ -94,11 +106,12 @@ def kept_options(goal: Goal, bounds: np.ndarray, incumbent: Incumbent | None,
         beats = bounds >= incumbent.value - slack if goal.maximise else \
             bounds <= incumbent.value + slack
     keep = np.isnan(bounds) | beats
-    keep[incumbent.option] = True
+    if not incumbent.checked:  # a lattice answer of the mask: the model starts from it
+        keep[incumbent.option] = True
     return list(np.nonzero(keep)[0])
 
 
-def _worst(goal: Goal, incumbent: Incumbent, tick: float) -> float:
+def worst_kept(goal: Goal, incumbent: Incumbent, tick: float) -> float:
     """The worst value an option may still reach and be kept (the incumbent's, less slack)."""
     slack = _slack(incumbent.value, tick)
     return incumbent.value - slack if goal.maximise else incumbent.value + slack
@@ -128,7 +141,8 @@ def refined_bounds(relaxed: CentreRegions, goal: Goal, options: list[Option], ke
     for k in keep:
         if clock is not None and clock.expired(PREFILTER_SHARE):
             break
-        clip = None if incumbent is None else goal.clip(options[k], _worst(goal, incumbent, tick))
+        clip = None if incumbent is None else \
+            goal.clip(options[k], worst_kept(goal, incumbent, tick))
         region = relaxed.of(options[k], clip)
         if region.is_empty:
             bounds[k] = -np.inf if goal.maximise else np.inf
@@ -152,7 +166,7 @@ def screened(request: SearchRequest, judge: BatchJudge, options: list[Option], k
     if incumbent is None or not goal.distance or not keep:
         return keep
     opts = [options[k] for k in keep]
-    discs = goal.target_discs(opts, _worst(goal, incumbent, request.lattice.inch))
+    discs = goal.target_discs(opts, worst_kept(goal, incumbent, request.lattice.inch))
     assert discs is not None
     centres, rho = discs
     ok = rho >= 0
@@ -166,7 +180,8 @@ def screened(request: SearchRequest, judge: BatchJudge, options: list[Option], k
             np.array([opts[n].facing_deg for n in todo]),
             np.array([opts[n].width_in for n in todo]),
             np.array([opts[n].depth_in for n in todo]), float(rho[todo].max()))
-    ok[keep.index(incumbent.option)] = True
+    if incumbent.option in keep and not incumbent.checked:
+        ok[keep.index(incumbent.option)] = True
     return [k for k, good in zip(keep, ok, strict=True) if good]
 
 
@@ -176,7 +191,7 @@ def focus_discs(goal: Goal, options: list[Option], keep: list, incumbent: Incumb
     with an incumbent; empty otherwise): see constraints.sat.context.EncodeContext.focus."""
     if incumbent is None or not keep:
         return {}
-    discs = goal.target_discs([options[k] for k in keep], _worst(goal, incumbent, tick))
+    discs = goal.target_discs([options[k] for k in keep], worst_kept(goal, incumbent, tick))
     if discs is None:
         return {}
     centres, rho = discs

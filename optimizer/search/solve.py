@@ -30,11 +30,12 @@ from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import Lattice
 from optimizer.families.base import options_for
 from optimizer.search.clock import Clock
+from optimizer.search.geometric import Checked
 from optimizer.search.incumbent import Incumbent
 from optimizer.search.model import Search, build_search, decode, recheck, solution, solver_for
 from optimizer.search.more_wheels import with_more_wheels
 from optimizer.search.objectives import Objective
-from optimizer.search.prefilter import focus_discs, prefilter
+from optimizer.search.prefilter import focus_discs, prefilter, worst_kept
 from optimizer.search.request import (
     DEFAULT_EFFORT,
     DEFAULT_MAX_WHEELS,
@@ -103,9 +104,14 @@ def solve(request: SearchRequest) -> SearchResult:
     # Centres beyond an option's focus disc cannot beat the incumbent: encodings may leave
     # them out (a Reform's model paths then need one safe disc, not nine).
     focus = focus_discs(request.goal, options, keep, incumbent, request.lattice.inch)
-    result = _solve_kept(request, keep, incumbent, clock,
-                         [relaxed.get(k, regions[k]) for k in keep], focus)
-    if incumbent is not None and len(keep) < len(options) and not _proved(result, incumbent):
+    if incumbent is not None and incumbent.checked:
+        result = _beside_checked(request, keep, incumbent.checked, clock,
+                                 [relaxed.get(k, regions[k]) for k in keep], focus)
+    else:
+        result = _solve_kept(request, keep, incumbent, clock,
+                             [relaxed.get(k, regions[k]) for k in keep], focus)
+    if incumbent is not None and not incumbent.checked and len(keep) < len(options) and \
+            not _proved(result, incumbent):
         # The incumbent (legal, found by the batch mask) is not a solution of the model, so
         # the pruning argument does not hold: search every option instead.
         result = _solve_kept(request, list(range(len(options))), None, clock, regions)
@@ -159,9 +165,34 @@ def _fallback(request: SearchRequest, options: list, result: SearchResult,
     return result
 
 
+def _beside_checked(request: SearchRequest, keep: list, checked: Checked, clock: Clock,
+                    objective_regions: list, focus: dict[int, Any]) -> SearchResult:
+    """CP-SAT over the options that might beat a legal answer found by exact geometry (none:
+    no model), and the better of the two.  Every option left out cannot beat the answer by
+    more than the pruning's slack, so the family's status is the model's over the rest
+    (OPTIMAL when it has none)."""
+    found = SearchResult(Status.OPTIMAL, request.objective, request.goal.exact(checked.verdict),
+                         None, request.lattice, clock.elapsed(), checked.move, checked.verdict,
+                         stats={"options": 0, "geometric": True,
+                                "search_value": checked.value})
+    if not keep:
+        return replace(found, bound=found.value)
+    worst = worst_kept(request.goal, Incumbent(checked.option, checked.centre, checked.value),
+                   request.lattice.inch)
+    result = _solve_kept(request, keep, None, clock, objective_regions, focus, worst)
+    status = result.status if result.status in (Status.OPTIMAL, Status.FEASIBLE) else \
+        Status.OPTIMAL if result.status == Status.INFEASIBLE else Status.FEASIBLE
+    best = result if result.move is not None and request.goal.better(
+        result.stats["search_value"], checked.value) else found
+    stats = {**result.stats, "geometric": best is found}
+    return replace(best, status=status, bound=best.value if status == Status.OPTIMAL else None,
+                   stats=stats, elapsed_s=clock.elapsed(), stopped_by=result.stopped_by)
+
+
 def _solve_kept(request: SearchRequest, keep: list, incumbent: Incumbent | None,
                 clock: Clock, objective_regions: list,
-                focus: dict[int, Any] | None = None) -> SearchResult:
+                focus: dict[int, Any] | None = None,
+                worst: float | None = None) -> SearchResult:
     """CP-SAT over the options in `keep`; `objective_regions` (one per kept option, holding
     every legal end centre of it) bound the objective per option; `focus`: see
     EncodeContext.focus."""
@@ -174,7 +205,7 @@ def _solve_kept(request: SearchRequest, keep: list, incumbent: Incumbent | None,
         return SearchResult(Status.TIMEOUT, request.objective, None, None, request.lattice,
                             clock.elapsed())
     enc = search.enc
-    post_objective(request, enc, objective_regions)
+    post_objective(request, enc, objective_regions, worst)
     if incumbent is not None:
         _hint(enc, keep.index(incumbent.option), incumbent.centre)
     solver = solver_for(max(0.05, clock.left()), request.workers, request.effort)
@@ -187,9 +218,9 @@ def _solve_kept(request: SearchRequest, keep: list, incumbent: Incumbent | None,
 
 
 def post_objective(request: SearchRequest, enc: MoveEncoding,
-                   regions: list[shapely.Geometry]) -> None:
+                   regions: list[shapely.Geometry], worst: float | None = None) -> None:
     """The objective on the model (the goal posts itself)."""
-    request.goal.post(enc, regions)
+    request.goal.post(enc, regions, worst)
 
 
 def _proved(result: SearchResult, incumbent: Incumbent) -> bool:

@@ -1,0 +1,133 @@
+"""The answer by exact geometry before the model (optimizer.search.geometric) against its
+reference, every option's region cut and the best points judged in order (the per-heading
+peer's method, written plainly here); the model's cut-off at a known answer's value
+(Goal.post's `worst`) never losing a better lattice answer; an Advance's wheel refined on
+the lattice's degree, legal and never worse."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from constraints.core.system import find_system
+from constraints.sat.lattice import Lattice
+from optimizer.families.base import options_for
+from optimizer.search.geometric import MAX_CHECKS, geometric_answer
+from optimizer.search.model import build_search, solver_for
+from optimizer.search.regions import CentreRegions
+from optimizer.search.request import DEFAULT_EFFORT, SearchRequest
+from optimizer.search.solve import best_move, post_objective
+from tests.solver_support import make_request, make_scenario
+
+CASES = [(seed, k, manoeuvre) for seed in (11, 12, 13, 14) for k in (0, 1)
+         for manoeuvre in ("march", "advance")]
+
+
+def _request(seed: int, k: int, manoeuvre: str) -> SearchRequest:
+    made = make_request("random", seed, k, manoeuvre)
+    lattice = Lattice(degree=5.0) if manoeuvre == "march" else \
+        Lattice(degree=15.0, advance_wheel_deg=15.0)
+    return SearchRequest(make_scenario("random", seed), "u", manoeuvre, made.objective,
+                         lattice, 60.0, 1, DEFAULT_EFFORT, 0.01, 1)
+
+
+def _reference(request: SearchRequest, options: list) -> float | None:
+    """Every option's sound region cut, its best point valued; the points judged best first,
+    as many as the lazy search may judge; the first legal one's value."""
+    goal = request.goal
+    sound = CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=False)
+    points = []
+    for option in options:
+        region = sound.of(option)
+        if not region.is_empty:
+            best = goal.best_point(option, region)
+            points.append((float(goal.values(option, best[None])[0]), option, best))
+    points.sort(key=lambda p: (-p[0] if goal.maximise else p[0], p[1].index))
+    system = find_system(request.scenario.rules)
+    for value, option, best in points[:MAX_CHECKS]:
+        move = request.family.move(request.unit_id, request.frame, option, tuple(best))
+        if system.check(request.scenario, move).legal:
+            return value
+    return None
+
+
+@pytest.mark.parametrize("seed, k, manoeuvre", CASES)
+def test_the_lazy_answer_is_the_reference_answer(seed, k, manoeuvre):
+    request = _request(seed, k, manoeuvre)
+    options, regions = options_for(request.scenario, request.unit, manoeuvre, request.lattice)
+    found = geometric_answer(request, options, request.goal.bounds(options, regions))
+    expected = _reference(request, options)
+    if found is None:
+        assert expected is None
+        return
+    assert found.verdict.legal
+    assert found.verdict.legal == find_system(request.scenario.rules).check(
+        request.scenario, found.move).legal
+    # Equal values (ties may fall to another option; the lazy search cuts fewer regions).
+    assert expected is not None and found.value == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed, k, manoeuvre", CASES[::2])
+def test_a_cut_off_at_a_value_keeps_every_better_answer(seed, k, manoeuvre):
+    """The model's optimum over every option, then the same model cut off at that value
+    (or a little worse): the same optimum (within the norm's rounding); cut off better than
+    it by far: no solution."""
+    request = _request(seed, k, manoeuvre)
+    options, regions = options_for(request.scenario, request.unit, manoeuvre, request.lattice)
+    best = _optimum(request, regions, None)
+    if best is None:
+        return
+    slack = 1e-3 * (1.0 + abs(best))
+    worse = best - slack if request.goal.maximise else best + slack
+    # The model's integer norm ranks lattice points a hair otherwise than `values`: within
+    # the norm's rounding, the same optimum, never a worse one.
+    rounding = request.lattice.inch + 2e-3 * abs(best)
+    for worst in (best, worse):
+        cut = _optimum(request, regions, worst)
+        assert cut is not None and abs(cut - best) <= rounding
+    far = best + 1.0 if request.goal.maximise else best - 1.0
+    if not request.goal.maximise and far < 0:
+        return
+    assert _optimum(request, regions, far) is None
+
+
+def _optimum(request: SearchRequest, regions: list, worst: float | None) -> float | None:
+    """The model's optimum over every option in the goal's terms (None: no solution)."""
+    search = build_search(request)
+    post_objective(request, search.enc, regions, worst)
+    solver = solver_for(60.0, 1, 100.0)
+    status = solver.solve(search.enc.sat_model)
+    if solver.status_name(status) not in ("OPTIMAL",):
+        assert solver.status_name(status) == "INFEASIBLE"
+        return None
+    enc = search.enc
+    option = next(o for o, lit in zip(enc.options, enc.option_vars, strict=True)
+                  if solver.boolean_value(lit))
+    centre = enc.centre_in((solver.value(enc.right_ticks), solver.value(enc.forward_ticks)))
+    return float(request.goal.values(option, np.array([centre]))[0])
+
+
+@pytest.mark.parametrize("seed, k", [(s, k) for s in (11, 12, 13, 14, 15) for k in (0, 1)])
+def test_an_advance_wheel_refined_is_legal_and_no_worse(seed, k):
+    """An Advance's options wheel on 15 deg; the answer's wheel is refined on the degree:
+    the refined answer is legal and at least as good as the 15-deg options' own answer by
+    geometry (target_pose is left out: the search weighs its facing linearly, the exact
+    value by a hypotenuse, so exact values may rank otherwise)."""
+    made = make_request("random", seed, k, "advance")
+    if made.objective.name == "target_pose":
+        return
+    scenario = make_scenario("random", seed)
+    coarse = Lattice(degree=5.0, advance_wheel_deg=15.0)
+    result = best_move(scenario, "u", "advance", made.objective, lattice=coarse, max_wheels=1)
+    if result.move is None:
+        return
+    assert result.verdict is not None and result.verdict.legal
+    request = SearchRequest(scenario, "u", "advance", made.objective, coarse, 60.0, 1,
+                            DEFAULT_EFFORT, 0.01, 1)
+    options, regions = options_for(scenario, request.unit, "advance", coarse)
+    bounds = request.goal.bounds(options, regions)
+    plain = geometric_answer(request, options, bounds)
+    if plain is not None:
+        exact = request.goal.exact(plain.verdict)
+        room = 1e-9 if request.goal.maximise else -1e-9
+        assert not request.goal.better(exact, result.value + room)

@@ -15,8 +15,11 @@ the one-wheel answer does not already settle it.
    one is not built when no legal way follows it, or when the region of its end centres
    left by the end-position rules cannot beat the answer so far); then one model of the
    headings near the templates and the answer (the whole family's model when there is
-   neither), within its own share of the work budget, left out for a March with an
-   answer; the better answer is certified again (the same answer: the same certificate).
+   neither), within its own share of the work budget, left out when an answer is known
+   (a March's options hold every one-wheel way; an Advance's answer of one wheel has its
+   wheel refined on the lattice's degree by exact geometry instead, the family's
+   `refine_wheel`); the better answer is certified again (the same answer: the same
+   certificate).
    OPTIMAL needs the bound; FEASIBLE carries it; no answer in the family is NOT_FOUND.
 """
 
@@ -134,9 +137,11 @@ def _search_ways(request: SearchRequest, result: SearchResult,
 
     For a March the neighbourhood ran whatever the templates found until 2026-12-01: on the
     Marches of benchmarks/bench_solve.py and bench_wheels.py it never improved the answer and
-    cost 0.2-1.4 s.  An Advance keeps it: its options wheel on 15 deg, and the neighbourhood
-    refines the wheel on the lattice's degree (tests/constraints/t9a/test_encodings.py,
-    test_pivot_spacing_binds)."""
+    cost 0.2-1.4 s.  An Advance's options wheel on 15 deg: the family's `refine_wheel` takes
+    its answer's wheel to the lattice's degree by exact geometry (about 0.1 s; the
+    neighbourhood model took about 1 s, and gave worse answers on the bench's
+    crowded-advance and rocks-advance); the neighbourhood still runs for an Advance whose
+    answer it cannot refine (ways of several wheels)."""
     family, wheels = request.family, request.max_wheels
     models = getattr(family, "models_ways", None)
     if models is not None and not models(request):

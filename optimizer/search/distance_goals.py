@@ -34,6 +34,28 @@ NEAR_TICKS = 2  # lattice points this many ticks either way of a target are trie
 
 # The model's norm has integer directions (7e-4 relative): a cut-off keeps more than that.
 CUTOFF_ROOM = 1.001
+# target_pose combines the distance d and the facing's cost a as hypot(d, a), as its exact
+# value does, by the tangents d cos t + a sin t at POSE_SIDES + 1 angles t in [0, 90 deg]
+# (their maximum is within 1 - cos(45 / POSE_SIDES deg), 0.03%, below the hypotenuse).
+POSE_SIDES = 32
+POSE_ANGLES = np.linspace(0.0, np.pi / 2.0, POSE_SIDES + 1)
+POSE_SHRINK = math.cos(math.pi / 4.0 / POSE_SIDES)
+
+
+def combined(distance: Any, angle: Any) -> Any:
+    """The polygonal hypotenuse of a distance and a facing's cost (`distance` when the cost
+    is 0: the tangent at 0 is the distance itself)."""
+    d, a = np.asarray(distance, dtype=float), np.asarray(angle, dtype=float)
+    return np.max(np.multiply.outer(d, np.cos(POSE_ANGLES)) +
+                  np.multiply.outer(a, np.sin(POSE_ANGLES)), axis=-1)
+
+
+def reach_within(worst: Any, angle: Any) -> Any:
+    """The largest distance whose `combined` with `angle` may be no worse than `worst`,
+    generously (the polygon lies within POSE_SHRINK of the hypotenuse); negative: none."""
+    w, a = np.asarray(worst, dtype=float) / POSE_SHRINK, np.asarray(angle, dtype=float)
+    return np.where(a > 0.0, np.sqrt(np.maximum(w * w - a * a, 0.0)), w) - \
+        np.where(a > w, np.inf, 0.0)
 
 
 class Distance(Goal):
@@ -54,21 +76,24 @@ class Distance(Goal):
         assert self.point is not None
         target = (enc.ticks(self.point[0]), enc.ticks(self.point[1]))
         cost = _distance(enc, target, self._shift_vars(enc))
-        self._lower_bounds(enc, cost, regions)
+        lows = self._lower_bounds(enc, cost, regions)
         if worst is not None:  # per option: its distance may not pass what worst leaves
+            reach = reach_within(worst, [self.angle_cost(o) for o in enc.options])
             option_rows(enc, cost, [math.ceil(NORM_SCALE * (CUTOFF_ROOM * enc.ticks(
-                max(0.0, worst - self.angle_cost(o)) / SHRINK) + 1.0)) for o in enc.options],
-                lower=False)
-        angle = self._angle_term(enc)
-        enc.sat_model.minimize(cost if angle is None else cost + angle)
+                max(0.0, float(r)) / SHRINK) + 1.0)) for r in reach], lower=False)
+        angles = self._angle_units(enc)
+        enc.sat_model.minimize(cost if angles is None else
+                               _combined_var(enc, cost, angles, lows))
 
     def _shift_vars(self, enc: MoveEncoding) -> tuple[Any, Any] | None:
         return None
 
-    def _angle_term(self, enc: MoveEncoding) -> Any:
+    def _angle_units(self, enc: MoveEncoding) -> list[int] | None:
+        """Per option, its facing's cost in the model's units (None: no facing cost)."""
         return None
 
-    def _lower_bounds(self, enc: MoveEncoding, cost: Any, regions: list[shapely.Geometry]) -> None:
+    def _lower_bounds(self, enc: MoveEncoding, cost: Any,
+                      regions: list[shapely.Geometry]) -> list[int]:
         """cost >= (distance from the target to the option's region) x cos(pi / sides), less
         one tick (a straight option's band strays ~0.7 tick off its line).  With regions
         clipped to the incumbent's neighbourhood the bounds are close to the optimum, and the
@@ -83,6 +108,7 @@ class Distance(Goal):
             bounds.append(max(0, math.floor(shrink * region.distance(target) - NORM_SCALE)))
         if any(bounds):
             option_rows(enc, cost, bounds)
+        return bounds
 
     def values(self, option: Option, centres: np.ndarray) -> np.ndarray:
         assert self.point is not None
@@ -93,13 +119,13 @@ class Distance(Goal):
         step = 2 * np.pi / NORM_SIDES
         theta = np.arctan2(d[:, 1], d[:, 0])
         poly = np.hypot(d[:, 0], d[:, 1]) * np.cos(theta - step * np.round(theta / step))
-        return poly + self.angle_cost(option)
+        return combined(poly, self.angle_cost(option))
 
     def bounds(self, options: list[Option], regions: list) -> np.ndarray:
         assert self.point is not None
         targets = self._targets(options)
         gaps = shapely.distance(np.asarray(regions, dtype=object), targets)
-        return SHRINK * gaps + self._angle_costs(options)
+        return combined(SHRINK * gaps, self._angle_costs(options))
 
     def best_point(self, option: Option, region: shapely.Geometry) -> np.ndarray | None:
         """The region's point nearest the option's target (Euclidean; the norm's 256-gon
@@ -117,7 +143,7 @@ class Distance(Goal):
 
     def clip(self, option: Option, worst: float) -> shapely.Geometry:
         assert self.point is not None
-        radius = (worst - self.angle_cost(option)) / SHRINK
+        radius = float(reach_within(worst, self.angle_cost(option))) / SHRINK
         if radius < 0:
             return shapely.Polygon()
         sx, sy = self.shift(option)
@@ -131,7 +157,7 @@ class Distance(Goal):
         assert self.point is not None
         shifts = np.array([self.shift(o) for o in options]).reshape(-1, 2)
         angles = np.array([self.angle_cost(o) for o in options])
-        rho = (worst - angles) / SHRINK / math.cos(math.pi / 32) + 1e-9
+        rho = reach_within(worst, angles) / SHRINK / math.cos(math.pi / 32) + 1e-9
         return np.asarray(self.point, dtype=float) - shifts, rho
 
     def near_target(self, option: Option, tick: float) -> np.ndarray:
@@ -211,7 +237,8 @@ class FrontTargetDistance(Distance):
 
 @register_goal
 class TargetPose(Distance):
-    """The centre to the target and the facing to a heading: 1 deg counts as 0.1"."""
+    """The centre to the target and the facing to a heading: 1 deg counts as 0.1", the two
+    combined as a hypotenuse (`combined`), as the exact value is."""
 
     name = "target_pose"
     needs_facing = True
@@ -220,14 +247,13 @@ class TargetPose(Distance):
         assert self.facing is not None
         return DEGREE_WEIGHT_IN * angle_between_deg(option.frame_facing_deg, self.facing)
 
-    def _angle_term(self, enc: MoveEncoding) -> Any:
+    def _angle_units(self, enc: MoveEncoding) -> list[int] | None:
         """The facing's cost in the model's units (NORM_SCALE per tick), as `angle_cost`:
         until 2026-12-01 it was 10 ticks a degree, 0.05" on the 0.005" lattice, half of
-        what `values` and the bounds count."""
+        what `values` and the bounds count, and added to the distance, not combined."""
         assert self.facing is not None
-        return sum(lit * round(NORM_SCALE * enc.ticks(DEGREE_WEIGHT_IN) * angle_between_deg(
-            o.frame_facing_deg, self.facing))
-            for o, lit in zip(enc.options, enc.option_vars, strict=True))
+        return [round(NORM_SCALE * enc.ticks(DEGREE_WEIGHT_IN) *
+                      angle_between_deg(o.frame_facing_deg, self.facing)) for o in enc.options]
 
     def _angle_costs(self, options: list[Option]) -> Any:
         return np.array([self.angle_cost(o) for o in options])
@@ -241,6 +267,23 @@ class TargetPose(Distance):
         assert self.objective.facing_deg is not None
         turn = facing_gap_deg(pieces, self.objective.facing_deg)
         return np.hypot(super().piece_values(pieces), 0.1 * turn)
+
+
+def _combined_var(enc: MoveEncoding, cost: Any, angles: list[int], lows: list[int]) -> Any:
+    """A variable at least `combined(cost, angle)` in the model's units: one row per tangent,
+    its cosine and sine integers of 1/1000; and per option the same of its distance's lower
+    bound `lows` and its facing's cost, as one row linear in the option Booleans (the LP
+    sees it)."""
+    model, scale = enc.sat_model, 1000
+    tangents = [(round(scale * math.cos(t)), round(scale * math.sin(t))) for t in POSE_ANGLES]
+    top = int(list(cost.proto.domain)[-1]) + max(angles, default=0)
+    total = model.new_int_var(0, 2 * top + 1, "pose_cost")
+    angle = sum(units * lit for units, lit in zip(angles, enc.option_vars, strict=True))
+    for c, s in tangents:
+        model.add(scale * total >= c * cost + s * angle)
+    option_rows(enc, total, [max((c * low + s * units) // scale for c, s in tangents)
+                             for low, units in zip(lows, angles, strict=True)])
+    return total
 
 
 def _distance(enc: MoveEncoding, target: tuple[float, float],

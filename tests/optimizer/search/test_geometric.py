@@ -12,6 +12,7 @@ import pytest
 from constraints.core.system import find_system
 from constraints.sat.lattice import Lattice
 from optimizer.families.base import options_for
+from optimizer.search.distance_goals import POSE_SHRINK, combined, reach_within
 from optimizer.search.geometric import MAX_CHECKS, geometric_answer
 from optimizer.search.model import build_search, solver_for
 from optimizer.search.regions import CentreRegions
@@ -131,3 +132,16 @@ def test_an_advance_wheel_refined_is_legal_and_no_worse(seed, k):
         exact = request.goal.exact(plain.verdict)
         room = 1e-9 if request.goal.maximise else -1e-9
         assert not request.goal.better(exact, result.value + room)
+
+
+def test_the_pose_cost_is_the_hypotenuse_within_its_polygon():
+    """target_pose's search value combines distance and facing as the exact value does:
+    no more than the hypotenuse, no less than POSE_SHRINK of it; the distance itself when
+    the facing costs nothing; `reach_within` keeps every distance that is no worse."""
+    rng = np.random.default_rng(3)
+    d, a = rng.uniform(0.0, 20.0, 500), rng.uniform(0.0, 20.0, 500)
+    value, exact = combined(d, a), np.hypot(d, a)
+    assert np.all(value <= exact + 1e-12) and np.all(value >= POSE_SHRINK * exact - 1e-12)
+    assert np.array_equal(combined(d, 0.0), d)
+    assert np.all(reach_within(value, a) >= d - 1e-9)
+    assert np.all(reach_within(0.99 * POSE_SHRINK * a, a)[a > 0] < 0)  # the facing costs more

@@ -103,13 +103,15 @@ def test_a_move_may_wheel_before_it_turns():
 
 def test_a_march_sidesteps():
     """The issue's sidestep with Warhammer's arc: 5 files of 20 mm march from (36, 10) to
-    (40, 16) facing 90: wheel right, forward, wheel back (one wheel ends 3.5" off)."""
+    (40, 16) facing 90: wheel right, forward, wheel back (one wheel ends 3.1" off).  The
+    facing's cost is combined with the distance as a hypotenuse, as the exact value is, so
+    ending a degree or two off the facing may pay."""
     scenario = scenario_from_json(field(unit(models=20, files=5, base=(20.0, 20.0))))
     result = best_move(scenario, "u", "march", Objective("target_pose", (40.0, 16.0), 90.0))
     _legal(scenario, result)
     wheels = [s.value for s in result.move.steps if s.kind is StepKind.WHEEL]
-    assert len(wheels) == 2 and wheels[0] < 0 < wheels[1] and wheels[0] == -wheels[1]
-    assert result.value < 1.7 and result.stats["options_value"] > 3.5
+    assert len(wheels) == 2 and wheels[0] < 0 < wheels[1] and abs(sum(wheels)) <= 3.0
+    assert result.value < 1.7 and result.stats["options_value"] > 3.0
     assert result.bound is not None and result.bound <= result.value
 
 

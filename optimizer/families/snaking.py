@@ -146,7 +146,7 @@ class SnakingFamily(Family):
         options = _ways(request.unit, request.frame, pivots, spins,
                         limits.budget_or(4.0 * request.unit.mobility_in))
         bounds = request.goal.bounds(options, _triangles(options))
-        found = geometric_answer(request, options, bounds)
+        found = geometric_answer(request, options, bounds).answer
         return None if found is None else (found.move, found.verdict)
 
     def way_template_reach(self, request: Any, wheels: int, headings: Sequence[int]

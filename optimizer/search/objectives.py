@@ -10,7 +10,8 @@ pursues it (`Goal`, one class per objective, registered by name).
   seen from the start centre, pay a large constant);
 - `forward`: as far forward along the start facing as possible;
 - `target_pose`: centre close to a point and facing close to a heading (the distance as above
-  plus 0.1" per degree of facing difference, in ticks of the lattice searched).
+  and 0.1" per degree of facing difference, combined as a hypotenuse by a polygon of
+  tangents, as the exact value is).
 A goal posts itself on the CP-SAT model, values and bounds options in the unit's start frame
 (the search's own terms, for pruning), and measures a judged pose exactly: the value reported
 to users is recomputed exactly from the returned pose.

@@ -17,7 +17,7 @@ import shapely
 from constraints.sat.option import Option
 from optimizer.batch import BatchJudge
 from optimizer.search.clock import Clock
-from optimizer.search.geometric import Checked, geometric_answer
+from optimizer.search.geometric import Learned, geometric_answer
 from optimizer.search.incumbent import PREFILTER_SHARE, Incumbent, find_incumbent
 from optimizer.search.objectives import Goal
 from optimizer.search.regions import CentreRegions
@@ -33,40 +33,63 @@ def prefilter(request: SearchRequest, options: list[Option], regions: list,
               clock: Clock) -> tuple[Incumbent | None, list, dict]:
     """A legal starting answer, the options that might beat it, and the kept options'
     relaxed regions (the steps: this module's docstring; docs/techniques.md §8: per-heading
-    geometry as a pre-filter), within PREFILTER_SHARE of the clock's limit.  A starting
-    answer found by exact geometry (`Incumbent.checked`) keeps only the options that might
-    beat it, not its own: none may be left."""
+    geometry as a pre-filter), within PREFILTER_SHARE of the clock's limit.  Where exact
+    geometry finds a legal answer (optimizer.search.geometric), it is the start instead
+    (`Incumbent.checked`), and only the options that might beat it by more than a lattice
+    step are kept: none may be left."""
     goal, tick = request.goal, request.lattice.inch
+    bounds = goal.bounds(options, regions)
+    learned = geometric_answer(request, options, bounds, clock)
+    if learned.answer is not None:
+        return _beside_answer(request, options, learned, clock)
     judge = BatchJudge(request.scenario, request.unit_id, request.manoeuvre,
                        margin_in=INCUMBENT_MARGIN_IN)
-    bounds = goal.bounds(options, regions)
-    incumbent = _checked(geometric_answer(request, options, bounds, clock))
-    if incumbent is None:
-        incumbent = _better(goal, find_incumbent(request, judge, options, regions, bounds,
-                                                 clock),
-                            stand_still(request, judge, options))
+    incumbent = _better(goal, find_incumbent(request, judge, options, regions, bounds, clock),
+                        stand_still(request, judge, options))
     if incumbent is not None and _unbeatable(goal, options, incumbent, tick):
-        return incumbent, [] if incumbent.checked else [incumbent.option], {}
+        return incumbent, [incumbent.option], {}
     keep = kept_options(goal, bounds, incumbent, tick)
     keep = screened(request, judge, options, keep, regions, incumbent)
-    if len(keep) <= (0 if incumbent is not None and incumbent.checked else 1):
+    if len(keep) <= 1:
         return incumbent, keep, {}
     fine, relaxed = refined_bounds(
         CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=True), goal,
         options, keep, incumbent, tick, clock)
-    if incumbent is None or not incumbent.checked:
-        looked = [relaxed.get(k, EMPTY) for k in range(len(options))]
-        again = find_incumbent(request, judge, options, looked, fine, clock)
-        incumbent = _better(goal, incumbent, again)
-        if incumbent is not None and _unbeatable(goal, options, incumbent, tick):
-            return incumbent, [incumbent.option], relaxed
+    looked = [relaxed.get(k, EMPTY) for k in range(len(options))]
+    again = find_incumbent(request, judge, options, looked, fine, clock)
+    incumbent = _better(goal, incumbent, again)
+    if incumbent is not None and _unbeatable(goal, options, incumbent, tick):
+        return incumbent, [incumbent.option], relaxed
     finer = set(kept_options(goal, fine, incumbent, tick))
     return incumbent, [k for k in keep if k in finer], relaxed
 
 
-def _checked(answer: Checked | None) -> Incumbent | None:
-    return None if answer is None else Incumbent(answer.option, answer.centre, answer.value,
-                                                 checked=answer)
+def _beside_answer(request: SearchRequest, options: list[Option], learned: Learned,
+                   clock: Clock) -> tuple[Incumbent, list, dict]:
+    """A legal answer by exact geometry, and the options whose relaxed regions (every legal
+    end centre of theirs lies in one) might beat it by more than a lattice step."""
+    goal, tick = request.goal, request.lattice.inch
+    answer = learned.answer
+    assert answer is not None
+    incumbent = Incumbent(answer.option, answer.centre, answer.value, checked=answer)
+    if _unbeatable(goal, options, incumbent, tick):
+        return incumbent, [], learned.relaxed
+    todo = [k for k in _beating(goal, learned.bounds, answer.value, tick)
+            if k not in learned.relaxed]
+    if todo:
+        fine, more = refined_bounds(
+            CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=True),
+            goal, options, todo, incumbent, tick, clock)
+        learned.bounds[todo] = fine[todo]
+        learned.relaxed.update(more)
+    return incumbent, _beating(goal, learned.bounds, answer.value, tick), learned.relaxed
+
+
+def _beating(goal: Goal, bounds: np.ndarray, value: float, tick: float) -> list:
+    """Indexes of the options whose bound beats `value` by more than `tick` (or unknown)."""
+    with np.errstate(invalid="ignore"):
+        beats = bounds > value + tick if goal.maximise else bounds < value - tick
+    return [int(k) for k in np.flatnonzero(np.isnan(bounds) | beats)]
 
 
 def _better(goal: Goal, a: Incumbent | None, b: Incumbent | None) -> Incumbent | None:
@@ -106,8 +129,7 @@ def kept_options(goal: Goal, bounds: np.ndarray, incumbent: Incumbent | None,
         beats = bounds >= incumbent.value - slack if goal.maximise else \
             bounds <= incumbent.value + slack
     keep = np.isnan(bounds) | beats
-    if not incumbent.checked:  # a lattice answer of the mask: the model starts from it
-        keep[incumbent.option] = True
+    keep[incumbent.option] = True
     return list(np.nonzero(keep)[0])
 
 
@@ -180,8 +202,7 @@ def screened(request: SearchRequest, judge: BatchJudge, options: list[Option], k
             np.array([opts[n].facing_deg for n in todo]),
             np.array([opts[n].width_in for n in todo]),
             np.array([opts[n].depth_in for n in todo]), float(rho[todo].max()))
-    if incumbent.option in keep and not incumbent.checked:
-        ok[keep.index(incumbent.option)] = True
+    ok[keep.index(incumbent.option)] = True
     return [k for k, good in zip(keep, ok, strict=True) if good]
 
 

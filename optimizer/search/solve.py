@@ -168,9 +168,9 @@ def _fallback(request: SearchRequest, options: list, result: SearchResult,
 def _beside_checked(request: SearchRequest, keep: list, checked: Checked, clock: Clock,
                     objective_regions: list, focus: dict[int, Any]) -> SearchResult:
     """CP-SAT over the options that might beat a legal answer found by exact geometry (none:
-    no model), and the better of the two.  Every option left out cannot beat the answer by
-    more than the pruning's slack, so the family's status is the model's over the rest
-    (OPTIMAL when it has none)."""
+    no model), and the better of the two.  No option left out can beat the answer by more
+    than a lattice step (its relaxed region holds every legal end centre of it), so the
+    family's status is the model's over the rest (OPTIMAL when it has none)."""
     found = SearchResult(Status.OPTIMAL, request.objective, request.goal.exact(checked.verdict),
                          None, request.lattice, clock.elapsed(), checked.move, checked.verdict,
                          stats={"options": 0, "geometric": True,

@@ -56,7 +56,7 @@ def _reference(request: SearchRequest, options: list) -> float | None:
 def test_the_lazy_answer_is_the_reference_answer(seed, k, manoeuvre):
     request = _request(seed, k, manoeuvre)
     options, regions = options_for(request.scenario, request.unit, manoeuvre, request.lattice)
-    found = geometric_answer(request, options, request.goal.bounds(options, regions))
+    found = geometric_answer(request, options, request.goal.bounds(options, regions)).answer
     expected = _reference(request, options)
     if found is None:
         assert expected is None
@@ -127,7 +127,7 @@ def test_an_advance_wheel_refined_is_legal_and_no_worse(seed, k):
                             DEFAULT_EFFORT, 0.01, 1)
     options, regions = options_for(scenario, request.unit, "advance", coarse)
     bounds = request.goal.bounds(options, regions)
-    plain = geometric_answer(request, options, bounds)
+    plain = geometric_answer(request, options, bounds).answer
     if plain is not None:
         exact = request.goal.exact(plain.verdict)
         room = 1e-9 if request.goal.maximise else -1e-9

@@ -170,15 +170,21 @@ class _Cost:
     def __init__(self, goal: Goal) -> None:
         self.goal = goal
         self.sign = -1.0 if goal.maximise else 1.0
+        self._targets: dict[tuple[float, float, float], np.ndarray] = {}
 
     def of(self, value: float) -> float:
         return self.sign * value
 
     def _target(self, option: Option) -> np.ndarray:
-        goal = self.goal
-        assert goal.point is not None
-        shift = goal.shift(option) if isinstance(goal, Distance) else (0.0, 0.0)
-        return np.array([goal.point[0] - shift[0], goal.point[1] - shift[1]])
+        """The point the option's centre aims at (the shift depends on the end facing and
+        the formation only: computed once for the sequences that share them)."""
+        key = (option.frame_facing_deg, option.width_in, option.depth_in)
+        if key not in self._targets:
+            goal = self.goal
+            assert goal.point is not None
+            shift = goal.shift(option) if isinstance(goal, Distance) else (0.0, 0.0)
+            self._targets[key] = np.array([goal.point[0] - shift[0], goal.point[1] - shift[1]])
+        return self._targets[key]
 
     def _turn(self, option: Option) -> float:
         goal = self.goal

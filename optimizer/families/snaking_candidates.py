@@ -210,8 +210,8 @@ class _Cost:
             gaps = lateral_gaps(options, list(hulls), goal.point)
             return np.nan_to_num(gaps, nan=math.inf) + \
                 np.array([self._behind(o) for o in options])
-        targets = {id(o): shapely.Point(*self._target(o)) for o in options}
-        gap = shapely.distance(hulls, np.array([targets[id(o)] for o in options]))
+        targets = shapely.points(np.array([self._target(o) for o in options]).reshape(-1, 2))
+        gap = shapely.distance(hulls, targets)
         turn = np.array([self._turn(o) for o in options])
         return np.hypot(gap, turn)
 

@@ -81,6 +81,12 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
             request.family.holds_ways(request.max_wheels, request.lattice) or \
             clock.left() <= 0:
         return certified
+    result = _refined(request, result)
+    if result.stats.get("wheel_refined"):  # an Advance's wheel on the lattice's degree
+        certified = replace(_certified(request, result, clock, certificates),
+                            family_status=Status.FEASIBLE)
+        if certified.status == Status.OPTIMAL:
+            return certified
     try:
         searched = _search_ways(request, result, clock)
     except SearchTimeout:
@@ -166,10 +172,7 @@ def _search_ways(request: SearchRequest, result: SearchResult,
         result = _better(request, result, _solved(request, template, clock,
                                                   TEMPLATE_EFFORT)[1])
     result.stats.update({"ways_templates": len(templates), "ways_templates_skipped": skipped})
-    refine = getattr(family, "refine_wheel", None)
-    refined = None if result.move is None or refine is None else refine(request, result.move)
-    if refined is not None:  # an Advance's wheel on the lattice's degree, by exact geometry
-        result = _better(request, result, refined)
+    if result.move is not None and result.stats.get("wheel_refined"):
         result.stats["ways_status"] = "not run: an answer is known, its wheel refined"
         return Status.FEASIBLE, replace(result, family={"max_wheels": wheels})
     if result.move is not None and family.holds_ways(1, request.lattice):
@@ -195,6 +198,18 @@ def _search_ways(request: SearchRequest, result: SearchResult,
     if not ways.whole and status in (Status.OPTIMAL, Status.INFEASIBLE):
         status = Status.FEASIBLE if result.found else Status.NOT_FOUND
     return status, result
+
+
+def _refined(request: SearchRequest, result: SearchResult) -> SearchResult:
+    """The answer with its wheel refined on the lattice's degree by the family's exact
+    geometry, where it does that (an Advance: its options wheel on 15 deg), marked
+    `wheel_refined`; as it was otherwise."""
+    refine = getattr(request.family, "refine_wheel", None)
+    found = None if result.move is None or refine is None else refine(request, result.move)
+    if found is None:
+        return result
+    better = _better(request, result, found)
+    return replace(better, stats={**better.stats, "wheel_refined": True})
 
 
 class _TemplateScreen:

@@ -210,14 +210,6 @@ class FrontTargetDistance(Distance):
             out.append(var)
         return out[0], out[1]
 
-    def best_point(self, option: Option, region: shapely.Geometry) -> np.ndarray | None:
-        """The region's point nearest the option's target (Euclidean; the norm's 256-gon
-        is within 0.008% of it)."""
-        assert self.point is not None
-        sx, sy = self.shift(option)
-        target = shapely.Point(self.point[0] - sx, self.point[1] - sy)
-        return shapely.get_coordinates(shapely.shortest_line(region, target))[0]
-
     def _targets(self, options: list[Option]) -> Any:
         shifts = np.array([self.shift(o) for o in options]).reshape(-1, 2)
         return shapely.points(np.asarray(self.point) - shifts)

@@ -145,3 +145,60 @@ def test_the_pose_cost_is_the_hypotenuse_within_its_polygon():
     assert np.array_equal(combined(d, 0.0), d)
     assert np.all(reach_within(value, a) >= d - 1e-9)
     assert np.all(reach_within(0.99 * POSE_SHRINK * a, a)[a > 0] < 0)  # the facing costs more
+
+
+# The model's rows give up to INCUMBENT_MARGIN_IN (0.03") near limits, and its lattice a
+# tick: an option the model searched may hide a grid pose that much better.
+FAMILY_ROOM_IN = 0.05
+GRID_IN = 0.1
+
+
+@pytest.mark.parametrize("seed, k, manoeuvre", CASES)
+def test_a_family_optimum_is_not_beaten_on_a_grid(seed, k, manoeuvre):
+    """Where the one-wheel search says OPTIMAL within its family (from geometry alone, or
+    with the model over the options that might beat it), no legal pose of the family on a
+    0.1" grid of legs, judged by the checker, beats it by more than the model's room."""
+    request = _request(seed, k, manoeuvre)
+    result = best_move(request.scenario, "u", manoeuvre, request.objective,
+                       lattice=request.lattice, max_wheels=1)
+    if result.move is None or result.family_status != "OPTIMAL":
+        return
+    goal, system = request.goal, find_system(request.scenario.rules)
+    answer = goal.values(*_option_and_centre(request, result))[0]
+    options, _ = options_for(request.scenario, request.unit, manoeuvre, request.lattice)
+    beating = []
+    for option in options:
+        centres = _grid_centres(option)
+        values = goal.values(option, centres)
+        better = values > answer + FAMILY_ROOM_IN if goal.maximise else \
+            values < answer - FAMILY_ROOM_IN
+        beating += [(float(v), option, c) for v, c in zip(values[better], centres[better],
+                                                          strict=True)]
+    beating.sort(key=lambda b: -b[0] if goal.maximise else b[0])
+    for _, option, centre in beating[:300]:
+        move = request.family.move("u", request.frame, option, (float(centre[0]),
+                                                                float(centre[1])))
+        assert not system.check(request.scenario, move).legal, (option, centre, answer)
+
+
+def _grid_centres(option) -> np.ndarray:
+    """End centres of the option's way (forward a, wheel, forward b) on a grid of legs."""
+    ticks = np.arange(0.0, option.spare_in + 1e-9, GRID_IN)
+    a, b = (m.reshape(-1) for m in np.meshgrid(ticks, ticks, indexing="ij"))
+    keep = (a + b <= option.spare_in + 1e-9) & ((option.wheel_deg != 0) | (b == 0))
+    a, b = a[keep], b[keep]
+    w, fp, fe = (np.asarray(v) for v in (option.wheel_shift, option.first_dir,
+                                         option.end_dir))
+    return w + a[:, None] * fp + b[:, None] * fe
+
+
+def _option_and_centre(request: SearchRequest, result) -> tuple:
+    """The answer's option (by its Pivot and wheel) and end centre (start frame)."""
+    options, _ = options_for(request.scenario, request.unit, request.manoeuvre,
+                             request.lattice)
+    wheels = [s.value for s in result.move.steps if s.kind == "wheel"]
+    turn = wheels[0] if wheels else 0.0
+    option = next(o for o in options if abs(o.wheel_deg - turn) < 1e-9 and
+                  abs(o.pivot_deg - result.move.pivot_deg) < 1e-9)
+    centre = request.frame.point(result.verdict.end_centre)
+    return option, np.array([centre])

@@ -1,6 +1,10 @@
 """Before the search: a legal starting answer, and the options that might still beat it.
 
-Bounds from each option's reach first; then, for the options these keep, bounds from their
+For a family that answers by exact geometry (a March or Advance) the starting answer is the
+best legal best-point of the options' sound regions (optimizer.search.geometric), and only
+the options whose relaxed regions might beat it by more than a lattice step are kept.
+Otherwise (or where geometry finds no legal point), as follows.  Bounds from each option's
+reach first; then, for the options these keep, bounds from their
 relaxed regions of end centres (optimizer.regions: every legal end centre lies in one),
 clipped to where the incumbent could be beaten, after a one-point screen for distance
 objectives; a better incumbent is looked for inside the relaxed regions.  What the search

@@ -184,7 +184,8 @@ def _beside_checked(request: SearchRequest, keep: list, checked: Checked, clock:
         Status.OPTIMAL if result.status == Status.INFEASIBLE else Status.FEASIBLE
     best = result if result.move is not None and request.goal.better(
         result.stats["search_value"], checked.value) else found
-    stats = {**result.stats, "geometric": best is found}
+    stats = {**result.stats, "geometric": best is found,
+             "search_value": best.stats["search_value"]}
     return replace(best, status=status, bound=best.value if status == Status.OPTIMAL else None,
                    stats=stats, elapsed_s=clock.elapsed(), stopped_by=result.stopped_by)
 

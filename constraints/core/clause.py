@@ -86,6 +86,9 @@ class Clause(ABC):
     # `encode_ways` and one that judges the end pose with `encode`; a clause that does not
     # say (a new one, by default) keeps such a search from running, and the answer its bound.
     judges: ClassVar[Judges] = Judges.UNSTATED
+    # Whether `region` also gives sound regions (every point left passes the clause); a
+    # clause may cut relaxations only, and leave the rest to the checker.
+    sound_regions: ClassVar[bool] = True
 
     def __init__(self, spec: ClauseSpec, profile: RulesProfile) -> None:
         self.id = spec.id

@@ -37,9 +37,12 @@ class RegionSetting:
     pieces: list[np.ndarray]       # obstacles as convex pieces (vertices)
     shapes: list[Polygon]
     circle: np.ndarray             # a unit circle's vertices (scaled out when outer)
+    # A relaxation that also cuts what the way's sweep surely refuses (dearer: asked only for
+    # the few options a search still keeps).
+    sweeps: bool = False
 
     @classmethod
-    def of(cls, scenario: Any, unit: Unit, outer: bool) -> RegionSetting:
+    def of(cls, scenario: Any, unit: Unit, outer: bool, sweeps: bool = False) -> RegionSetting:
         frame = Frame(unit.pose.centre, unit.pose.facing_deg)
         field = scenario.battlefield
         table = np.array([frame.point(c) for c in ((0.0, 0.0), (field.width_in, 0.0),
@@ -53,7 +56,7 @@ class RegionSetting:
         circle = shapely.get_coordinates(Point(0.0, 0.0).buffer(1.0, quad_segs=DISC_SEGS))
         circle = circle / math.cos(math.pi / n) if outer else circle
         return cls(unit, frame, outer, table, start, pieces, [Polygon(v) for v in pieces],
-                   circle)
+                   circle, sweeps)
 
 
 @dataclass

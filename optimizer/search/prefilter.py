@@ -65,7 +65,11 @@ def prefilter(request: SearchRequest, options: list[Option], regions: list,
     if incumbent is not None and _unbeatable(goal, options, incumbent, tick):
         return incumbent, [incumbent.option], relaxed
     finer = set(kept_options(goal, fine, incumbent, tick))
-    return incumbent, [k for k in keep if k in finer], relaxed
+    keep = [k for k in keep if k in finer]
+    if _swept(request, options, keep, relaxed, fine):
+        finer = set(kept_options(goal, fine, incumbent, tick))
+        keep = [k for k in keep if k in finer]
+    return incumbent, keep, relaxed
 
 
 def _beside_answer(request: SearchRequest, options: list[Option], learned: Learned,
@@ -86,7 +90,34 @@ def _beside_answer(request: SearchRequest, options: list[Option], learned: Learn
             goal, options, todo, incumbent, tick, clock)
         learned.bounds[todo] = fine[todo]
         learned.relaxed.update(more)
-    return incumbent, _beating(goal, learned.bounds, answer.value, tick), learned.relaxed
+    keep = _beating(goal, learned.bounds, answer.value, tick)
+    if _swept(request, options, keep, learned.relaxed, learned.bounds):
+        keep = _beating(goal, learned.bounds, answer.value, tick)
+    return incumbent, keep, learned.relaxed
+
+
+def _swept(request: SearchRequest, options: list[Option], keep: list,
+           relaxed: dict[int, shapely.Geometry], bounds: np.ndarray) -> bool:
+    """The kept options' relaxed regions cut again by what their ways' sweep surely refuses
+    (`CentreRegions(sweeps=True)`: dearer, so only for the few options kept), their bounds
+    updated in place; whether any changed."""
+    goal, changed = request.goal, False
+    sweeping = CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=True,
+                             sweeps=True)
+    for k in keep:
+        if k not in relaxed:
+            continue
+        region = sweeping.within(options[k], relaxed[k])
+        if region.equals(relaxed[k]):
+            continue
+        changed = True
+        if region.is_empty:
+            del relaxed[k]
+            bounds[k] = -np.inf if goal.maximise else np.inf
+        else:
+            relaxed[k] = region
+            bounds[k] = goal.bounds([options[k]], [region])[0]
+    return changed
 
 
 def _beating(goal: Goal, bounds: np.ndarray, value: float, tick: float) -> list:

@@ -32,10 +32,11 @@ from optimizer.families.base import family_for
 class CentreRegions:
     """Regions of end centres of one unit's manoeuvre options, in its start frame."""
 
-    def __init__(self, scenario: Scenario, unit: Unit, manoeuvre: str, outer: bool) -> None:
+    def __init__(self, scenario: Scenario, unit: Unit, manoeuvre: str, outer: bool,
+                 sweeps: bool = False) -> None:
         self.unit, self.manoeuvre, self.outer = unit, manoeuvre, outer
         self.clauses = scenario.profile.clauses(manoeuvre)
-        self.setting = RegionSetting.of(scenario, unit, outer)
+        self.setting = RegionSetting.of(scenario, unit, outer, sweeps)
         self.frame = self.setting.frame
         travel = family_limits(self.clauses, unit).centre_reach_or(2.0 * unit.mobility_in)
         self.family = family_for(scenario.profile, manoeuvre)

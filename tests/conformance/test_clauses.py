@@ -169,15 +169,16 @@ def _start(request):
 
 @pytest.mark.parametrize("clause_id", IDS)
 def test_regions_hold_the_legal_centres(clause_id, monkeypatch):
-    """The relaxed region holds every legal end centre (with no region of its own, the
-    clause leaves the family's reach, which must hold them too); where the clause has a
-    region, every centre of the sound region passes it."""
+    """The relaxed region, with the cut by the way's sweep too, holds every legal end centre
+    (with no region of its own, the clause leaves the family's reach, which must hold them
+    too); where the clause has a sound region, every centre of it passes the clause."""
     rng = np.random.default_rng(len(clause_id))
-    has_region = CLAUSES[clause_id].clause.region is not Clause.region
+    clause = CLAUSES[clause_id].clause
+    has_region = clause.region is not Clause.region and clause.sound_regions
     for _example, scenario, move in cases(clause_id):
         s = alone(monkeypatch, scenario, clause_id)
         unit = s.unit(move.unit)
-        outer = CentreRegions(s, unit, move.manoeuvre, outer=True)
+        outer = CentreRegions(s, unit, move.manoeuvre, outer=True, sweeps=True)
         inner = CentreRegions(s, unit, move.manoeuvre, outer=False)
         for option, centre, legal in _sampled_centres(s, move, rng):
             point = shapely.Point(centre)

@@ -23,6 +23,7 @@ from constraints.geometry.batch import clear_of
 from constraints.geometry.plane import closest_points, rectangle_corners
 from constraints.rank_and_file.poses import EndRectangles, MaskSetting, SnakingPoses
 from constraints.rank_and_file.regions import RegionQuery
+from constraints.rank_and_file.sweep_regions import grown_pieces, leg_bands, refused_legs
 from constraints.rank_and_file.ways import WayBounds, first_leg_ok
 from constraints.sat.context import EncodeContext
 from constraints.sat.option import Option
@@ -224,6 +225,7 @@ class PivotSpacing(_SpacingClause):
 
 class FrontSpacing(_SpacingClause):
     judges = Judges.WAY
+    sound_regions = False  # its region cuts relaxations only: the checker judges the sweep
 
     examples = (
         RuleExample("the front passes rocks 0.6\" to its side",
@@ -271,6 +273,23 @@ class FrontSpacing(_SpacingClause):
             return clear_of(fx, fy, poses.front_boxes, poses.axes, pieces, poses.beyond(gap),
                             ok)
         return Masker(self.id, Stage.SWEEP, judge)
+
+    def region(self, query: RegionQuery) -> RegionPart | None:
+        """A relaxation that asks for the sweep (`RegionSetting.sweeps`) only, and it keeps
+        every legal end centre: a March's end centres whose first leg, or the wheel after
+        it, surely sweeps the front within the gap of an obstacle piece are cut
+        (constraints.rank_and_file.sweep_regions: bands of the first leg)."""
+        setting, option = query.setting, query.option
+        if not (setting.outer and setting.sweeps and setting.shapes):
+            return None
+        gap = float(self.params["spacing_in"])
+
+        def bands() -> shapely.Geometry:
+            grown = grown_pieces(setting.shapes, gap - FLOAT_ROOM_IN)
+            refused = refused_legs(option, setting.unit.width_in, setting.unit.depth_in,
+                                   grown)
+            return leg_bands(option, refused, query.base)
+        return RegionPart(cut=bands)
 
     def encode_ways(self, wctx: WayContext) -> None:
         """Every leg and wheel of the way clear of each obstacle piece the front can reach

@@ -1,0 +1,134 @@
+"""Where a March's Front Facing surely sweeps within a gap of an obstacle, as bands of its end
+centres (a relaxation's cut: constraints.rank_and_file.regions, `outer=True`).
+
+In the start frame the front starts on y = D/2 facing +y.  An option "forward a, wheel t,
+forward b" slides the front along its first direction f by a, so it meets an obstacle piece
+grown by the gap from the first a at which the segment, slid, touches it: every a from there
+on is refused.  Its wheel then sweeps a sector with its apex at the inner front corner,
+moved by a f: the sector meets the grown piece exactly for the a in one interval (the grown
+piece minus the sector, a convex set, met by the ray a f).  The first leg a is affine in the
+end centre, so each is a band of centres.  The grown pieces are a hair short of the gap and
+the sector is inscribed (its vertices on the arc), so a cut centre's sweep truly comes within
+the gap: the region keeps every legal end centre.  The last leg is left out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString, Polygon
+
+from constraints.sat.option import Option
+
+SECTOR_POINTS = 12  # arc vertices of the inscribed sector
+GROWN_SEGS = 4      # arc segments per quarter circle of a grown piece's corners
+RAY_IN = 1000.0     # "unbounded" for the first leg's ray
+AT_START_IN = 1e-9  # a front already this close at a = 0 is left alone (not cut)
+
+
+def grown_pieces(shapes: Sequence[Polygon], radius: float) -> list[np.ndarray]:
+    """Each convex piece grown by `radius` with few round corners (vertices on the offset,
+    chords inside: the grown polygon lies within `radius` of the piece), as vertices."""
+    grown = shapely.buffer(np.asarray(shapes, dtype=object), radius, quad_segs=GROWN_SEGS)
+    return [shapely.get_coordinates(g)[:-1] for g in grown]
+
+
+def refused_legs(option: Option, width: float, depth: float,
+                 grown: Sequence[np.ndarray]) -> list[tuple[float, float]]:
+    """Intervals [lo, hi] of first legs a whose front's sweep meets one of the `grown`
+    pieces (vertices, start frame): the first leg itself from its first contact on, and the
+    wheel's sector at a.  Empty for an option that is not a March's one-wheel way."""
+    f = np.asarray(option.first_dir, dtype=float)
+    if option.pivot_deg != 0.0 or not f.any():
+        return []
+    front = np.array([[-width / 2.0, depth / 2.0], [width / 2.0, depth / 2.0]])
+    found = [(lo, math.inf) for lo, _ in _ray_hits(_near(grown, front, f, option.budget_in),
+                                                   front, f) if lo > AT_START_IN]
+    if option.wheel_deg:
+        sector = _sector(front, option.wheel_deg, width)
+        near = _near(grown, sector, f, option.budget_in)
+        found += [(max(lo, 0.0), hi) for lo, hi in _ray_hits(near, sector, f) if hi >= 0.0]
+    return found
+
+
+def _sector(front: np.ndarray, wheel_deg: float, width: float) -> np.ndarray:
+    """The wheel's sector at a = 0, inscribed: its apex (the inner front corner) and arc
+    vertices on the outer corner's circle."""
+    pivot = front[0] if wheel_deg > 0 else front[1]
+    start = 0.0 if wheel_deg > 0 else math.pi
+    angles = start + np.radians(wheel_deg) * np.linspace(0.0, 1.0, SECTOR_POINTS)
+    arc = pivot + width * np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    return np.vstack([pivot[None], arc])
+
+
+def _near(grown: Sequence[np.ndarray], shape: np.ndarray, f: np.ndarray,
+          budget: float) -> list[np.ndarray]:
+    """The pieces `shape`, slid along f by up to `budget`, might meet (a corridor)."""
+    side = np.array([f[1], -f[0]])
+    across, ahead = shape @ side, float((shape @ f).max()) + budget
+    return [piece for piece in grown
+            if (piece @ side).max() >= across.min() and (piece @ side).min() <= across.max()
+            and (piece @ f).min() <= ahead]
+
+
+def _ray_hits(pieces: list[np.ndarray], shape: np.ndarray,
+              f: np.ndarray) -> list[tuple[float, float]]:
+    """Per piece that `shape` + t f meets for some t (on the whole line through 0), the
+    interval of such t: t f lies in piece minus shape, the hull of their differences (one
+    vectorised shapely call for all pieces)."""
+    if not pieces:
+        return []
+    diffs = [(piece[:, None, :] - shape[None]).reshape(-1, 2) for piece in pieces]
+    owner = np.repeat(np.arange(len(diffs)), [len(d) for d in diffs])
+    hulls = shapely.convex_hull(shapely.multipoints(np.vstack(diffs), indices=owner))
+    line = LineString([tuple(-RAY_IN * f), tuple(RAY_IN * f)])
+    coords, index = shapely.get_coordinates(shapely.intersection(hulls, line),
+                                            return_index=True)
+    if not len(coords):
+        return []
+    t = coords @ f
+    return [(float(t[index == k].min()), float(t[index == k].max()))
+            for k in np.unique(index)]
+
+
+def leg_bands(option: Option, refused: list[tuple[float, float]],
+              base: shapely.Geometry) -> shapely.Geometry:
+    """The end centres of `base`'s extent whose first leg a = a_map . (c, 1) lies in one of
+    the `refused` intervals (a union of bands between lines of equal a)."""
+    nx, ny, off = option.a_map
+    norm = math.hypot(nx, ny)
+    if norm < 1e-12 or not refused or base.is_empty:
+        return Polygon()
+    n = np.array([nx, ny]) / norm
+    along = np.array([-n[1], n[0]])
+    minx, miny, maxx, maxy = base.bounds
+    middle = np.array([(minx + maxx) / 2.0, (miny + maxy) / 2.0])
+    half = math.hypot(maxx - minx, maxy - miny) + 1.0
+    at = float(n @ middle)  # the middle's own n . c
+    bands = []
+    for lo, hi in _merged(refused):
+        # n . c = (a - off) / norm; clipped to the base's extent about its middle.
+        low = max((lo - off) / norm, at - half)
+        high = min((hi - off) / norm, at + half)
+        if high <= low:
+            continue
+        base_point = middle - at * n
+        bands.append(Polygon([base_point + low * n + half * along,
+                              base_point + high * n + half * along,
+                              base_point + high * n - half * along,
+                              base_point + low * n - half * along]))
+    return shapely.MultiPolygon(bands) if bands else Polygon()
+
+
+def _merged(intervals: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The union of intervals, as disjoint ones in order (so their bands never overlap)."""
+    merged: list[list[float]] = []
+    for lo, hi in sorted(intervals):
+        if merged and lo <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], hi)
+        else:
+            merged.append([lo, hi])
+    return [(lo, hi) for lo, hi in merged]

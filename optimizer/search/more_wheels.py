@@ -81,14 +81,15 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
             request.family.holds_ways(request.max_wheels, request.lattice) or \
             clock.left() <= 0:
         return certified
-    result = _refined(request, result)
-    if result.stats.get("wheel_refined"):  # an Advance's wheel on the lattice's degree
+    refined = _refined(request, result)
+    if refined is not None:  # an Advance's wheel on the lattice's degree
+        result = refined
         certified = replace(_certified(request, result, clock, certificates),
                             family_status=Status.FEASIBLE)
         if certified.status == Status.OPTIMAL:
             return certified
     try:
-        searched = _search_ways(request, result, clock)
+        searched = _search_ways(request, result, clock, refined is not None)
     except SearchTimeout:
         clock.fired = True
         return certified
@@ -131,15 +132,16 @@ def _unbounded(request: SearchRequest, result: SearchResult) -> SearchResult:
     return result
 
 
-def _search_ways(request: SearchRequest, result: SearchResult,
-                 clock: Clock) -> tuple[Status, SearchResult] | None:
+def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
+                 refined: bool = False) -> tuple[Status, SearchResult] | None:
     """The family's candidate ways of two wheels first (exact geometry per heading sequence,
     judged by the checker: a better answer screens more templates out); then the ways
     through the relaxation's best lattice points (each a small model of its
     headings, legs free; left out where `_TemplateScreen` says so); then the ways near the
     templates and the answer (the whole model when there is neither), unless an answer is
-    known and the one-wheel options held every one-wheel way (a March); None when the family
-    will not model ways under these clauses.
+    known and the one-wheel options held every one-wheel way (a March) or its wheel was
+    `refined` on the degree (an Advance); None when the family will not model ways under
+    these clauses.
 
     For a March the neighbourhood ran whatever the templates found until 2026-12-01: on the
     Marches of benchmarks/bench_solve.py and bench_wheels.py it never improved the answer and
@@ -172,7 +174,7 @@ def _search_ways(request: SearchRequest, result: SearchResult,
         result = _better(request, result, _solved(request, template, clock,
                                                   TEMPLATE_EFFORT)[1])
     result.stats.update({"ways_templates": len(templates), "ways_templates_skipped": skipped})
-    if result.move is not None and result.stats.get("wheel_refined"):
+    if result.move is not None and refined:
         result.stats["ways_status"] = "not run: an answer is known, its wheel refined"
         return Status.FEASIBLE, replace(result, family={"max_wheels": wheels})
     if result.move is not None and family.holds_ways(1, request.lattice):
@@ -200,14 +202,13 @@ def _search_ways(request: SearchRequest, result: SearchResult,
     return status, result
 
 
-def _refined(request: SearchRequest, result: SearchResult) -> SearchResult:
+def _refined(request: SearchRequest, result: SearchResult) -> SearchResult | None:
     """The answer with its wheel refined on the lattice's degree by the family's exact
-    geometry, where it does that (an Advance: its options wheel on 15 deg), marked
-    `wheel_refined`; as it was otherwise."""
+    geometry, where it does that (an Advance: its options wheel on 15 deg); None otherwise."""
     refine = getattr(request.family, "refine_wheel", None)
     found = None if result.move is None or refine is None else refine(request, result.move)
     if found is None:
-        return result
+        return None
     better = _better(request, result, found)
     return replace(better, stats={**better.stats, "wheel_refined": True})
 

@@ -168,10 +168,11 @@ def kept_options(goal: Goal, bounds: np.ndarray, incumbent: Incumbent | None,
     return list(np.nonzero(keep)[0])
 
 
-def worst_kept(goal: Goal, incumbent: Incumbent, tick: float) -> float:
-    """The worst value an option may still reach and be kept (the incumbent's, less slack)."""
-    slack = _slack(incumbent.value, tick)
-    return incumbent.value - slack if goal.maximise else incumbent.value + slack
+def worst_kept(goal: Goal, value: float, tick: float) -> float:
+    """The worst value an option may still reach and be kept (an answer's `value`, less
+    slack)."""
+    slack = _slack(value, tick)
+    return value - slack if goal.maximise else value + slack
 
 
 def _slack(value: float, tick: float) -> float:
@@ -199,7 +200,7 @@ def refined_bounds(relaxed: CentreRegions, goal: Goal, options: list[Option], ke
         if clock is not None and clock.expired(PREFILTER_SHARE):
             break
         clip = None if incumbent is None else \
-            goal.clip(options[k], worst_kept(goal, incumbent, tick))
+            goal.clip(options[k], worst_kept(goal, incumbent.value, tick))
         region = relaxed.of(options[k], clip)
         if region.is_empty:
             bounds[k] = -np.inf if goal.maximise else np.inf
@@ -223,7 +224,7 @@ def screened(request: SearchRequest, judge: BatchJudge, options: list[Option], k
     if incumbent is None or not goal.distance or not keep:
         return keep
     opts = [options[k] for k in keep]
-    discs = goal.target_discs(opts, worst_kept(goal, incumbent, request.lattice.inch))
+    discs = goal.target_discs(opts, worst_kept(goal, incumbent.value, request.lattice.inch))
     assert discs is not None
     centres, rho = discs
     ok = rho >= 0
@@ -247,7 +248,7 @@ def focus_discs(goal: Goal, options: list[Option], keep: list, incumbent: Incumb
     with an incumbent; empty otherwise): see constraints.sat.context.EncodeContext.focus."""
     if incumbent is None or not keep:
         return {}
-    discs = goal.target_discs([options[k] for k in keep], worst_kept(goal, incumbent, tick))
+    discs = goal.target_discs([options[k] for k in keep], worst_kept(goal, incumbent.value, tick))
     if discs is None:
         return {}
     centres, rho = discs

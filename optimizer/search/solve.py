@@ -177,8 +177,7 @@ def _beside_checked(request: SearchRequest, keep: list, checked: Checked, clock:
                                 "search_value": checked.value})
     if not keep:
         return replace(found, bound=found.value)
-    worst = worst_kept(request.goal, Incumbent(checked.option, checked.centre, checked.value),
-                   request.lattice.inch)
+    worst = worst_kept(request.goal, checked.value, request.lattice.inch)
     result = _solve_kept(request, keep, None, clock, objective_regions, focus, worst)
     status = result.status if result.status in (Status.OPTIMAL, Status.FEASIBLE) else \
         Status.OPTIMAL if result.status == Status.INFEASIBLE else Status.FEASIBLE

@@ -12,10 +12,10 @@ from constraints.core.scenario_io import scenario_from_json
 from constraints.rank_and_file.steps import StepKind
 from constraints.whfb7.checker import check_move
 from optimizer.families.whfb7_prefix import PrefixRequest, templates
-from optimizer.search.model import build_search, decode, solver_for
+from optimizer.search.model import build_search
 from optimizer.search.objectives import Objective
 from optimizer.search.request import SearchRequest
-from tests.optimizer.search.test_whfb7_search import _random_scenario
+from tests.optimizer.search.test_whfb7_search import _random_scenario, accepted_moves
 
 
 @pytest.mark.parametrize("seed", [4, 5, 6])
@@ -37,15 +37,7 @@ def test_every_centre_a_prefix_model_accepts_passes_check(seed, manoeuvre):
         if not request.options()[0]:
             continue
         search = build_search(request)
-        enc = search.enc
-        for _ in range(2):
-            cx, cy = rng.normal(size=2)
-            enc.sat_model.maximize(int(1000 * cx) * enc.right_ticks +
-                                   int(1000 * cy) * enc.forward_ticks)
-            solver = solver_for(10.0, 1, 5.0)
-            if solver.solve(enc.sat_model) not in (2, 4):  # FEASIBLE, OPTIMAL
-                break
-            move = decode(search, solver)
+        for move in accepted_moves(search, rng):
             assert move.steps[0].kind is StepKind.WHEEL
             assert move.steps[0].value == pytest.approx(prefix[0])
             verdict = check_move(scenario, move)

@@ -187,19 +187,25 @@ def test_every_centre_the_model_accepts_passes_check(seed, manoeuvre):
     found = 0
     for k in picked:
         search = build_search(request, only=lambda o, k=k: o.index == k)
-        enc = search.enc
-        for _ in range(2):
-            cx, cy = rng.normal(size=2)
-            enc.sat_model.maximize(int(1000 * cx) * enc.right_ticks +
-                                   int(1000 * cy) * enc.forward_ticks)
-            solver = solver_for(10.0, 1, 5.0)
-            if solver.solve(enc.sat_model) not in (2, 4):  # FEASIBLE, OPTIMAL
-                break
-            move = decode(search, solver)
+        for move in accepted_moves(search, rng):
             verdict = check_move(scenario, move)
             assert verdict.legal, (move.to_json(), verdict.violations)
             found += 1
     assert found > 0
+
+
+def accepted_moves(search, rng, tries: int = 2):
+    """Moves the model accepts: solved with random linear objectives over the end centre,
+    until one finds nothing (shared by the prefix models' test)."""
+    enc = search.enc
+    for _ in range(tries):
+        cx, cy = rng.normal(size=2)
+        enc.sat_model.maximize(int(1000 * cx) * enc.right_ticks +
+                               int(1000 * cy) * enc.forward_ticks)
+        solver = solver_for(10.0, 1, 5.0)
+        if solver.solve(enc.sat_model) not in (2, 4):  # FEASIBLE, OPTIMAL
+            return
+        yield decode(search, solver)
 
 
 def test_the_search_is_no_worse_than_a_brute_force_over_a_grid():

@@ -117,6 +117,13 @@ class Clause(ABC):
         relaxed or sound); None when it does not judge end centres by a region."""
         return None
 
+    def sweep_cut(self, query: Any) -> Any:
+        """End centres of one option (start frame) whose way surely sweeps into a breach of
+        this clause, within the extent of `query.base` (the option's whole reach: the shape
+        depends on the option alone, shared by its sound and relaxed regions); None when the
+        clause gives no such cut (the default)."""
+        return None
+
     def refuses_every_move(self, scenario: Any, unit: Any) -> bool:
         """Whether the clause refuses the manoeuvre whatever the move (it judges the start
         alone, as a march begun near an enemy): a search then answers INFEASIBLE at once,

@@ -9,7 +9,7 @@ region (the other way: every point left is legal for that rule).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -19,6 +19,7 @@ from shapely.geometry import Point, Polygon
 
 from constraints.geometry.convex import convex_pieces
 from constraints.geometry.frame import Frame
+from constraints.rank_and_file.sweep_regions import grown_pieces
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.option import corner_offsets
 
@@ -37,16 +38,21 @@ class RegionSetting:
     pieces: list[np.ndarray]       # obstacles as convex pieces (vertices)
     shapes: list[Polygon]
     circle: np.ndarray             # a unit circle's vertices (scaled out when outer)
-    # A relaxation that also cuts what the way's sweep surely refuses (dearer: asked only for
-    # the few options a search still keeps).
-    sweeps: bool = False
+    _grown: dict[float, list[np.ndarray]] = field(default_factory=dict)
+
+    def grown(self, radius: float) -> list[np.ndarray]:
+        """The obstacle pieces grown by `radius` (constraints.rank_and_file.sweep_regions.
+        grown_pieces), computed once per radius."""
+        if radius not in self._grown:
+            self._grown[radius] = grown_pieces(self.shapes, radius)
+        return self._grown[radius]
 
     @classmethod
-    def of(cls, scenario: Any, unit: Unit, outer: bool, sweeps: bool = False) -> RegionSetting:
+    def of(cls, scenario: Any, unit: Unit, outer: bool) -> RegionSetting:
         frame = Frame(unit.pose.centre, unit.pose.facing_deg)
-        field = scenario.battlefield
-        table = np.array([frame.point(c) for c in ((0.0, 0.0), (field.width_in, 0.0),
-                          (field.width_in, field.depth_in), (0.0, field.depth_in))])
+        board = scenario.battlefield
+        table = np.array([frame.point(c) for c in ((0.0, 0.0), (board.width_in, 0.0),
+                          (board.width_in, board.depth_in), (0.0, board.depth_in))])
         start = np.array([frame.point(c) for c in unit.corners()])
         pieces = [p.vertices for label, shape in scenario.obstacles_for(unit.id)
                   for p in convex_pieces(label, shape, frame)]
@@ -56,7 +62,7 @@ class RegionSetting:
         circle = shapely.get_coordinates(Point(0.0, 0.0).buffer(1.0, quad_segs=DISC_SEGS))
         circle = circle / math.cos(math.pi / n) if outer else circle
         return cls(unit, frame, outer, table, start, pieces, [Polygon(v) for v in pieces],
-                   circle, sweeps)
+                   circle)
 
 
 @dataclass

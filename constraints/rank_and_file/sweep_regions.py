@@ -9,7 +9,12 @@ moved by a f: the sector meets the grown piece exactly for the a in one interval
 piece minus the sector, a convex set, met by the ray a f).  The first leg a is affine in the
 end centre, so each is a band of centres.  The grown pieces are a hair short of the gap and
 the sector is inscribed (its vertices on the arc), so a cut centre's sweep truly comes within
-the gap: the region keeps every legal end centre.  The last leg is left out.
+the gap: the region keeps every legal end centre.
+
+The last leg "forward b" along the end facing e is cut in the centre plane itself: its front
+meets a grown piece P at the centre x = d - s e (s in [0, b]) exactly when x lies in P minus
+the end front (a convex polygon) with b(x) = b - s >= 0; so the refused end centres are that
+polygon's part with b >= 0, slid along +e (a convex set per piece).
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
-from constraints.sat.option import Option
+from constraints.sat.option import Option, corner_offsets
 
 SECTOR_POINTS = 12  # arc vertices of the inscribed sector
 GROWN_SEGS = 4      # arc segments per quarter circle of a grown piece's corners
@@ -52,6 +57,60 @@ def refused_legs(option: Option, width: float, depth: float,
         near = _near(grown, sector, f, option.budget_in)
         found += [(max(lo, 0.0), hi) for lo, hi in _ray_hits(near, sector, f) if hi >= 0.0]
     return found
+
+
+def last_leg_cut(option: Option, grown: Sequence[np.ndarray],
+                 base: shapely.Geometry) -> shapely.Geometry:
+    """The end centres of `base`'s extent whose last leg sweeps the end front into one of the
+    `grown` pieces (vertices, start frame); empty for a way without a wheel (no last leg)."""
+    e = np.asarray(option.end_dir, dtype=float)
+    normal = np.asarray(option.b_map[:2], dtype=float)
+    if not option.wheel_deg or not e.any() or not normal.any() or base.is_empty:
+        return Polygon()
+    front = np.asarray(corner_offsets(option)[:2])
+    # A touching centre lies in the base (on the leg back to the wheel's end), its front
+    # point within the front's half-width and half-depth of it: only pieces that near count.
+    near = _within(grown, base, float(np.hypot(*front.T).max()))
+    if not near:
+        return Polygon()
+    minx, miny, maxx, maxy = base.bounds
+    middle = np.array([(minx + maxx) / 2.0, (miny + maxy) / 2.0])
+    reach = math.hypot(maxx - minx, maxy - miny) + 1.0
+    diffs = [(piece[:, None, :] - front[None]).reshape(-1, 2) for piece in near]
+    owner = np.repeat(np.arange(len(diffs)), [len(d) for d in diffs])
+    touch = shapely.intersection(
+        shapely.convex_hull(shapely.multipoints(np.vstack(diffs), indices=owner)),
+        _upper_side(normal, option.b_map[2], middle, 3.0 * reach))
+    # Each touching set slid along e by the base's extent: all of it that can reach the base.
+    coords, index = shapely.get_coordinates(touch, return_index=True)
+    if not len(coords):
+        return Polygon()
+    # multipoints wants its indices sorted and gapless (an empty touching set has none).
+    owners = np.tile(np.unique(index, return_inverse=True)[1], 2)
+    both = np.vstack([coords, coords + reach * e])
+    order = np.argsort(owners, kind="stable")
+    slid = shapely.convex_hull(shapely.multipoints(both[order], indices=owners[order]))
+    parts = [g for g in slid if not g.is_empty and g.intersects(base)]
+    return shapely.union_all(parts) if parts else Polygon()
+
+
+def _within(pieces: Sequence[np.ndarray], shape: shapely.Geometry,
+            distance: float) -> list[np.ndarray]:
+    """The pieces (vertices) within `distance` of `shape`."""
+    polygons = [Polygon(p) for p in pieces]
+    return [p for p, d in zip(pieces, shapely.distance(polygons, shape), strict=True)
+            if d <= distance]
+
+
+def _upper_side(normal: np.ndarray, offset: float, middle: np.ndarray,
+                half: float) -> Polygon:
+    """The half-plane normal . x + offset >= 0, as a square of side 2 half about `middle`'s
+    foot on its line."""
+    n = normal / np.linalg.norm(normal)
+    along = np.array([-n[1], n[0]])
+    foot = middle - (float(normal @ middle) + offset) / float(np.linalg.norm(normal)) * n
+    return Polygon([foot - half * along, foot + half * along,
+                    foot + half * along + 2 * half * n, foot - half * along + 2 * half * n])
 
 
 def _sector(front: np.ndarray, wheel_deg: float, width: float) -> np.ndarray:

@@ -3,14 +3,18 @@ sound region of its end centres (optimizer.search.regions, `outer=False`: every 
 the end-position rules), the region's best point for the goal, and the checker's verdict on
 that move (it alone judges the front's sweep and the Pivot).
 
-Best first and lazily, in three stages per option, each bounding the next: its reach's bound
-(every clause but the budget ignored), then its relaxed region's (`outer=True`: every legal
-end centre stays in it), then its sound region's best point.  An option moves on a stage only
-when its key is the best left, and a point is judged only when its value is: the first legal
-one is the best of every sound region's best point but those refused before it (the
-per-heading peer's answer, without cutting the regions that cannot beat it).  An option whose
-best point the checker refuses is passed by; its relaxed bound, kept, lets the pruning after
-this (optimizer.search.prefilter) hand it to the model if it could still beat the answer.
+Best first and lazily, in stages per option, each key bounding the next: its reach's bound
+(every clause but the budget ignored); its relaxed region's (`outer=True`: every legal end
+centre stays in it); the same less what its way's sweep surely refuses (`sweep_cut`: only
+illegal centres); the best point of its sound region less that cut; and, that refused, the
+best point of its whole sound region.  An option moves on a stage only when its key is the
+best left, and a point is judged only when its value is: the first legal one is the best of
+those best points but the ones refused before it.  It is never worse than the per-heading
+peer's answer (a legal best point of a sound region is in it less the cut, and is judged
+itself if the cut region's best is refused), without cutting the regions that cannot beat
+it.  An option whose points the checker refuses is passed by; its relaxed bound, kept, lets
+the pruning after this (optimizer.search.prefilter) hand it to the model if it could still
+beat the answer.
 The work is counted (regions and checks), not timed: the answer does not depend on the
 machine.
 """
@@ -34,7 +38,9 @@ from optimizer.search.request import SearchRequest
 
 MAX_REGIONS = 400  # regions cut (relaxed and sound), at most
 MAX_CHECKS = 24    # moves judged by the checker, at most
-REACH, RELAXED, SOUND = 0, 1, 2  # the stage an option's key comes from
+# The stage an option's key comes from: its reach, its relaxed region, that region less what
+# its way's sweep surely refuses, a best point of its sound region less that, and of it all.
+REACH, RELAXED, CUT, SWEPT, SOUND = range(5)
 
 
 @dataclass(frozen=True)
@@ -53,11 +59,13 @@ class Checked:
 class Learned:
     """What the search found: the answer (None: none), and per option the best bound known
     (its reach's, or its relaxed region's where cut: +-inf when empty) with the relaxed
-    regions cut."""
+    regions cut, and the options whose regions have lost what their ways' sweep surely
+    refuses (`swept`)."""
 
     answer: Checked | None
     bounds: np.ndarray
     relaxed: dict[int, shapely.Geometry] = field(default_factory=dict)
+    swept: set[int] = field(default_factory=set)
 
 
 def geometric_answer(request: SearchRequest, options: list[Option], bounds: np.ndarray,
@@ -75,6 +83,7 @@ def geometric_answer(request: SearchRequest, options: list[Option], bounds: np.n
     heapq.heapify(queue)
     relaxed = CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=True)
     sound = CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=False)
+    spare: dict[int, tuple[float, tuple[float, float]]] = {}  # each option's second point
     system = find_system(request.scenario.rules)
     regions = checks = 0
     while queue and checks < MAX_CHECKS and regions < MAX_REGIONS:
@@ -82,22 +91,23 @@ def geometric_answer(request: SearchRequest, options: list[Option], bounds: np.n
             return learned
         _, k, stage, point = heapq.heappop(queue)
         option = options[k]
-        if stage == REACH:  # its relaxed region: a bound of its sound region's best
-            regions += 1
-            region = relaxed.of(option)
+        if stage in (REACH, RELAXED):  # its relaxed region; then less the sweep's cut
+            regions += stage == REACH
+            region = relaxed.of(option) if stage == REACH else \
+                relaxed.less_swept(option, learned.relaxed.pop(k))
+            learned.swept.update([k] if stage == RELAXED else [])
             if region.is_empty:  # no legal end centre: the worst bound
                 learned.bounds[k] = sign * np.inf
                 continue
             learned.relaxed[k] = region
             learned.bounds[k] = goal.bounds([option], [region])[0]
-            heapq.heappush(queue, (sign * learned.bounds[k], k, RELAXED, None))
-        elif stage == RELAXED:  # its sound region's best point
+            heapq.heappush(queue, (sign * learned.bounds[k], k, stage + 1, None))
+        elif stage == CUT:  # its sound region's best point, less the sweep's cut, then not
             regions += 1
-            region = sound.of(option)
-            best = None if region.is_empty else goal.best_point(option, region)
-            if best is not None:
-                value = float(goal.values(option, best[None])[0])
-                heapq.heappush(queue, (sign * value, k, SOUND, (float(best[0]), float(best[1]))))
+            points = _best_points(goal, option, sound.of(option), relaxed.sweep_cut(option))
+            for value, best in points[:1]:
+                heapq.heappush(queue, (sign * value, k, SWEPT, best))
+            spare.update({k: points[1]} if len(points) > 1 else {})
         else:
             assert point is not None
             move = family.move(request.unit_id, request.frame, option, point)
@@ -107,4 +117,27 @@ def geometric_answer(request: SearchRequest, options: list[Option], bounds: np.n
                 value = float(goal.values(option, np.array([point]))[0])
                 learned.answer = Checked(k, point, value, move, verdict)
                 return learned
+            if k in spare:  # its whole sound region's best point, next
+                value, best = spare.pop(k)
+                heapq.heappush(queue, (sign * value, k, SOUND, best))
     return learned
+
+
+def _best_points(goal: Any, option: Option, region: shapely.Geometry,
+                 cut: shapely.Geometry) -> list[tuple[float, tuple[float, float]]]:
+    """The best point of the sound `region` less `cut`, then (when it differs and lies
+    outside the cut, which only illegal centres are in) the region's own; with values."""
+    if region.is_empty:
+        return []
+    parts = [region] if cut.is_empty else [region.difference(cut), region]
+    out: list[tuple[float, tuple[float, float]]] = []
+    for n, part in enumerate(parts):
+        best = None if part.is_empty else goal.best_point(option, part)
+        if best is None:
+            continue
+        point = (float(best[0]), float(best[1]))
+        if n and (cut.intersects(shapely.Point(point)) or
+                  (out and np.allclose(point, out[0][1], rtol=0.0, atol=1e-9))):
+            continue
+        out.append((float(goal.values(option, best[None])[0]), point))
+    return out

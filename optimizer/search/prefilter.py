@@ -91,7 +91,8 @@ def _beside_answer(request: SearchRequest, options: list[Option], learned: Learn
         learned.bounds[todo] = fine[todo]
         learned.relaxed.update(more)
     keep = _beating(goal, learned.bounds, answer.value, tick)
-    if _swept(request, options, keep, learned.relaxed, learned.bounds):
+    if _swept(request, options, [k for k in keep if k not in learned.swept], learned.relaxed,
+              learned.bounds):
         keep = _beating(goal, learned.bounds, answer.value, tick)
     return incumbent, keep, learned.relaxed
 
@@ -99,15 +100,14 @@ def _beside_answer(request: SearchRequest, options: list[Option], learned: Learn
 def _swept(request: SearchRequest, options: list[Option], keep: list,
            relaxed: dict[int, shapely.Geometry], bounds: np.ndarray) -> bool:
     """The kept options' relaxed regions cut again by what their ways' sweep surely refuses
-    (`CentreRegions(sweeps=True)`: dearer, so only for the few options kept), their bounds
+    (`CentreRegions.sweep_cut`: dearer, so only for the few options kept), their bounds
     updated in place; whether any changed."""
     goal, changed = request.goal, False
-    sweeping = CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=True,
-                             sweeps=True)
+    sweeping = CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=True)
     for k in keep:
         if k not in relaxed:
             continue
-        region = sweeping.within(options[k], relaxed[k])
+        region = sweeping.less_swept(options[k], relaxed[k])
         if region.equals(relaxed[k]):
             continue
         changed = True

@@ -12,8 +12,9 @@ family gives the base (the reach of the option's way, or the travel disc).
 of its points passes those rules (the per-heading geometry baseline confirms them).
 `outer=True` is a *relaxation*: discs circumscribed, spacing zones inscribed in the true zone,
 so it holds every legal end centre of the option, and its best point bounds the option's
-objective (the search prunes with it).  Neither judges the front's sweep, the Pivot or a
-Reform's model paths.
+objective (the search prunes with it).  Neither judges the Pivot or a Reform's model paths;
+with `sweeps=True` they also lose what the way's sweep surely refuses (`sweep_cut`: only
+illegal centres; a sound region so cut is still judged by the checker).
 """
 
 from __future__ import annotations
@@ -34,9 +35,10 @@ class CentreRegions:
 
     def __init__(self, scenario: Scenario, unit: Unit, manoeuvre: str, outer: bool,
                  sweeps: bool = False) -> None:
-        self.unit, self.manoeuvre, self.outer = unit, manoeuvre, outer
+        self.unit, self.manoeuvre, self.outer, self.sweeps = unit, manoeuvre, outer, sweeps
         self.clauses = scenario.profile.clauses(manoeuvre)
-        self.setting = RegionSetting.of(scenario, unit, outer, sweeps)
+        self.setting = RegionSetting.of(scenario, unit, outer)
+        self._sweep_cuts: dict[Option, shapely.Geometry] = {}
         self.frame = self.setting.frame
         travel = family_limits(self.clauses, unit).centre_reach_or(2.0 * unit.mobility_in)
         self.family = family_for(scenario.profile, manoeuvre)
@@ -63,4 +65,22 @@ class CentreRegions:
         for part in parts:
             if part is not None and part.cut is not None and not region.is_empty:
                 region = region.difference(part.cut())
-        return region
+        return self.less_swept(option, region) if self.sweeps else region
+
+    def less_swept(self, option: Option, region: shapely.Geometry) -> shapely.Geometry:
+        """`region` less what the option's way surely sweeps into a breach (`sweep_cut`).
+        Nothing to cut leaves it as it is: an overlay would drop a degenerate region (a
+        wheel that spends the whole budget ends on one point)."""
+        cut = self.sweep_cut(option)
+        return region if cut.is_empty or region.is_empty else region.difference(cut)
+
+    def sweep_cut(self, option: Option) -> shapely.Geometry:
+        """The end centres of the option's reach that its way surely sweeps into a clause's
+        breach (the clauses' `sweep_cut`: the option alone decides it, so it is kept per
+        option)."""
+        if option not in self._sweep_cuts:
+            query = RegionQuery.of(self.setting, option,
+                                   self.family.reach(option, self.travel_disc))
+            cuts = [clause.sweep_cut(query) for clause in self.clauses]
+            self._sweep_cuts[option] = shapely.union_all([c for c in cuts if c is not None])
+        return self._sweep_cuts[option]

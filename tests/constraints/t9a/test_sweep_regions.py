@@ -11,8 +11,10 @@ import pytest
 import shapely
 
 from constraints.core.scenario_io import load_scenario
+from constraints.rank_and_file.sweep_regions import last_leg_cut
 from constraints.sat.lattice import Lattice
 from constraints.t9a.checker import check_move
+from constraints.t9a.clauses.movement.spacing import FLOAT_ROOM_IN
 from optimizer.families.base import family_for, options_for
 from optimizer.search.regions import CentreRegions
 from tests.solver_support import make_scenario
@@ -64,3 +66,29 @@ def test_the_rocks_cut_a_hard_wheel_and_only_illegal_centres():
     into a rock; the cut takes those centres, and every one judged is illegal."""
     cut, judged = _judge_cut_centres(load_scenario(SCENARIOS / "rocks.json"), "band", 2.0)
     assert cut > 0 and judged > 50
+
+
+def test_the_last_leg_cut_alone_takes_only_illegal_centres():
+    """gap.json (an S through a gap between walls): the last leg's part of the cut, alone,
+    takes grid centres the plain relaxation keeps, and the checker refuses every one."""
+    scenario = load_scenario(SCENARIOS / "gap.json")
+    unit = scenario.unit("block")
+    options, _ = options_for(scenario, unit, "march", Lattice(degree=2.0))
+    plain = CentreRegions(scenario, unit, "march", outer=True)
+    family = family_for(scenario.profile, "march")
+    grown = plain.setting.grown(scenario.profile.param("mid_move_spacing_in") - FLOAT_ROOM_IN)
+    judged = 0
+    for option in options:
+        cut = last_leg_cut(option, grown, family.reach(option, plain.travel_disc))
+        if cut.is_empty:
+            continue
+        region = plain.of(option)
+        for centre in _centres(option):
+            point = shapely.Point(centre)
+            if region.distance(point) > 1e-6 or not cut.intersects(point):
+                continue
+            move = family.move("block", plain.frame, option, (float(centre[0]),
+                                                                float(centre[1])))
+            judged += 1
+            assert not check_move(scenario, move).legal, (option.wheel_deg, centre)
+    assert judged > 500, judged

@@ -1,6 +1,7 @@
 """The answer by exact geometry before the model (optimizer.search.geometric) against its
 reference, every option's region cut and the best points judged in order (the per-heading
-peer's method, written plainly here); the model's cut-off at a known answer's value
+peer's method, with the sweep's cut first, written plainly here); never worse than the
+per-heading peer's own answer; the model's cut-off at a known answer's value
 (Goal.post's `worst`) never losing a better lattice answer; an Advance's wheel refined on
 the lattice's degree, legal and never worse."""
 
@@ -8,17 +9,21 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import shapely
 
+from constraints.core.scenario_io import load_scenario
 from constraints.core.system import find_system
 from constraints.sat.lattice import Lattice
 from optimizer.families.base import options_for
 from optimizer.search.distance_goals import POSE_SHRINK, combined, reach_within
 from optimizer.search.geometric import MAX_CHECKS, geometric_answer
 from optimizer.search.model import build_search, solver_for
+from optimizer.search.objectives import Objective
 from optimizer.search.regions import CentreRegions
 from optimizer.search.request import DEFAULT_EFFORT, SearchRequest
 from optimizer.search.solve import best_move, post_objective
 from tests.solver_support import make_request, make_scenario
+from tests.support import SCENARIOS
 
 CASES = [(seed, k, manoeuvre) for seed in (11, 12, 13, 14) for k in (0, 1)
          for manoeuvre in ("march", "advance")]
@@ -33,19 +38,32 @@ def _request(seed: int, k: int, manoeuvre: str) -> SearchRequest:
 
 
 def _reference(request: SearchRequest, options: list) -> float | None:
-    """Every option's sound region cut, its best point valued; the points judged best first,
-    as many as the lazy search may judge; the first legal one's value."""
+    """Every option's sound region cut, and its part outside what the way's sweep surely
+    refuses; per option the latter's best point, then the former's (when it differs and is
+    not in the sweep's cut); options in the order of their first point's value, points
+    judged in turn, as many as the lazy search may judge; the first legal one's value."""
     goal = request.goal
     sound = CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=False)
-    points = []
+    sweeps = CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=True)
+    per_option = []
     for option in options:
-        region = sound.of(option)
-        if not region.is_empty:
-            best = goal.best_point(option, region)
-            points.append((float(goal.values(option, best[None])[0]), option, best))
-    points.sort(key=lambda p: (-p[0] if goal.maximise else p[0], p[1].index))
+        region, cut = sound.of(option), sweeps.sweep_cut(option)
+        if region.is_empty:
+            continue
+        points = []
+        for n, part in enumerate((region.difference(cut), region)):
+            best = None if part.is_empty else goal.best_point(option, part)
+            if best is None or (n and shapely.Point(best).intersects(cut)):
+                continue
+            if not points or not np.allclose(best, points[0][1], atol=1e-9, rtol=0.0):
+                points.append((float(goal.values(option, best[None])[0]), best))
+        if points:
+            per_option.append((points[0][0], option.index, option, points))
+    per_option.sort(key=lambda p: (-p[0] if goal.maximise else p[0], p[1]))
     system = find_system(request.scenario.rules)
-    for value, option, best in points[:MAX_CHECKS]:
+    judged = [(value, option, best) for _, _, option, points in per_option
+              for value, best in points][:MAX_CHECKS]
+    for value, option, best in judged:
         move = request.family.move(request.unit_id, request.frame, option, tuple(best))
         if system.check(request.scenario, move).legal:
             return value
@@ -66,6 +84,48 @@ def test_the_lazy_answer_is_the_reference_answer(seed, k, manoeuvre):
         request.scenario, found.move).legal
     # Equal values (ties may fall to another option; the lazy search cuts fewer regions).
     assert expected is not None and found.value == pytest.approx(expected, abs=1e-9)
+
+
+def _peer(request: SearchRequest, options: list) -> float | None:
+    """The per-heading peer: every option's sound region's best point, judged best first;
+    the first legal one's value."""
+    goal = request.goal
+    sound = CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=False)
+    points = []
+    for option in options:
+        region = sound.of(option)
+        best = None if region.is_empty else goal.best_point(option, region)
+        if best is not None:
+            points.append((float(goal.values(option, best[None])[0]), option, best))
+    points.sort(key=lambda p: -p[0] if goal.maximise else p[0])
+    system = find_system(request.scenario.rules)
+    for value, option, best in points:
+        move = request.family.move(request.unit_id, request.frame, option, tuple(best))
+        if system.check(request.scenario, move).legal:
+            return value
+    return None
+
+
+@pytest.mark.parametrize("seed, k, manoeuvre", CASES[::2])
+def test_the_answer_is_never_worse_than_the_peers(seed, k, manoeuvre):
+    request = _request(seed, k, manoeuvre)
+    options, regions = options_for(request.scenario, request.unit, manoeuvre, request.lattice)
+    found = geometric_answer(request, options, request.goal.bounds(options, regions)).answer
+    peer = _peer(request, options)
+    if found is not None and peer is not None:
+        assert request.goal.better(found.value, peer) or found.value == pytest.approx(peer)
+
+
+def test_the_sweep_cut_finds_the_s_through_the_gap_the_peer_misses():
+    """gap.json: every sound region's best point sweeps the front into a wall (the peer
+    finds nothing); less the sweep's cut, a legal one-wheel answer is found by geometry."""
+    request = SearchRequest(load_scenario(SCENARIOS / "gap.json"), "block", "march",
+                            Objective("target_pose", (40.0, 24.0), 90.0),
+                            Lattice(degree=2.0), 60.0, 1, DEFAULT_EFFORT, 0.01, 1)
+    options, regions = options_for(request.scenario, request.unit, "march", request.lattice)
+    found = geometric_answer(request, options, request.goal.bounds(options, regions)).answer
+    assert _peer(request, options) is None
+    assert found is not None and found.verdict.legal and found.value < 6.0
 
 
 @pytest.mark.parametrize("seed, k, manoeuvre", CASES[::2])

@@ -13,8 +13,8 @@ from optimizer import Objective, best_move
 from tests.support import SCENARIOS, scenario, unit
 
 ROCKS_MARCH = ("rocks.json", "band", "march", Objective("target_distance", (30.0, 30.0)))
-# The S through the gap: 165 options reach CP-SAT, so a small budget stops it.
-GAP_SIDESTEP = ("gap.json", "block", "march", Objective("target_pose", (40.0, 24.0), 90.0))
+# A Reform in the crowd: 232 options reach CP-SAT, so a small budget stops it.
+CROWDED_REFORM = ("crowded.json", "mid", "reform", Objective("target_distance", (18.0, 12.0)))
 
 
 def _spin(seconds: float) -> None:
@@ -35,12 +35,12 @@ def _answer(case, effort: float, max_wheels: int = 3) -> dict:
 def test_the_same_answer_idle_and_under_load():
     """A budget small enough that CP-SAT stops on it (FEASIBLE, stopped_by
     deterministic_time): the answer is the same with the other core busy."""
-    idle = _answer(GAP_SIDESTEP, effort=0.01)
+    idle = _answer(CROWDED_REFORM, effort=0.001)
     assert idle["status"] == "FEASIBLE" and idle["stopped_by"] == "deterministic_time"
     busy = multiprocessing.get_context("spawn").Process(target=_spin, args=(60.0,))
     busy.start()
     try:
-        loaded = _answer(GAP_SIDESTEP, effort=0.01)
+        loaded = _answer(CROWDED_REFORM, effort=0.001)
     finally:
         busy.terminate()
         busy.join()

@@ -23,7 +23,7 @@ from constraints.geometry.batch import clear_of
 from constraints.geometry.plane import closest_points, rectangle_corners
 from constraints.rank_and_file.poses import EndRectangles, MaskSetting, SnakingPoses
 from constraints.rank_and_file.regions import RegionQuery
-from constraints.rank_and_file.sweep_regions import grown_pieces, leg_bands, refused_legs
+from constraints.rank_and_file.sweep_regions import last_leg_cut, leg_bands, refused_legs
 from constraints.rank_and_file.ways import WayBounds, first_leg_ok
 from constraints.sat.context import EncodeContext
 from constraints.sat.option import Option
@@ -274,22 +274,19 @@ class FrontSpacing(_SpacingClause):
                             ok)
         return Masker(self.id, Stage.SWEEP, judge)
 
-    def region(self, query: RegionQuery) -> RegionPart | None:
-        """A relaxation that asks for the sweep (`RegionSetting.sweeps`) only, and it keeps
-        every legal end centre: a March's end centres whose first leg, or the wheel after
-        it, surely sweeps the front within the gap of an obstacle piece are cut
-        (constraints.rank_and_file.sweep_regions: bands of the first leg)."""
+    def sweep_cut(self, query: RegionQuery) -> shapely.Geometry | None:
+        """The end centres of the option's reach (`query.base`) whose first leg, the wheel
+        after it, or the last leg surely sweeps the front within the gap of an obstacle piece
+        (constraints.rank_and_file.sweep_regions: bands of the first leg, and per piece a
+        convex set of the last leg's): only illegal centres.  A sound region so cut stays
+        sound but not swept clear: its points still go to the checker."""
         setting, option = query.setting, query.option
-        if not (setting.outer and setting.sweeps and setting.shapes):
+        if not setting.shapes:
             return None
-        gap = float(self.params["spacing_in"])
-
-        def bands() -> shapely.Geometry:
-            grown = grown_pieces(setting.shapes, gap - FLOAT_ROOM_IN)
-            refused = refused_legs(option, setting.unit.width_in, setting.unit.depth_in,
-                                   grown)
-            return leg_bands(option, refused, query.base)
-        return RegionPart(cut=bands)
+        grown = setting.grown(float(self.params["spacing_in"]) - FLOAT_ROOM_IN)
+        refused = refused_legs(option, setting.unit.width_in, setting.unit.depth_in, grown)
+        return shapely.union(leg_bands(option, refused, query.base),
+                             last_leg_cut(option, grown, query.base))
 
     def encode_ways(self, wctx: WayContext) -> None:
         """Every leg and wheel of the way clear of each obstacle piece the front can reach

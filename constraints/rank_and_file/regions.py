@@ -19,7 +19,7 @@ from shapely.geometry import Point, Polygon
 
 from constraints.geometry.convex import convex_pieces
 from constraints.geometry.frame import Frame
-from constraints.rank_and_file.sweep_regions import grown_pieces
+from constraints.rank_and_file.sweep_regions import GrownPieces
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.option import corner_offsets
 
@@ -38,13 +38,13 @@ class RegionSetting:
     pieces: list[np.ndarray]       # obstacles as convex pieces (vertices)
     shapes: list[Polygon]
     circle: np.ndarray             # a unit circle's vertices (scaled out when outer)
-    _grown: dict[float, list[np.ndarray]] = field(default_factory=dict)
+    _grown: dict[float, GrownPieces] = field(default_factory=dict)
 
-    def grown(self, radius: float) -> list[np.ndarray]:
-        """The obstacle pieces grown by `radius` (constraints.rank_and_file.sweep_regions.
-        grown_pieces), computed once per radius."""
+    def grown(self, radius: float) -> GrownPieces:
+        """The obstacle pieces grown by `radius` (constraints.rank_and_file.sweep_regions),
+        computed once per radius."""
         if radius not in self._grown:
-            self._grown[radius] = grown_pieces(self.shapes, radius)
+            self._grown[radius] = GrownPieces(self.shapes, radius)
         return self._grown[radius]
 
     @classmethod

@@ -24,30 +24,43 @@ from collections.abc import Sequence
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString, Polygon
+from shapely.geometry import Polygon
 
 from constraints.sat.option import Option, corner_offsets
 
 SECTOR_POINTS = 12  # arc vertices of the inscribed sector
 GROWN_SEGS = 4      # arc segments per quarter circle of a grown piece's corners
-RAY_IN = 1000.0     # "unbounded" for the first leg's ray
 AT_START_IN = 1e-9  # a front already this close at a = 0 is left alone (not cut)
 
 
-def grown_pieces(shapes: Sequence[Polygon], radius: float) -> list[np.ndarray]:
-    """Each convex piece grown by `radius` with few round corners (vertices on the offset,
-    chords inside: the grown polygon lies within `radius` of the piece), as vertices."""
-    grown = shapely.buffer(np.asarray(shapes, dtype=object), radius, quad_segs=GROWN_SEGS)
-    return [shapely.get_coordinates(g)[:-1] for g in grown]
+class GrownPieces:
+    """Each convex piece grown by a radius with few round corners (vertices on the offset,
+    chords inside: the grown polygon lies within the radius of the piece): as polygons, and
+    their vertices stacked (piece k's from `starts[k]`) for vectorised tests."""
+
+    def __init__(self, shapes: Sequence[Polygon], radius: float) -> None:
+        self.polygons = shapely.buffer(np.asarray(shapes, dtype=object), radius,
+                                       quad_segs=GROWN_SEGS)
+        self.vertices = [shapely.get_coordinates(g)[:-1] for g in self.polygons]
+        self.stacked = np.vstack(self.vertices) if self.vertices else np.zeros((0, 2))
+        self.starts = np.cumsum([0] + [len(v) for v in self.vertices[:-1]])
+
+    def __len__(self) -> int:
+        return len(self.vertices)
+
+    def spans(self, axis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per piece, its least and greatest projection on `axis`."""
+        proj = self.stacked @ axis
+        return np.minimum.reduceat(proj, self.starts), np.maximum.reduceat(proj, self.starts)
 
 
 def refused_legs(option: Option, width: float, depth: float,
-                 grown: Sequence[np.ndarray]) -> list[tuple[float, float]]:
+                 grown: GrownPieces) -> list[tuple[float, float]]:
     """Intervals [lo, hi] of first legs a whose front's sweep meets one of the `grown`
     pieces (vertices, start frame): the first leg itself from its first contact on, and the
     wheel's sector at a.  Empty for an option that is not a March's one-wheel way."""
     f = np.asarray(option.first_dir, dtype=float)
-    if option.pivot_deg != 0.0 or not f.any():
+    if option.pivot_deg != 0.0 or not f.any() or not len(grown):
         return []
     front = np.array([[-width / 2.0, depth / 2.0], [width / 2.0, depth / 2.0]])
     found = [(lo, math.inf) for lo, _ in _ray_hits(_near(grown, front, f, option.budget_in),
@@ -59,18 +72,20 @@ def refused_legs(option: Option, width: float, depth: float,
     return found
 
 
-def last_leg_cut(option: Option, grown: Sequence[np.ndarray],
+def last_leg_cut(option: Option, grown: GrownPieces,
                  base: shapely.Geometry) -> shapely.Geometry:
     """The end centres of `base`'s extent whose last leg sweeps the end front into one of the
     `grown` pieces (vertices, start frame); empty for a way without a wheel (no last leg)."""
     e = np.asarray(option.end_dir, dtype=float)
     normal = np.asarray(option.b_map[:2], dtype=float)
-    if not option.wheel_deg or not e.any() or not normal.any() or base.is_empty:
+    if not option.wheel_deg or not e.any() or not normal.any() or base.is_empty or \
+            not len(grown):
         return Polygon()
     front = np.asarray(corner_offsets(option)[:2])
     # A touching centre lies in the base (on the leg back to the wheel's end), its front
     # point within the front's half-width and half-depth of it: only pieces that near count.
-    near = _within(grown, base, float(np.hypot(*front.T).max()))
+    close = shapely.distance(grown.polygons, base) <= float(np.hypot(*front.T).max())
+    near = [v for v, keep in zip(grown.vertices, close, strict=True) if keep]
     if not near:
         return Polygon()
     minx, miny, maxx, maxy = base.bounds
@@ -94,14 +109,6 @@ def last_leg_cut(option: Option, grown: Sequence[np.ndarray],
     return shapely.union_all(parts) if parts else Polygon()
 
 
-def _within(pieces: Sequence[np.ndarray], shape: shapely.Geometry,
-            distance: float) -> list[np.ndarray]:
-    """The pieces (vertices) within `distance` of `shape`."""
-    polygons = [Polygon(p) for p in pieces]
-    return [p for p, d in zip(pieces, shapely.distance(polygons, shape), strict=True)
-            if d <= distance]
-
-
 def _upper_side(normal: np.ndarray, offset: float, middle: np.ndarray,
                 half: float) -> Polygon:
     """The half-plane normal . x + offset >= 0, as a square of side 2 half about `middle`'s
@@ -123,34 +130,37 @@ def _sector(front: np.ndarray, wheel_deg: float, width: float) -> np.ndarray:
     return np.vstack([pivot[None], arc])
 
 
-def _near(grown: Sequence[np.ndarray], shape: np.ndarray, f: np.ndarray,
+def _near(grown: GrownPieces, shape: np.ndarray, f: np.ndarray,
           budget: float) -> list[np.ndarray]:
     """The pieces `shape`, slid along f by up to `budget`, might meet (a corridor)."""
     side = np.array([f[1], -f[0]])
     across, ahead = shape @ side, float((shape @ f).max()) + budget
-    return [piece for piece in grown
-            if (piece @ side).max() >= across.min() and (piece @ side).min() <= across.max()
-            and (piece @ f).min() <= ahead]
+    low, high = grown.spans(side)
+    nearest = grown.spans(f)[0]
+    keep = (high >= across.min()) & (low <= across.max()) & (nearest <= ahead)
+    return [grown.vertices[k] for k in np.flatnonzero(keep)]
 
 
 def _ray_hits(pieces: list[np.ndarray], shape: np.ndarray,
               f: np.ndarray) -> list[tuple[float, float]]:
     """Per piece that `shape` + t f meets for some t (on the whole line through 0), the
-    interval of such t: t f lies in piece minus shape, the hull of their differences (one
-    vectorised shapely call for all pieces)."""
-    if not pieces:
-        return []
-    diffs = [(piece[:, None, :] - shape[None]).reshape(-1, 2) for piece in pieces]
-    owner = np.repeat(np.arange(len(diffs)), [len(d) for d in diffs])
-    hulls = shapely.convex_hull(shapely.multipoints(np.vstack(diffs), indices=owner))
-    line = LineString([tuple(-RAY_IN * f), tuple(RAY_IN * f)])
-    coords, index = shapely.get_coordinates(shapely.intersection(hulls, line),
-                                            return_index=True)
-    if not len(coords):
-        return []
-    t = coords @ f
-    return [(float(t[index == k].min()), float(t[index == k].max()))
-            for k in np.unique(index)]
+    interval of such t: t f lies in piece minus shape, the hull of their differences.  The
+    hull meets the line in the segment spanned by where the segments between differences
+    on either side of it cross it (every crossing is in the hull, and its ends are)."""
+    side = np.array([f[1], -f[0]])
+    out = []
+    for piece in pieces:
+        diffs = (piece[:, None, :] - shape[None]).reshape(-1, 2)
+        u, v = diffs @ f, diffs @ side
+        if v.min() > 0.0 or v.max() < 0.0:
+            continue
+        up, down = v >= 0.0, v <= 0.0
+        vi, vj = v[up][:, None], v[down][None, :]
+        ui, uj = u[up][:, None], u[down][None, :]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            cross = np.where(vi == vj, ui, ui + (uj - ui) * vi / (vi - vj))
+        out.append((float(cross.min()), float(cross.max())))
+    return out
 
 
 def leg_bands(option: Option, refused: list[tuple[float, float]],

@@ -3,7 +3,8 @@ is testing"), parametrised over the registry (constraints.core.profile.registere
 so a newly registered clause gets them without writing any:
 
 - its rule-example table (`Clause.examples`): the clause breaks exactly where the rule text
-  says, with the measurement the text gives;
+  says, with the measurement the text gives; and where it refuses every move of the unit
+  (`refuses_every_move`), every example breaks;
 - encode sound against check: under a profile of that clause alone, every answer the search
   returns passes the checker (best_move re-checks it and raises on a mismatch);
 - mask sound against check: every pose the batch mask passes, the checker passes;
@@ -103,6 +104,17 @@ def test_rule_examples(clause_id):
             name, value = example.measured
             assert verdict.measurements[name] == pytest.approx(value, abs=MEASURE_TOL), \
                 example.why
+
+
+@pytest.mark.parametrize("clause_id", IDS)
+def test_a_clause_that_refuses_every_move_breaks_on_each_example(clause_id):
+    """`refuses_every_move` is a proof of INFEASIBLE: where it says so for an example's unit,
+    the example breaks the clause (no legal move of that unit is in the table)."""
+    for example, scenario, move in cases(clause_id):
+        clause = next(c for c in scenario.profile.clauses(move.manoeuvre.value)
+                      if c.id == clause_id)
+        if clause.refuses_every_move(scenario, scenario.unit(move.unit)):
+            assert example.breaks, example.why
 
 
 @pytest.mark.parametrize("clause_id", IDS)

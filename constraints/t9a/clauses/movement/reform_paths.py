@@ -13,6 +13,7 @@ longer than that may be measured among those only: still longer than the limit).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import shapely
@@ -48,6 +49,11 @@ def _hop(mobility: float) -> dict:
     """
     return field(unit(models=5, files=5, centre=(20.0, 10.0), mobility=mobility,
                       light_troops=True), terrain=(wall("wall", 19.0, 13.5, 21.0, 14.5),))
+
+
+def _stuck() -> dict:
+    """The default unit (front edge y = 11) with a wall 0.3" ahead of its left files."""
+    return field(terrain=(wall("wall", 33.0, 11.3, 35.0, 12.0),))
 
 
 def _rock() -> dict:
@@ -104,7 +110,18 @@ class ModelPath(Clause):
                     ("model_path", 5.5)),
         RuleExample("but no narrower one", _gap(_LONG, 25.0 / 25.4 + 1.0 - _HAIR), _THROUGH,
                     True),
+        RuleExample("a model 0.3\" behind a wall cannot keep more than 0.5\" from it: it has "
+                    "no path, not even standing still", _stuck(), reform(), True),
+        RuleExample("nor has it one back from the wall", _stuck(),
+                    reform(centre=(36.0, 8.0)), True),
     )
+
+    def refuses_every_move(self, scenario: Any, unit: Any) -> bool:
+        """A model that starts inside the zone its centre must stay out of (its base within
+        the spacing of Impassable Terrain or another unit) has no path anywhere, not even
+        standing still: the checker refuses every Reform (`stranded`)."""
+        finder = walking_paths(scenario, unit, self.params["spacing_in"], self.limit_in(unit))
+        return stranded(finder, unit.model_positions())
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         end = ctx.end_unit

@@ -30,7 +30,8 @@ from tests.support import INCH_BASE, scenario, unit
 
 TABLE = (72.0, 48.0)
 BASES = (INCH_BASE, INCH_BASE, Base(20.0, 20.0), Base(25.0, 50.0))
-STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "TIMEOUT")
+# NOT_FOUND: a Reform whose model-path rows are safe discs only, and no legal move found.
+STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "NOT_FOUND", "TIMEOUT")
 # Lattices of the property test: a coarse heading step keeps hundreds of solves affordable;
 # the centre lattice is the default (0.005").  Answers are judged on the lattice they state.
 LATTICES = {

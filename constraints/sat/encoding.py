@@ -64,6 +64,9 @@ class MoveEncoding:
         self.option_vars = [self.sat_model.new_bool_var(f"option_{o.index}") for o in options]
         self.sat_model.add_exactly_one(self.option_vars)
         self.forbidden: dict[int, str] = {}
+        # Options on which a clause's rows keep only a safe part of what it allows (not the
+        # whole up to rounding), and which clause: the model proves nothing about them.
+        self.inexact: dict[int, str] = {}
         self.clause_lit: Any = None  # set while a guarded clause is being encoded
         # How far (ticks, per axis) the true end centre may lie from the lattice point (i, j):
         # non-zero only for straight options off the lattice axes (constraints.options).

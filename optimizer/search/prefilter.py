@@ -175,6 +175,13 @@ def worst_kept(goal: Goal, value: float, tick: float) -> float:
     return value - slack if goal.maximise else value + slack
 
 
+def past_step(goal: Goal, value: float, tick: float) -> float:
+    """What a value must beat to beat `value` by more than a lattice step (and the search's
+    rounding, `_slack`)."""
+    slack = _slack(value, tick)
+    return value + slack if goal.maximise else value - slack
+
+
 def _slack(value: float, tick: float) -> float:
     """How much better than the incumbent an option's bound must be to drop it.  The search's
     norm has integer directions (7e-4 relative, optimizer.search.objectives): twice that, so

@@ -44,6 +44,7 @@ from optimizer.search.request import (
     SearchRequest,
 )
 from optimizer.search.result import SearchResult
+from optimizer.search.unproved import unproved
 
 __all__ = ["DEFAULT_TIME_LIMIT_S", "SearchResult", "best_move", "objective_value", "solve"]
 
@@ -117,6 +118,7 @@ def solve(request: SearchRequest) -> SearchResult:
         result = _solve_kept(request, list(range(len(options))), None, clock, regions)
     if result.move is None:
         result = _fallback(request, options, result, incumbent, still, clock)
+    result = unproved(request, options, result, regions, relaxed)
     result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
     result = with_more_wheels(request, result, clock)
     return replace(result, stopped_by="wall_clock" if clock.fired else result.stopped_by)
@@ -254,9 +256,13 @@ def _result(search: Search, solver: cp_model.CpSolver, status: Any,
     name = STATUSES.get(status, Status.TIMEOUT)
     if status == cp_model.MODEL_INVALID:
         raise EncodingMismatchError(f"invalid CP-SAT model: {search.enc.sat_model.validate()}")
-    stats = {"options": len(search.ectx.options), "wall_s": solver.wall_time,
-             "deterministic_time": solver.deterministic_time, "branches": solver.num_branches}
+    stats: dict[str, Any] = {
+        "options": len(search.ectx.options), "wall_s": solver.wall_time,
+        "deterministic_time": solver.deterministic_time, "branches": solver.num_branches}
     stopped = _stopped_by(solver, name, request.effort, clock)
+    if search.enc.inexact:  # rows that keep a safe part only (see `_unproved`)
+        stats["inexact"] = sorted(set(search.enc.inexact.values()))
+        stats["inexact_options"] = sorted(search.enc.inexact)
     if not name.found:
         return SearchResult(name, request.objective, None, None, request.lattice,
                             clock.elapsed(), stats=stats, stopped_by=stopped)

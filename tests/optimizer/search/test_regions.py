@@ -183,7 +183,11 @@ def test_best_move_no_worse_than_brute_force(manoeuvre, seed, name):
                               manoeuvre, objective)
     if brute is None:
         return  # nothing legal on the grid: the solver may still find a lattice point
-    assert solved.stats["options_status"] == "OPTIMAL" and solved.value is not None
+    # A Reform's model-path rows are safe discs where paths bend (inexact): then FEASIBLE
+    # where an inexact option's region could beat the answer (optimizer.search.solve).
+    status = solved.stats["options_status"]
+    assert status == "OPTIMAL" or (status == "FEASIBLE" and solved.stats.get("inexact"))
+    assert solved.value is not None
     if objective.maximise:
         assert solved.value >= brute - TIP_IN
     else:

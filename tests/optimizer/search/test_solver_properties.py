@@ -2,7 +2,7 @@
 between checker and solver"):
 
 - every answer with a move is legal, judged again here by the exact checker;
-- statuses are OPTIMAL, FEASIBLE, INFEASIBLE or TIMEOUT;
+- statuses are OPTIMAL, FEASIBLE, INFEASIBLE, NOT_FOUND or TIMEOUT;
 - the same request twice gives the same answer whenever both answers are proofs (OPTIMAL or
   INFEASIBLE): a wall-clock time limit may stop two runs of a search at different points;
 - every INFEASIBLE is confirmed by an exact brute-force baseline (tests.solver_support) that

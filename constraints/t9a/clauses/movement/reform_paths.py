@@ -163,7 +163,8 @@ class ModelPath(Clause):
         return Masker(self.id, Stage.PATHS, judge)
 
     def encode(self, ectx: EncodeContext) -> None:
-        """Per option, where the centre may go with every path still <= 2 x Mob.
+        """Per option, where the centre may go with every path still <= 2 x Mob (where the
+        discs do not cover the option's whole travel, the rows are inexact: `enc.inexact`).
 
         With the centre at a reference point p the end slots are fixed; B(p) is the
         bottleneck of the path lengths there.  Moving the centre by t moves every slot by t,
@@ -188,6 +189,8 @@ class ModelPath(Clause):
             needed = shapely.hausdorff_distance(origin, region) / math.cos(math.pi / 64)
             discs = travel_discs(finder, ectx.unit, option.files, option.facing_deg, limit,
                                  needed, ectx.frame)
+            if not any(p == (0.0, 0.0) and r >= needed for p, r in discs):
+                ectx.enc.inexact.setdefault(option.index, self.id)  # a legal centre may lie out
             post_discs(ectx, option.index, discs, needed, self.id)
 
 

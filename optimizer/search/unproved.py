@@ -1,0 +1,79 @@
+"""What the model's OPTIMAL or INFEASIBLE proves where a clause's rows keep only a safe part of
+what it allows on some options (`MoveEncoding.inexact`: a Reform's model paths round
+obstacles are safe discs of centres, so a legal lattice pose may lie outside them).
+
+The model proves nothing about those options.  Regions holding every legal end centre of
+theirs (the prefilter's relaxed regions, made here for the options that lack one and whose
+reach could matter) bound them instead: the model's OPTIMAL stands if none can beat its
+answer by more than a lattice step (and the search's rounding, as the pruning that drops
+options counts it), and is FEASIBLE with their bound otherwise; its
+INFEASIBLE stands if none has a legal end centre, and is NOT_FOUND otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import shapely
+
+from constraints.core.status import Status
+from constraints.sat.option import Option
+from optimizer.search.objectives import Goal
+from optimizer.search.prefilter import past_step
+from optimizer.search.regions import CentreRegions
+from optimizer.search.request import SearchRequest
+from optimizer.search.result import SearchResult
+
+
+def unproved(request: SearchRequest, options: list[Option], result: SearchResult,
+             reach: list[shapely.Geometry],
+             relaxed: dict[int, shapely.Geometry]) -> SearchResult:
+    """`result` with its status what the model proves (the module docstring): `reach` holds
+    every option's reach, `relaxed` some options' relaxed regions."""
+    inexact = result.stats.pop("inexact_options", [])
+    if not inexact or result.status not in (Status.OPTIMAL, Status.INFEASIBLE):
+        return result
+    goal, tick = request.goal, request.lattice.inch
+    found = None if result.value is None else \
+        float(result.stats.get("search_value", result.value))
+    # Beating the answer by more than a lattice step and the search's rounding, as the
+    # pruning counts it (INFEASIBLE: having any legal centre at all).
+    threshold = None if found is None else past_step(goal, found, tick)
+    held = {k: relaxed.get(k, reach[k]) for k in inexact}
+    bounds = _bounds(request, options, inexact, held)
+    unsure = [k for k, b in zip(inexact, bounds, strict=True) if _beats(goal, b, threshold)]
+    more = CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=True)
+    held.update({k: more.of(options[k]) for k in unsure if k not in relaxed})
+    best = _best(goal, _bounds(request, options, inexact, held))
+    if not _beats(goal, best, threshold):
+        return result
+    if result.status == Status.INFEASIBLE:
+        return replace(result, status=Status.NOT_FOUND)
+    assert result.value is not None
+    return replace(result, status=Status.FEASIBLE,
+                   bound=best if goal.better(best, result.value) else result.value)
+
+
+def _bounds(request: SearchRequest, options: list[Option], ks: list[int],
+            held: dict[int, shapely.Geometry]) -> np.ndarray:
+    """Per option, its bound over its region: the worst where the region is empty, the best
+    there is where the goal knows none."""
+    goal = request.goal
+    regions = [held[k] for k in ks]
+    worst = -np.inf if goal.maximise else np.inf
+    bounds = np.where([r.is_empty for r in regions], worst,
+                      goal.bounds([options[k] for k in ks], regions))
+    return np.where(np.isnan(bounds), -worst, bounds)
+
+
+def _best(goal: Goal, bounds: np.ndarray) -> float:
+    return float(bounds.max() if goal.maximise else bounds.min())
+
+
+def _beats(goal: Goal, bound: float, threshold: float | None) -> bool:
+    """Whether an option of this bound might beat the threshold (any finite bound, when
+    there is no answer: some legal centre may exist)."""
+    if threshold is None:
+        return bool(np.isfinite(bound))
+    return bool(bound > threshold) if goal.maximise else bool(bound < threshold)

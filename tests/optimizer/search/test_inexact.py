@@ -1,0 +1,124 @@
+"""A model whose rows keep only a safe part of what a clause allows on some options (a
+Reform's model paths round obstacles: safe discs) proves nothing about them; their regions
+holding every legal end centre bound them instead (optimizer.search.unproved): the
+model's OPTIMAL stands only if none of them can beat its answer by more than a lattice step
+(else FEASIBLE with their bound), its INFEASIBLE only if none has a legal end centre (else
+NOT_FOUND); where no rows are inexact (nothing near the paths) a Reform keeps its proof."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import shapely
+
+from constraints.core.scenario_io import load_scenario
+from constraints.core.status import Status
+from constraints.t9a.checker import check_move
+from optimizer.search.objectives import Objective
+from optimizer.search.regions import CentreRegions
+from optimizer.search.request import SearchRequest
+from optimizer.search.result import SearchResult
+from optimizer.search.solve import best_move
+from optimizer.search.unproved import unproved
+from tests.solver_support import make_scenario
+from tests.support import SCENARIOS, scenario, unit, wall
+
+OPEN_REFORM = ("open.json", "solo", "reform", Objective("target_distance", (25.0, 13.0)))
+
+
+def _request() -> SearchRequest:
+    file, unit_id, manoeuvre, objective = OPEN_REFORM
+    return SearchRequest(load_scenario(SCENARIOS / file), unit_id, manoeuvre, objective)
+
+
+def _result(request: SearchRequest, status: Status, value: float | None,
+            inexact: list[int]) -> SearchResult:
+    stats = {"inexact_options": list(inexact), "inexact": ["t9a.reform.model_path"]} \
+        if inexact else {}
+    if value is not None:
+        stats["search_value"] = value
+    return SearchResult(status, request.objective, value,
+                        value if status == Status.OPTIMAL else None, request.lattice, 0.0,
+                        stats=stats)
+
+
+@pytest.mark.parametrize(("status", "margin", "expected"), [
+    (Status.OPTIMAL, 1.0, Status.FEASIBLE),      # an inexact option's region beats it by 1"
+    (Status.OPTIMAL, 0.5, Status.FEASIBLE),
+    (Status.OPTIMAL, 0.002, Status.OPTIMAL),     # within a lattice step (0.005")
+    (Status.OPTIMAL, -1.0, Status.OPTIMAL),      # its region cannot beat it at all
+    (Status.FEASIBLE, 1.0, Status.FEASIBLE),
+    (Status.TIMEOUT, 1.0, Status.TIMEOUT),
+])
+def test_an_answer_stays_proved_only_if_no_inexact_option_beats_it(status, margin, expected):
+    request = _request()
+    options, regions = request.options()
+    k = 0
+    bound = float(request.goal.bounds([options[k]], [regions[k]])[0])
+    value = bound + margin if status.found else None
+    out = unproved(request, options, _result(request, status, value, [k]), regions,
+                   {k: regions[k]})
+    assert out.status == expected and "inexact_options" not in out.stats
+    if status == Status.OPTIMAL and expected == Status.FEASIBLE:
+        assert out.bound == pytest.approx(bound) and out.value == value
+
+
+@pytest.mark.parametrize(("empty", "expected"), [(True, Status.INFEASIBLE),
+                                                 (False, Status.NOT_FOUND)])
+def test_infeasible_stays_proved_only_if_no_inexact_option_has_a_legal_centre(empty, expected):
+    request = _request()
+    options, regions = request.options()
+    relaxed = {0: shapely.Polygon() if empty else regions[0]}
+    out = unproved(request, options, _result(request, Status.INFEASIBLE, None, [0]), regions,
+                   relaxed)
+    assert out.status == expected
+
+
+def test_without_inexact_rows_the_model_s_status_stands():
+    request = _request()
+    options, regions = request.options()
+    for status, value in ((Status.OPTIMAL, 9.0), (Status.INFEASIBLE, None)):
+        out = unproved(request, options, _result(request, status, value, []), regions, {})
+        assert out.status == status
+
+
+def test_an_option_without_a_relaxed_region_gets_one():
+    """A wall 2.5" ahead: an option's reach alone (the 2" centre travel) would beat the
+    forward-most answer; its relaxed region, made then, cannot (every formation keeps its
+    centre 2" short of the wall): the answer stays proved."""
+    s = scenario(unit(), terrain=(wall("wall", 0.0, 13.5, 72.0, 14.5),))
+    request = SearchRequest(s, "u", "reform", Objective("forward"))
+    options, regions = request.options()
+    relaxed = CentreRegions(s, s.unit("u"), "reform", outer=True)
+    k = next(o.index for o in options if not relaxed.of(o).is_empty)
+    far = float(request.goal.bounds([options[k]], [relaxed.of(options[k])])[0])
+    near = float(request.goal.bounds([options[k]], [regions[k]])[0])
+    assert near > far + 0.1  # the reach reaches further forward than the rules leave
+    out = unproved(request, options, _result(request, Status.OPTIMAL, far, [k]), regions, {})
+    assert out.status == Status.OPTIMAL
+    out = unproved(request, options, _result(request, Status.OPTIMAL, far - 0.1, [k]),
+                   regions, {})
+    assert out.status == Status.FEASIBLE and out.bound == pytest.approx(far)
+
+
+def test_a_reform_whose_paths_bend_is_not_called_optimal():
+    """Crowded seed 1: obstacles near the model paths, safe discs posted; the answer is legal
+    and FEASIBLE, with a bound from the inexact options' regions (it was called OPTIMAL
+    before the rows' inexactness was stated)."""
+    s = make_scenario("crowded", 1)
+    u = s.unit("u")
+    point = tuple(np.asarray(u.pose.centre) + np.random.default_rng([1, 3]).uniform(-2.5, 2.5, 2))
+    result = best_move(s, "u", "reform", Objective("target_distance", point),
+                       time_limit_s=120.0)
+    assert result.stats.get("inexact") == ["t9a.reform.model_path"]
+    assert "inexact_options" not in result.stats
+    assert result.status == Status.FEASIBLE
+    assert result.value is not None and result.bound is not None
+    assert result.bound < result.value - result.lattice.inch
+    assert result.move is not None and check_move(s, result.move).legal
+
+
+def test_a_reform_in_the_open_keeps_its_proof():
+    result = best_move(load_scenario(SCENARIOS / "open.json"), "solo", "reform",
+                       Objective("target_pose", (25.0, 13.0), 45.0), time_limit_s=120.0)
+    assert "inexact" not in result.stats and result.status == Status.OPTIMAL

@@ -91,7 +91,7 @@ def last_leg_cut(option: Option, grown: GrownPieces,
     minx, miny, maxx, maxy = base.bounds
     middle = np.array([(minx + maxx) / 2.0, (miny + maxy) / 2.0])
     reach = math.hypot(maxx - minx, maxy - miny) + 1.0
-    diffs = [(piece[:, None, :] - front[None]).reshape(-1, 2) for piece in near]
+    diffs = [_differences(piece, front) for piece in near]
     owner = np.repeat(np.arange(len(diffs)), [len(d) for d in diffs])
     touch = shapely.intersection(
         shapely.convex_hull(shapely.multipoints(np.vstack(diffs), indices=owner)),
@@ -107,6 +107,12 @@ def last_leg_cut(option: Option, grown: GrownPieces,
     slid = shapely.convex_hull(shapely.multipoints(both[order], indices=owners[order]))
     parts = [g for g in slid if not g.is_empty and g.intersects(base)]
     return shapely.union_all(parts) if parts else Polygon()
+
+
+def _differences(piece: np.ndarray, shape: np.ndarray) -> np.ndarray:
+    """Every vertex of `piece` less every vertex of `shape`: their hull is the set of
+    shifts t with shape + t meeting piece (both convex)."""
+    return (piece[:, None, :] - shape[None]).reshape(-1, 2)
 
 
 def _upper_side(normal: np.ndarray, offset: float, middle: np.ndarray,
@@ -150,7 +156,7 @@ def _ray_hits(pieces: list[np.ndarray], shape: np.ndarray,
     side = np.array([f[1], -f[0]])
     out = []
     for piece in pieces:
-        diffs = (piece[:, None, :] - shape[None]).reshape(-1, 2)
+        diffs = _differences(piece, shape)
         u, v = diffs @ f, diffs @ side
         if v.min() > 0.0 or v.max() < 0.0:
             continue

@@ -92,10 +92,12 @@ def geometric_answer(request: SearchRequest, options: list[Option], bounds: np.n
         _, k, stage, point = heapq.heappop(queue)
         option = options[k]
         if stage in (REACH, RELAXED):  # its relaxed region; then less the sweep's cut
-            regions += stage == REACH
-            region = relaxed.of(option) if stage == REACH else \
-                relaxed.less_swept(option, learned.relaxed.pop(k))
-            learned.swept.update([k] if stage == RELAXED else [])
+            if stage == REACH:
+                regions += 1
+                region = relaxed.of(option)
+            else:
+                learned.swept.add(k)
+                region = relaxed.less_swept(option, learned.relaxed.pop(k))
             if region.is_empty:  # no legal end centre: the worst bound
                 learned.bounds[k] = sign * np.inf
                 continue
@@ -105,9 +107,11 @@ def geometric_answer(request: SearchRequest, options: list[Option], bounds: np.n
         elif stage == CUT:  # its sound region's best point, less the sweep's cut, then not
             regions += 1
             points = _best_points(goal, option, sound.of(option), relaxed.sweep_cut(option))
-            for value, best in points[:1]:
+            if points:
+                value, best = points[0]
                 heapq.heappush(queue, (sign * value, k, SWEPT, best))
-            spare.update({k: points[1]} if len(points) > 1 else {})
+            if len(points) > 1:
+                spare[k] = points[1]
         else:
             assert point is not None
             move = family.move(request.unit_id, request.frame, option, point)

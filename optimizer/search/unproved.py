@@ -40,40 +40,41 @@ def unproved(request: SearchRequest, options: list[Option], result: SearchResult
     # Beating the answer by more than a lattice step and the search's rounding, as the
     # pruning counts it (INFEASIBLE: having any legal centre at all).
     threshold = None if found is None else past_step(goal, found, tick)
-    held = {k: relaxed.get(k, reach[k]) for k in inexact}
-    bounds = _bounds(request, options, inexact, held)
-    unsure = [k for k, b in zip(inexact, bounds, strict=True) if _beats(goal, b, threshold)]
+    bounds = _bounds(goal, options, inexact, [relaxed.get(k, reach[k]) for k in inexact])
+    # Where only the reach bounded an option that might beat it, its relaxed region now.
     more = CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=True)
-    held.update({k: more.of(options[k]) for k in unsure if k not in relaxed})
-    best = _best(goal, _bounds(request, options, inexact, held))
+    for n, k in enumerate(inexact):
+        if k not in relaxed and _beats(goal, bounds[n], threshold):
+            bounds[n] = _bounds(goal, options, [k], [more.of(options[k])])[0]
+    best = float(bounds.max() if goal.maximise else bounds.min())
     if not _beats(goal, best, threshold):
         return result
     if result.status == Status.INFEASIBLE:
         return replace(result, status=Status.NOT_FOUND)
     assert result.value is not None
-    return replace(result, status=Status.FEASIBLE,
-                   bound=best if goal.better(best, result.value) else result.value)
+    if not np.isfinite(best):  # an option the goal cannot bound: no bound at all
+        return replace(result, status=Status.FEASIBLE, bound=None)
+    bound = max(best, result.value) if goal.maximise else min(best, result.value)
+    return replace(result, status=Status.FEASIBLE, bound=bound)
 
 
-def _bounds(request: SearchRequest, options: list[Option], ks: list[int],
-            held: dict[int, shapely.Geometry]) -> np.ndarray:
-    """Per option, its bound over its region: the worst where the region is empty, the best
-    there is where the goal knows none."""
-    goal = request.goal
-    regions = [held[k] for k in ks]
-    worst = -np.inf if goal.maximise else np.inf
+def _bounds(goal: Goal, options: list[Option], ks: list[int],
+            regions: list[shapely.Geometry]) -> np.ndarray:
+    """Per option, its bound over its region: the worst (+-inf) where the region is empty,
+    the best there is where the goal knows none."""
+    worst = _worst(goal)
     bounds = np.where([r.is_empty for r in regions], worst,
                       goal.bounds([options[k] for k in ks], regions))
     return np.where(np.isnan(bounds), -worst, bounds)
 
 
-def _best(goal: Goal, bounds: np.ndarray) -> float:
-    return float(bounds.max() if goal.maximise else bounds.min())
+def _worst(goal: Goal) -> float:
+    return -np.inf if goal.maximise else np.inf
 
 
 def _beats(goal: Goal, bound: float, threshold: float | None) -> bool:
-    """Whether an option of this bound might beat the threshold (any finite bound, when
-    there is no answer: some legal centre may exist)."""
+    """Whether an option of this bound might beat the threshold (with no answer: whether it
+    may have a legal centre at all, its region not empty)."""
     if threshold is None:
-        return bool(np.isfinite(bound))
+        return bool(bound != _worst(goal))
     return bool(bound > threshold) if goal.maximise else bool(bound < threshold)

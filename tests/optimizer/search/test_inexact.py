@@ -74,6 +74,22 @@ def test_infeasible_stays_proved_only_if_no_inexact_option_has_a_legal_centre(em
     assert out.status == expected
 
 
+def test_an_option_the_goal_cannot_bound_might_beat_anything(monkeypatch):
+    """Bounds unknown (NaN): the model's OPTIMAL is FEASIBLE with no bound, its INFEASIBLE
+    NOT_FOUND."""
+    request = _request()
+    options, regions = request.options()
+    monkeypatch.setattr(type(request.goal), "bounds",
+                        lambda self, opts, regs: np.full(len(opts), np.nan))
+    relaxed = {0: regions[0]}
+    out = unproved(request, options, _result(request, Status.OPTIMAL, 1.0, [0]), regions,
+                   relaxed)
+    assert out.status == Status.FEASIBLE and out.bound is None
+    out = unproved(request, options, _result(request, Status.INFEASIBLE, None, [0]), regions,
+                   relaxed)
+    assert out.status == Status.NOT_FOUND
+
+
 def test_without_inexact_rows_the_model_s_status_stands():
     request = _request()
     options, regions = request.options()

@@ -1,0 +1,118 @@
+"""Random requests solved at the default limits, every answer judged by the reference referee.
+
+    .venv/bin/python benchmarks/bench_random.py                 # 200 requests
+    .venv/bin/python benchmarks/bench_random.py --count 500 --json out.json
+
+The requests come from `random_requests.py` (seeded: walls, rocks, L/U shapes, friends and
+enemies; Advance, March, Reform; all five objectives; a fifth of them with a wall 0.2-0.9"
+from the unit).  Each is solved by `best_move` at the default effort, lattice and tolerance
+under `--time-limit`; its answer is judged again by the independent reference referee of
+tests/referee (a clause it finds broken outside its tolerance band is a refusal: target 0).
+
+Reported: the proved rate (OPTIMAL, or INFEASIBLE with its proof) overall, per manoeuvre and
+per objective; the gap (|value - bound|) of the answers that are not proved; median and p90
+time; overruns (a search past its time limit by more than 0.5 s: target 0).  Figures, not
+tests: nothing here asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.random_requests import RandomRequest, random_requests  # noqa: E402
+from optimizer.search.solve import best_move  # noqa: E402
+from tests.referee.referee import rule  # noqa: E402
+
+PROVED = ("OPTIMAL", "INFEASIBLE")
+OVERRUN_S = 0.5
+
+
+def referee_refuses(request: RandomRequest, move) -> list[str]:
+    """The clauses the reference referee finds broken outside its tolerance band."""
+    if move is None:
+        return []
+    try:
+        ruling = rule(request.scenario, move)
+    except NotImplementedError as why:  # an assignment the referee does not judge
+        return [f"not refereed: {why}"]
+    return [c for c, m in ruling.measures.items() if m.broken and m.settled]
+
+
+def run_one(request: RandomRequest, time_limit_s: float) -> dict:
+    start = time.perf_counter()
+    result = best_move(request.scenario, request.unit, request.manoeuvre, request.objective,
+                       time_limit_s=time_limit_s)
+    elapsed = time.perf_counter() - start
+    refused = referee_refuses(request, result.move)
+    return {"label": request.label, "manoeuvre": request.manoeuvre,
+            "objective": request.objective.name, "close": request.close,
+            "status": result.status.value if hasattr(result.status, "value")
+            else str(result.status),
+            "value": result.value, "bound": result.bound, "elapsed_s": elapsed,
+            "stopped_by": result.stopped_by, "refused": refused}
+
+
+def _rate(rows: list[dict]) -> str:
+    proved = sum(r["status"] in PROVED for r in rows)
+    return f"{proved}/{len(rows)} ({100 * proved / max(1, len(rows)):.0f}%)"
+
+
+def report(rows: list[dict], time_limit_s: float) -> str:
+    lines = [f"requests: {len(rows)}; proved (OPTIMAL or INFEASIBLE): {_rate(rows)}"]
+    lines.append("statuses: " + ", ".join(f"{s} {n}" for s, n in
+                                          sorted(Counter(r['status'] for r in rows).items())))
+    for key in ("manoeuvre", "objective", "close"):
+        groups: dict[str, list[dict]] = defaultdict(list)
+        for r in rows:
+            groups[str(r[key])].append(r)
+        lines.append(f"proved by {key}: " + "; ".join(f"{k} {_rate(v)}"
+                                                     for k, v in sorted(groups.items())))
+    gaps = [abs(r["value"] - r["bound"]) for r in rows if r["status"] not in PROVED
+            and r["value"] is not None and r["bound"] is not None]
+    if gaps:
+        q = np.quantile(gaps, [0.5, 0.9, 1.0])
+        lines.append(f"gap of the {len(gaps)} unproved answers with a bound: median "
+                     f"{q[0]:.4f}, p90 {q[1]:.4f}, max {q[2]:.4f}")
+    times = np.array([r["elapsed_s"] for r in rows])
+    lines.append(f"time: median {np.median(times):.2f} s, p90 {np.quantile(times, 0.9):.2f} s, "
+                 f"max {times.max():.2f} s")
+    over = [r for r in rows if r["elapsed_s"] > time_limit_s + OVERRUN_S]
+    lines.append(f"overruns (> limit {time_limit_s} s + {OVERRUN_S} s): {len(over)} "
+                 + " ".join(f"{r['label']}={r['elapsed_s']:.1f}s" for r in over))
+    lines.append("stopped by: " + ", ".join(f"{s} {n}" for s, n in
+                                            Counter(r['stopped_by'] for r in rows).items()))
+    refused = [r for r in rows if r["refused"]]
+    lines.append(f"answers refused by the reference referee: {len(refused)} "
+                 + " ".join(f"{r['label']}:{r['refused']}" for r in refused))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=20261201)
+    parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    rows = []
+    for request in random_requests(args.count, args.seed):
+        rows.append(run_one(request, args.time_limit))
+        r = rows[-1]
+        print(f"{r['label']:40s} {r['status']:10s} {r['elapsed_s']:6.2f}s "
+              f"value={r['value']} bound={r['bound']} {r['refused'] or ''}", flush=True)
+    print(report(rows, args.time_limit))
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()

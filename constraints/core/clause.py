@@ -130,6 +130,12 @@ class Clause(ABC):
         proved under the rules (default: no)."""
         return False
 
+    def refuses_turn(self, unit: Any, angle_deg: float) -> bool:
+        """Whether the clause refuses every way that begins with a turn on the spot of
+        `angle_deg` (0: none) by `unit` (a march may not turn; a turn's new front rank must
+        hold the command group); the batch mask skips such ways (default: no)."""
+        return False
+
     def bound(self, unit: Any, limits: Any) -> Any:
         """The move family's limits for `unit`, tightened by this clause (default: as given)."""
         return limits

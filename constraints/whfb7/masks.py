@@ -190,6 +190,7 @@ class WarhammerJudge:
         clauses = scenario.profile.clauses(manoeuvre)
         self.limits = family_limits(clauses, self.unit)
         self.blocked = any(c.refuses_every_move(scenario, self.unit) for c in clauses)
+        self.clauses = clauses
         self.gap = float(scenario.profile.param("spacing_in"))
         self.pieces: list[ConvexPiece] = []
         for label, shape in scenario.obstacles_for(unit_id):
@@ -237,17 +238,21 @@ class WarhammerJudge:
             return ok
         groups, _ = turn_poses(self.unit, centres, facings, chosen_turns, pres)
         for rows, poses in groups:
-            if poses.prefix[1] and self.manoeuvre == "march":
-                continue  # a turn in a march (whfb7.march.no_turn)
+            if self._turn_refused(poses.prefix[1]):
+                continue  # a turn in a march, a turn whose front rank is too narrow
             ok[rows] = self._ways_mask(poses, centres[rows])
         return ok
 
     def way_passes(self, facing_deg: float, pivot_deg: float, files: int) -> bool:
         """Whether poses of this facing, turn (`pivot_deg`) and files may be legal at all (a
-        march begun within 8" of an enemy, or one that turns, never is)."""
+        march begun within 8" of an enemy, or one that turns, never is; nor a turn whose
+        front rank cannot hold the command group)."""
         if self.manoeuvre == "reform":
             return True
-        return not self.blocked and not (self.manoeuvre == "march" and pivot_deg)
+        return not self.blocked and not self._turn_refused(pivot_deg)
+
+    def _turn_refused(self, angle_deg: float) -> bool:
+        return any(c.refuses_turn(self.unit, angle_deg) for c in self.clauses)
 
     # -- moves and marches -------------------------------------------------------------------
 

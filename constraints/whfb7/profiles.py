@@ -15,6 +15,7 @@ from constraints.whfb7.clauses.model_distance import ModelDistance
 from constraints.whfb7.clauses.no_turn import NoTurnInMarch
 from constraints.whfb7.clauses.spacing import ReformSpacing, UnitSpacing
 from constraints.whfb7.clauses.table_edge import ReformTableEdge, TableEdge
+from constraints.whfb7.clauses.turn_front_rank import TurnFrontRank
 
 
 def _spec(clause_id: str, clause: type[Clause], name: str, **bind: str) -> ClauseSpec:
@@ -32,6 +33,8 @@ _MANOEUVRES: dict[str, tuple[ClauseSpec, ...]] = {
     "move": (
         _spec("whfb7.move.distance", Distance, "Move distance", mob_factor="move_mob",
               **_COSTS),
+        _spec("whfb7.move.turn_front_rank", TurnFrontRank,
+              "Turn: command group in the new front rank"),
     ) + _ON_THE_WAY,
     "march": (
         _spec("whfb7.march.distance", Distance, "March distance", mob_factor="march_mob",

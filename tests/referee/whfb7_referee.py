@@ -81,6 +81,7 @@ class Block:
     models: int
     base_w: float
     base_d: float
+    command: int = 0  # command models, who must stand in the front rank
 
     @property
     def ranks(self) -> int:
@@ -115,7 +116,7 @@ def block_of(unit: Json) -> Block:
         raise NotImplementedError("the whfb7 referee knows plain blocks of models only")
     w, d = (v / MM_PER_INCH for v in unit["base"])
     return Block(np.array(unit["centre"], dtype=float), float(unit["facing"]),
-                 int(unit["files"]), int(unit["models"]), w, d)
+                 int(unit["files"]), int(unit["models"]), w, d, len(unit.get("command", ())))
 
 
 def turned(block: Block, angle: float) -> Block:
@@ -131,7 +132,7 @@ def turned(block: Block, angle: float) -> Block:
     files = block.files if half else full
     block_ranks = full if half else block.files
     out = Block(block_centre, block.facing + angle, files, block.models, block.base_w,
-                block.base_d)
+                block.base_d, block.command)
     # The leftovers make the new unit deeper behind the block.
     new_fwd, _ = axes(out.facing)
     out.centre = block_centre - new_fwd * (out.ranks - block_ranks) * block.base_d / 2
@@ -151,6 +152,7 @@ class Way:
     shapes: list[np.ndarray] = field(default_factory=list)  # (k, 4, 2) arrays of polygons
     hulls: list[Polygon] = field(default_factory=list)
     turned_reach: float = 0.0  # the largest half diagonal of a base turned on the spot
+    front_short: int = 0  # the most command models a turn's new front rank cannot hold
 
 
 def samples(travel: float) -> int:
@@ -196,6 +198,8 @@ def step_turn(way: Way, angle: float, mobility: float) -> None:
         way.shapes.append(spun + centre)
     after = turned(b, angle)
     way.block = after
+    # Seed 003: the command group steps into the new front rank, so it must hold them.
+    way.front_short = max(way.front_short, b.command - after.files)
     # The command group and the leftovers step round between the unit before and after
     # (docs/rules.md §14.4: the hull of both).
     way.hulls.append(MultiPoint(np.vstack([before, after.corners()])).convex_hull)
@@ -293,6 +297,8 @@ def rule(scenario: Json, move: Json) -> Ruling:
     measures = {f"whfb7.{name}.distance":
                 Measure(math.fsum(way.costs), (MARCH_MOB if march else MOVE_MOB) * mobility,
                         False)}
+    if not march:
+        measures["whfb7.move.turn_front_rank"] = Measure(float(way.front_short), 0.0, False)
     if march:
         measures["whfb7.march.no_turn"] = Measure(float(way.turns), 0.0, False)
         gap = enemy_gap(scenario, unit)

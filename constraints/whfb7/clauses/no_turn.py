@@ -7,6 +7,7 @@ from __future__ import annotations
 from constraints.core.clause import Clause, Judges, RuleExample
 from constraints.core.verdict import ClauseResult
 from constraints.rank_and_file.steps import StepKind
+from constraints.rank_and_file.unit import Unit
 from constraints.sat.context import EncodeContext
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.examples import field, fw, march, tn, wh
@@ -31,6 +32,9 @@ class NoTurnInMarch(Clause):
                    f"(steps {', '.join(str(i) for i in turns)}), limit 0")
         return self.result("turns", float(len(turns)), 0.0, not turns, message,
                            dimension="turns")
+
+    def refuses_turn(self, unit: Unit, angle_deg: float) -> bool:
+        return bool(angle_deg)
 
     def encode(self, ectx: EncodeContext) -> None:
         """An option that turns on the spot is forbidden (a march's options never do)."""

@@ -97,11 +97,17 @@ class Trajectory:
         return out
 
     @cached_property
-    def front_sweep(self) -> shapely.Geometry:
-        """Everything the Front Facing covers from the end of the Pivot to the end."""
+    def front_sweep_parts(self) -> tuple[shapely.Geometry, ...]:
+        """Everything the Front Facing covers from the end of the Pivot to the end, as parts:
+        the front after the Pivot, then each leg's sweep.  Checkers measure these one by one
+        (constraints.geometry.parts): GEOS's union of them can drop a piece of a leg."""
         parts = [front_segment(self.after_pivot, self.width_in, self.depth_in)]
-        parts += [leg.sweep for leg in self.legs if not leg.sweep.is_empty]
-        return shapely.union_all(parts)
+        return tuple(parts + [leg.sweep for leg in self.legs if not leg.sweep.is_empty])
+
+    @cached_property
+    def front_sweep(self) -> shapely.Geometry:
+        """The union of `front_sweep_parts`, for drawing only: never measure it."""
+        return shapely.union_all(self.front_sweep_parts)
 
 
 def front_segment(pose: Pose, width_in: float, depth_in: float) -> LineString:

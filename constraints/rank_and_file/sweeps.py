@@ -32,27 +32,40 @@ QUAD_SEGS = 8  # arc segments per quarter circle of a model's turning disc
 
 
 def unit_sweep(unit: Unit, steps: tuple[Step, ...]) -> shapely.Geometry:
-    """Everything the unit's boundary covers from its pose through `steps` (circumscribed)."""
+    """Everything the unit's boundary covers from its pose through `steps` (circumscribed):
+    the union of `unit_sweep_parts`, for regions and pictures; checkers measure the parts."""
+    return shapely.union_all(unit_sweep_parts(unit, steps))
+
+
+def unit_sweep_parts(unit: Unit, steps: tuple[Step, ...]) -> list[shapely.Geometry]:
+    """The parts whose union is `unit_sweep`, never overlaid: GEOS's union can drop a piece
+    of a part, so a checker measures each (constraints.geometry.parts)."""
     parts: list[shapely.Geometry] = [unit.boundary()]
     moving = unit
     for step in steps:
-        area, moving = step_sweep(moving, step)
-        parts.append(area)
-    return shapely.union_all(parts)
+        area, moving = step_parts(moving, step)
+        parts.extend(area)
+    return parts
 
 
 def step_sweep(unit: Unit, step: Step) -> tuple[shapely.Geometry, Unit]:
     """The area one step covers, and the unit after it."""
+    parts, after = step_parts(unit, step)
+    return (parts[0] if len(parts) == 1 else shapely.union_all(parts)), after
+
+
+def step_parts(unit: Unit, step: Step) -> tuple[list[shapely.Geometry], Unit]:
+    """The parts of the area one step covers, and the unit after it."""
     if step.kind is StepKind.TURN:
         after = turned(unit, step.value)
-        return turn_sweep(unit, after), after
+        return turn_parts(unit, after), after
     corners = unit.corners()
     if step.kind is StepKind.FORWARD:
         leg = advance_step(unit.pose, step, unit.width_in, unit.depth_in)
         after = unit.with_pose(leg.after)
-        return MultiPoint(corners + after.corners()).convex_hull, after
+        return [MultiPoint(corners + after.corners()).convex_hull], after
     pivot = corners[0] if step.value > 0 else corners[1]
-    return wheel_area(corners, pivot, step.value), _wheeled(unit, pivot, step.value)
+    return wheel_parts(corners, pivot, step.value), _wheeled(unit, pivot, step.value)
 
 
 def _wheeled(unit: Unit, pivot: Point, angle_deg: float) -> Unit:
@@ -62,13 +75,19 @@ def _wheeled(unit: Unit, pivot: Point, angle_deg: float) -> Unit:
 
 def wheel_area(corners: tuple[Point, ...], pivot: Point, angle_deg: float) -> shapely.Geometry:
     """A convex polygon (`corners`) turned by `angle_deg` about `pivot`, everything between."""
+    return shapely.union_all(wheel_parts(corners, pivot, angle_deg))
+
+
+def wheel_parts(corners: tuple[Point, ...], pivot: Point,
+                angle_deg: float) -> list[shapely.Geometry]:
+    """The parts of `wheel_area`: the polygon before and after, and what each edge sweeps."""
     if angle_deg == 0:
-        return Polygon(corners)
+        return [Polygon(corners)]
     last = Polygon([rotate_about(c, pivot, angle_deg) for c in corners])
-    parts = [Polygon(corners), last]
+    parts: list[shapely.Geometry] = [Polygon(corners), last]
     for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
         parts.extend(segment_sweep(a, b, pivot, angle_deg))
-    return shapely.union_all(parts)
+    return parts
 
 
 def segment_sweep(a: Point, b: Point, pivot: Point, angle_deg: float) -> list[Polygon]:
@@ -125,7 +144,12 @@ def arc_points(point: Point, pivot: Point, angle_deg: float, steps: int,
 
 def turn_sweep(before: Unit, after: Unit) -> shapely.Geometry:
     """A turn on the spot: each model's disc of its half diagonal, and the hull of the unit
-    before and after."""
+    before and after (the union of `turn_parts`)."""
+    return shapely.union_all(turn_parts(before, after))
+
+
+def turn_parts(before: Unit, after: Unit) -> list[shapely.Geometry]:
+    """The parts of `turn_sweep`: the hull, then each model's disc."""
     half_diagonal = math.hypot(before.base.width_in, before.base.depth_in) / 2.0
     # GEOS may round the segment count: this growth holds the disc all the same
     # (docs/techniques.md §6).
@@ -133,4 +157,4 @@ def turn_sweep(before: Unit, after: Unit) -> shapely.Geometry:
     discs = shapely.buffer(shapely.points(before.model_positions()), grown,
                            quad_segs=QUAD_SEGS)
     hull = MultiPoint(before.corners() + after.corners()).convex_hull
-    return shapely.union_all([hull, *discs])
+    return [hull, *discs]

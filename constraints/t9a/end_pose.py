@@ -31,12 +31,18 @@ from constraints.rank_and_file.unit import Unit
 from constraints.t9a.checker import judge
 from constraints.t9a.context import MoveContext
 from constraints.t9a.moves import Move, forward, wheel
-from constraints.t9a.snaking_bound import least_distance
-from constraints.t9a.way_problem import Way, WayProblem
+from constraints.t9a.snaking_bound import least_distance, turn_lipschitz
+from constraints.t9a.way_problem import ROUNDED_LEG_NOISE, Way, WayProblem
 from constraints.t9a.ways import find_ways
 
 CANDIDATES_JUDGED = 40
-REACH_NOISE = 1e-9  # inches and degrees: an executed way ends on the pose up to float noise
+# An executed way reaches the asked pose when its end centre is within REACH_NOISE (float
+# noise) and its facing within REACH_DEG; a way whose legs were clamped from a rounding
+# below zero (way_problem.ROUNDED_LEG_NOISE), within REACH_IN: an end pose written to 9
+# decimals, its rounding amplified by a way whose legs all vanish (docs/rules.md §4.8).
+REACH_NOISE = 1e-9
+REACH_IN = 1e-7
+REACH_DEG = 1e-9
 SEARCHED = "forward steps with at most two wheels"
 
 
@@ -100,7 +106,7 @@ def check_end_pose(scenario: Scenario, move: Move) -> Verdict:
     probe = EndOnlyContext(scenario, move)
     proofs, measurements = _end_proofs(probe)
     window = _window_proof(problem, limits)
-    bound = least_distance(problem)
+    bound = least_distance(problem, _reach_slack(problem))
     # Beyond the window no way ends at this facing at all; the distance adds nothing then.
     proofs += window or _distance_proof(bound, limits)
     if math.isfinite(bound):
@@ -117,16 +123,27 @@ def check_end_pose(scenario: Scenario, move: Move) -> Verdict:
 def _first_legal_way(scenario: Scenario, move: Move, problem: WayProblem, limits: FamilyLimits
                      ) -> tuple[Verdict | None, list[tuple[Way, Verdict]], list[Way]]:
     """The verdict of the cheapest legal way found (None when none is), the ways judged and
-    their verdicts, and every way found."""
+    their verdicts, and every way found.  The ways solved to float noise first; when none
+    is legal, those whose legs come out a rounding below zero, clamped (a pose written to 9
+    decimals at the end of a way whose legs all vanish, way_problem.ROUNDED_LEG_NOISE)."""
+    found, tried, ways = _judge_ways(scenario, move, find_ways(problem), limits, REACH_NOISE)
+    if found is not None:
+        return found, tried, ways
+    rounded = find_ways(problem, ROUNDED_LEG_NOISE)
+    found, more, _ = _judge_ways(scenario, move, rounded, limits, REACH_IN)
+    return found, tried + more, ways or rounded
+
+
+def _judge_ways(scenario: Scenario, move: Move, ways: list[Way], limits: FamilyLimits,
+                reach_in: float) -> tuple[Verdict | None, list[tuple[Way, Verdict]], list[Way]]:
     unit = scenario.unit(move.unit)
-    ways = find_ways(problem)
     budget = limits.budget_in
     # A way over the budget breaks the distance clause: judging it would only say so.
     affordable = [w for w in ways if budget is None or within(w.cost, budget)]
     tried: list[tuple[Way, Verdict]] = []
     for way in affordable[:CANDIDATES_JUDGED]:
         candidate = _as_move(move, way)
-        if not _reaches(unit, candidate, move):
+        if not _reaches(unit, candidate, move, reach_in):
             continue
         verdict = judge(MoveContext(scenario, candidate))
         if verdict.legal:
@@ -141,6 +158,14 @@ def _problem(unit: Unit, move: Move, limits: FamilyLimits) -> WayProblem:
     return WayProblem(unit.pose.centre, unit.pose.facing_deg, move.centre, move.facing_deg,
                       unit.width_in, unit.depth_in, move.manoeuvre.pivots,
                       limits.window_or(180.0))
+
+
+def _reach_slack(problem: WayProblem) -> float:
+    """How far the end front centre of a way that reaches the pose (`_reaches`) may lie from
+    the pose's, counted for the bound: the centre's tolerance, the facing's moving the front
+    centre, and the facing's moving the bound itself (its Lipschitz constant per radian)."""
+    facing = math.radians(REACH_DEG)
+    return REACH_IN + facing * (problem.depth_in / 2.0 + turn_lipschitz(problem))
 
 
 def _end_proofs(probe: EndOnlyContext) -> tuple[list[Violation], dict[str, float]]:
@@ -220,12 +245,13 @@ def _as_move(move: Move, way: Way) -> Move:
     return replace(move, steps=steps, pivot_deg=pivot, centre=None, facing_deg=None)
 
 
-def _reaches(unit: Unit, way: Move, move: Move) -> bool:
-    """Whether the executed way ends on the asked pose, to float noise."""
+def _reaches(unit: Unit, way: Move, move: Move, reach_in: float) -> bool:
+    """Whether the executed way ends on the asked pose: its centre within `reach_in`, its
+    facing within REACH_DEG."""
     assert move.centre is not None and move.facing_deg is not None
     end = snake(unit, way.pivot_deg, way.steps).end
-    return (math.dist(end.centre, move.centre) <= REACH_NOISE
-            and angle_between_deg(end.facing_deg, move.facing_deg) <= REACH_NOISE)
+    return (math.dist(end.centre, move.centre) <= reach_in
+            and angle_between_deg(end.facing_deg, move.facing_deg) <= REACH_DEG)
 
 
 def _steps_json(move: Move) -> tuple[dict[str, float], ...]:

@@ -11,6 +11,7 @@ from types import MappingProxyType
 
 from constraints.core.clause import Clause
 from constraints.core.profile import ClauseSpec, ParamValue, RulesProfile
+from constraints.t9a.clauses.movement.front_rank import CharactersFrontRank
 from constraints.t9a.clauses.movement.heading_window import HeadingWindow
 from constraints.t9a.clauses.movement.pivot import PivotModelDistance
 from constraints.t9a.clauses.movement.reform_centre import CentreTravel
@@ -42,6 +43,8 @@ _SNAKING = (
           spacing_in="mid_move_spacing_in"),
     _spec("t9a.table_edge.front", TableEdgeFront, "Front Facing off the table"),
     _spec("t9a.reorder.files", ReorderFiles, "Reorder: files changed"),
+    _spec("t9a.characters.front_rank", CharactersFrontRank,
+          "Characters leave the front rank"),
 )
 
 _T9A_MANOEUVRES: dict[str, tuple[ClauseSpec, ...]] = {
@@ -70,6 +73,8 @@ _T9A_MANOEUVRES: dict[str, tuple[ClauseSpec, ...]] = {
               proper_rank_width="proper_rank_width"),
         _spec("t9a.reform.model_path", ModelPath, "Reform: model path",
               mob_factor="model_move_mob", spacing_in="mid_move_spacing_in"),
+        _spec("t9a.characters.front_rank", CharactersFrontRank,
+              "Characters leave the front rank"),
     ) + _END,
 }
 

@@ -60,28 +60,46 @@ def psi_floor(turn: np.ndarray) -> np.ndarray:
     return np.where(x <= np.pi / 2, np.minimum(np.sin(x) - x / 2.0, _PSI_QUARTER), _PSI_QUARTER)
 
 
-def window_gauge(vector: np.ndarray, heading: float, window: float) -> float:
+def window_gauge(vector: np.ndarray, heading: float, window: float,
+                 slack: float = 0.0) -> float:
     """G_h(vector): the least path length at headings within `window` of `heading` (radians)
-    whose sum of f(heading) x length is `vector`; inf when no such path exists."""
+    whose sum of f(heading) x length is `vector`; inf when no such path exists.  With
+    `slack` > 0, a lower bound on G_h over every vector within `slack` of `vector` (an end
+    pose is reached within a tolerance: a way with all its legs zero leaves a residual of
+    that size pointing anywhere, which must not read as "its front would move backwards")."""
     length = float(np.hypot(*vector))
+    shorter = max(0.0, length - slack)
     if length <= 1e-12 or window >= math.pi:
-        return length
+        return shorter
     off = abs(math.remainder(math.atan2(vector[1], vector[0]) - heading, 2.0 * math.pi))
     if off <= window + _ANGLE_NOISE:
-        return length
+        return shorter
     if window <= math.pi / 2:
-        return math.inf  # the hull lies in the window's cone: no sum of steps points here
+        # The hull lies in the window's cone: no sum of steps points outside it, unless the
+        # slack reaches the cone (then at least the length less the slack).
+        gap = off - window
+        to_cone = length if gap >= math.pi / 2 else length * math.sin(gap)
+        return shorter if to_cone <= slack else math.inf
     # Past a right angle the hull's chord runs behind the start; the ray leaves it there.
+    # The hull holds a disc of radius |cos w| about the start, so the gauge changes by at
+    # most 1 / |cos w| per inch of slack.
     along = float(vector[0] * math.cos(heading) + vector[1] * math.sin(heading))
-    return along / math.cos(window)
+    return max(0.0, (along - slack) / math.cos(window)) if slack else along / math.cos(window)
 
 
-def least_distance(problem: WayProblem) -> float:
+def least_distance(problem: WayProblem, slack_in: float = 0.0) -> float:
     """A certified lower bound on the Snaking distance of every way to the pose (inches):
-    inf when no way within the heading window exists at all."""
+    inf when no way within the heading window exists at all.  With `slack_in`, a bound for
+    every way whose end front centre is within `slack_in` of the pose's."""
     if problem.pivots:
-        return _least_after_pivot(problem)
-    return _least_march(problem)
+        return _least_after_pivot(problem, slack_in)
+    return _least_march(problem, slack_in)
+
+
+def turn_lipschitz(problem: WayProblem) -> float:
+    """How much the bound may change per radian of end turn: rho |T| (W/2), W Phi (W/2,
+    as |psi'| <= 1/2), D/2 f(h) (D/2) and V with h + T fixed (W/2)."""
+    return 1.5 * problem.width_in + problem.depth_in / 2.0
 
 
 def _front(problem: WayProblem, centre: tuple[float, float], heading: float) -> np.ndarray:
@@ -96,7 +114,7 @@ def _drift(rho: float, heading: np.ndarray, turn: np.ndarray) -> np.ndarray:
     return np.sign(turn)[..., None] * rho * (left - after)
 
 
-def _least_march(problem: WayProblem) -> float:
+def _least_march(problem: WayProblem, slack: float) -> float:
     h = math.radians(problem.facing_deg)
     window = math.radians(problem.window_deg)
     start = _front(problem, problem.centre, h)
@@ -108,11 +126,11 @@ def _least_march(problem: WayProblem) -> float:
             continue
         rest = end - start - _drift(problem.rho, np.array(h), np.array(turn))
         turning = problem.rho * abs(turn) + problem.width_in * float(psi_floor(np.array(turn)))
-        best = min(best, turning + window_gauge(rest, h, window))
+        best = min(best, turning + window_gauge(rest, h, window, slack))
     return best
 
 
-def _relaxed_after_pivot(problem: WayProblem, turn: np.ndarray) -> np.ndarray:
+def _relaxed_after_pivot(problem: WayProblem, turn: np.ndarray, slack: float) -> np.ndarray:
     """L(H - T, T) with the plain length for the gauge, per end turn T (radians)."""
     end_h = math.radians(problem.end_facing_deg)
     h = end_h - turn
@@ -120,19 +138,19 @@ def _relaxed_after_pivot(problem: WayProblem, turn: np.ndarray) -> np.ndarray:
         [np.cos(h), np.sin(h)], axis=-1)
     rest = _front(problem, problem.end_centre, end_h) - start - _drift(problem.rho, h, turn)
     turning = problem.rho * np.abs(turn) + problem.width_in * psi_floor(turn)
-    return turning + np.hypot(rest[..., 0], rest[..., 1])
+    return turning + np.maximum(np.hypot(rest[..., 0], rest[..., 1]) - slack, 0.0)
 
 
-def _least_after_pivot(problem: WayProblem) -> float:
+def _least_after_pivot(problem: WayProblem, slack: float) -> float:
     """Branch and bound over the end turn: each cell's floor is its middle value less the
     Lipschitz constant times its half width; cells whose floor could still be the least are
     halved until every floor is within 1e-9" of the best value seen (or a cap is hit, which
     only leaves the bound lower, never wrong)."""
     window = math.radians(min(problem.window_deg, 180.0))
-    lipschitz = 1.5 * problem.width_in + problem.depth_in / 2.0
+    lipschitz = turn_lipschitz(problem)
     edges = np.linspace(-window, window, _CELLS + 1)
     mids, half = (edges[:-1] + edges[1:]) / 2.0, np.full(_CELLS, window / _CELLS)
-    values = _relaxed_after_pivot(problem, mids)
+    values = _relaxed_after_pivot(problem, mids, slack)
     for _ in range(_MAX_ROUNDS):
         floors = np.maximum(values - lipschitz * half, 0.0)
         open_ = floors < float(values.min()) - 1e-9
@@ -141,5 +159,6 @@ def _least_after_pivot(problem: WayProblem) -> float:
         split = np.concatenate([mids[open_] - half[open_] / 2, mids[open_] + half[open_] / 2])
         mids = np.concatenate([split, mids[~open_]])
         half = np.concatenate([half[open_] / 2, half[open_] / 2, half[~open_]])
-        values = np.concatenate([_relaxed_after_pivot(problem, split), values[~open_]])
+        values = np.concatenate([_relaxed_after_pivot(problem, split, slack),
+                                 values[~open_]])
     return float(np.min(np.maximum(values - lipschitz * half, 0.0)))

@@ -16,6 +16,13 @@ from dataclasses import dataclass
 import numpy as np
 
 LEG_NOISE = 1e-10   # a solved leg this close to zero is zero (float noise at a root)
+# At a way whose legs all vanish together (two wheels with nothing between, docs/rules.md
+# §4.8) the end pose fixes more coordinates than the way has free angles, so an end pose
+# written to 9 decimals solves to legs a few 1e-9" below zero (its rounding over the sine of
+# the angle between two legs' directions).  The end-pose checker looks again with this
+# noise when no way is found with LEG_NOISE; the clamped way ends within
+# `end_pose.REACH_IN` of the pose asked, which `end_pose` checks.
+ROUNDED_LEG_NOISE = 1e-7
 
 
 @dataclass(frozen=True)
@@ -84,10 +91,11 @@ def _front_shift(rho: float, h_deg: np.ndarray, t_deg: np.ndarray) -> np.ndarray
 
 
 def evaluate(problem: WayProblem, pivot: np.ndarray, t1: np.ndarray,
-             t2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+             t2: np.ndarray, leg_noise: float = LEG_NOISE) -> tuple[np.ndarray, np.ndarray]:
     """Legs (N, 3) and cost (N,) of the cheapest way with these angles (degrees); NaN where no
-    non-negative legs reach the end centre.  Headings are summed in degrees as the
-    kinematics sums them, so the legs are solved for the way that will be executed."""
+    non-negative legs reach the end centre (a leg within `leg_noise` of zero is zero).
+    Headings are summed in degrees as the kinematics sums them, so the legs are solved for
+    the way that will be executed."""
     pivot, t1, t2 = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (pivot, t1, t2)))
     h = problem.facing_deg + pivot
     dirs = [_fv(h), _fv(h + t1), _fv(h + t1 + t2)]
@@ -100,8 +108,8 @@ def evaluate(problem: WayProblem, pivot: np.ndarray, t1: np.ndarray,
         legs = np.zeros(pivot.shape + (3,))
         pair = _pair_solve(dirs[free[0]], dirs[free[1]], rest)
         legs[..., free[0]], legs[..., free[1]] = pair[..., 0], pair[..., 1]
-        ok = np.all(legs >= -LEG_NOISE, axis=-1)
-        legs = np.where(legs <= LEG_NOISE, 0.0, legs)
+        ok = np.all(legs >= -leg_noise, axis=-1)
+        legs = np.where(legs <= leg_noise, 0.0, legs)
         total = np.where(ok, legs.sum(axis=-1), np.inf)
         better = total < best
         best = np.where(better, total, best)

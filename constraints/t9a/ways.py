@@ -26,7 +26,7 @@ import numpy as np
 
 from constraints.t9a.two_wheels import two_wheel_angles
 from constraints.t9a.way_algebra import angle_of, circle_wheel_points, in_frame, side_range
-from constraints.t9a.way_problem import Way, WayProblem, evaluate, signed_deg
+from constraints.t9a.way_problem import LEG_NOISE, Way, WayProblem, evaluate, signed_deg
 
 SCAN_DEG = 1.0      # Pivot scan of the two-wheel Advance family, refined afterwards
 REFINE_DEG = 1e-10  # golden-section tolerance on that Pivot
@@ -116,10 +116,11 @@ def _golden(problem: WayProblem, lo: np.ndarray, hi: np.ndarray, best: np.ndarra
     return best
 
 
-def find_ways(problem: WayProblem) -> list[Way]:
+def find_ways(problem: WayProblem, leg_noise: float = LEG_NOISE) -> list[Way]:
     """Every way worth judging, cheapest first (fewer wheels, then a smaller Pivot, on ties):
     the exact cheapest with at most one wheel and with two, and others spread along each
-    family for when the cheapest break a clause that depends on the way."""
+    family for when the cheapest break a clause that depends on the way.  A leg solved
+    within `leg_noise` of zero is zero (`way_problem.ROUNDED_LEG_NOISE` for a rounded pose)."""
     pivot, t1, t2 = one_wheel_angles(problem)
     pivots = refined_pivots(problem) if problem.pivots else np.zeros(1)
     w1, w2 = two_wheel_angles(problem, pivots)
@@ -129,7 +130,7 @@ def find_ways(problem: WayProblem) -> list[Way]:
     t1, t2 = (np.where(np.abs(t) < 1e-9, 0.0, t) for t in (t1, t2))
     keep = _allowed(problem, t1, t2)
     pivot, t1, t2 = pivot[keep], t1[keep], t2[keep]
-    legs, cost = evaluate(problem, pivot, t1, t2)
+    legs, cost = evaluate(problem, pivot, t1, t2, leg_noise)
     ways: dict[tuple[float, float, float], Way] = {}
     for k in np.nonzero(np.isfinite(cost))[0]:
         way = Way(float(cost[k]), float(pivot[k]), (float(t1[k]), float(t2[k])),

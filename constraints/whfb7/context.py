@@ -10,7 +10,7 @@ from shapely.geometry import Polygon
 from constraints.core.profile import RulesProfile
 from constraints.core.scenario import Pose, Scenario
 from constraints.rank_and_file.kinematics import Costs, Trajectory, arc, chord, snake
-from constraints.rank_and_file.sweeps import unit_sweep
+from constraints.rank_and_file.sweeps import unit_sweep_parts
 from constraints.rank_and_file.unit import Unit
 from constraints.whfb7.moves import WarhammerMove
 
@@ -53,12 +53,13 @@ class WarhammerContext:
         return self.unit.with_formation(formation).with_pose(trajectory.end)
 
     @cached_property
-    def covered(self) -> shapely.Geometry:
+    def covered(self) -> tuple[shapely.Geometry, ...]:
         """What the unit covers throughout a move or march (start, every step, end), or at
-        the end of a reform (its models rearrange inside and around it: docs/rules.md §14)."""
+        the end of a reform (its models rearrange inside and around it: docs/rules.md §14),
+        as parts measured one by one (constraints.geometry.parts), never their union."""
         if not self.move.manoeuvre.steps:
-            return self.end_unit.boundary()
-        return unit_sweep(self.unit, self.move.steps)
+            return (self.end_unit.boundary(),)
+        return tuple(unit_sweep_parts(self.unit, self.move.steps))
 
     @cached_property
     def obstacles(self) -> list[tuple[str, Polygon]]:

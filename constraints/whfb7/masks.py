@@ -37,11 +37,12 @@ from constraints.core.scenario import Scenario, validate_manoeuvre
 from constraints.errors import InvalidInputError
 from constraints.geometry.convex import ConvexPiece, convex_pieces
 from constraints.geometry.frame import Frame
+from constraints.geometry.parts import least_distance, reach_past
 from constraints.geometry.plane import signed_deg
 from constraints.rank_and_file.family_limits import family_limits
 from constraints.rank_and_file.kinematics import arc, chord
 from constraints.rank_and_file.steps import Step, forward, turn, wheel
-from constraints.rank_and_file.sweeps import step_sweep, unit_sweep
+from constraints.rank_and_file.sweeps import step_sweep, unit_sweep_parts
 from constraints.rank_and_file.unit import Unit
 from constraints.rank_and_file.ways import Ways, group_ways, legs
 from constraints.whfb7.checker import check_move
@@ -53,7 +54,6 @@ from constraints.whfb7.mask_geometry import (
     WheelSweep,
     cell_states,
     minkowski_hull,
-    overhang,
     rect_overhang,
     segment_distance,
     way_offsets,
@@ -263,12 +263,14 @@ class WarhammerJudge:
         there, and each one's Minkowski difference with the rectangle there (leg 1)."""
         if prefix not in self._starts:
             start = prefix_start(self.unit, prefix)
-            area = unit_sweep(self.unit, prefix_steps(prefix))
+            # Measured as the checker measures: part by part, never over a union.
+            parts = unit_sweep_parts(self.unit, prefix_steps(prefix))
             verdicts = Verdicts(1)
-            verdicts.within(np.array([overhang(area.bounds, self.table)]), 0.0)
+            verdicts.within(np.array([reach_past(parts, self.table.width_in,
+                                                 self.table.depth_in)]), 0.0)
             if self.obstacles:
-                verdicts.more_than(np.array([float(shapely.distance(
-                    area, shapely.union_all(self.obstacles)))]), self.gap)
+                verdicts.more_than(np.array([least_distance(
+                    parts, [("", o) for o in self.obstacles])[0]]), self.gap)
             budget = self.limits.budget_or(2.0 * self.unit.mobility_in)
             half_diagonal = math.hypot(start.width_in, start.depth_in) / 2.0
             reach = budget + 3.0 * half_diagonal + self.gap + 0.1

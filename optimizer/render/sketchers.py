@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shapely
+
 from constraints.core.scenario import Scenario
 from constraints.core.verdict import Verdict
 from constraints.rank_and_file.steps import StepKind as Kind
@@ -50,7 +52,8 @@ def sketch_whfb7(scenario: Scenario, move: WarhammerMove, verdict: Verdict) -> M
     trajectory = ctx.trajectory
     turns = [(leg.before.centre, leg.step.value) for leg in trajectory.legs
              if leg.step.kind is Kind.TURN]
-    return MoveSketch(unit.id, found.start, found.end, found.end_files, ctx.covered,
+    return MoveSketch(unit.id, found.start, found.end, found.end_files,
+                      shapely.union_all(ctx.covered),
                       "whole unit's sweep", centre_path(trajectory), outer_arcs(trajectory),
                       turns)
 

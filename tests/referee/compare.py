@@ -38,6 +38,7 @@ MEASUREMENT = {
     "t9a.reform.centre_travel": "centre_travel",
     "t9a.reform.file_change": "file_change",
     "t9a.reform.model_path": "model_path",
+    "t9a.characters.front_rank": "out_of_front_rank",
 }
 # The checker reports an overhang as max(0, reach); the referee's reach is signed.
 CLAMPED = {"t9a.table_edge.end", "t9a.table_edge.front"}

@@ -243,8 +243,8 @@ def rule(scenario: Scenario, move: Move) -> Ruling:
     """Judge `move` clause by clause (docs/rules.md §9 for which clauses apply)."""
     if scenario.rule_options:
         raise NotImplementedError("the reference referee knows the profiles' own numbers")
-    if move.assignment is not None or move.is_end_pose:
-        raise NotImplementedError("fixed assignments and end-pose moves are not refereed")
+    if move.is_end_pose:
+        raise NotImplementedError("end-pose moves are not refereed")
     book = RULEBOOKS[scenario.rules]
     unit = scenario.unit(move.unit)
     if move.manoeuvre == Manoeuvre.REFORM:
@@ -267,22 +267,24 @@ def snaking(scenario: Scenario, unit: Unit, move: Move, book: Rulebook) -> Rulin
         f"t9a.{name}.heading_window": exact(moved.worst_turn, book.heading_window_deg),
     }
     if advance:
-        measures.update(pivot(unit, move.pivot_deg, pivoted, near, book))
+        measures.update(pivot(unit, move, pivoted, near, book))
     measures.update(sweep(scenario, moved.fronts, near, book))
     files = unit.formation.files if move.files is None else move.files
     measures["t9a.reorder.files"] = exact(abs(files - unit.formation.files), 0, drift=0)
+    measures["t9a.characters.front_rank"] = characters_behind(unit, unit.formation, move)
     measures.update(end(scenario, unit, start, moved.corners, near, book))
     return Ruling(measures, moved.corners)
 
 
-def pivot(unit: Unit, angle: float, pivoted: np.ndarray, near: list[Polygon],
+def pivot(unit: Unit, move: Move, pivoted: np.ndarray, near: list[Polygon],
           book: Rulebook) -> dict[str, Measure]:
-    """The Pivot (§4.1): models' straight moves under the best reordering; the partway
-    spacing after it (judged only when the unit turned)."""
+    """The Pivot (§4.1): models' straight moves under the move's assignment or the best
+    reordering; the partway spacing after it (judged only when the unit turned)."""
+    angle = move.pivot_deg
     turned = unit.with_pose(Pose(unit.pose.centre, unit.pose.facing_deg + angle))
     a, b = unit.model_positions(), turned.model_positions()
     cost = np.hypot(*(a[:, None, :] - b[None, :, :]).transpose(2, 0, 1))
-    allowed = front_rank_rule(unit, turned.formation)
+    allowed = slot_rule(unit, turned.formation, move)
     out = {"t9a.pivot.model_distance": exact(bottleneck(cost, allowed),
                                              book.model_move_mob * unit.mobility_in)}
     if angle != 0:
@@ -317,6 +319,42 @@ def end(scenario: Scenario, unit: Unit, start: np.ndarray, finish: np.ndarray,
     }
 
 
+def model_names(unit: Unit) -> list[str]:
+    """Each model's name in an assignment (docs/formats.md): a character by its id, a
+    rank-and-file model by unit id and its key in the layout."""
+    characters = {c.id for c in unit.formation.characters}
+    return [key if key in characters else f"{unit.id}.{key}"
+            for key, _ in unit.formation.layout()]
+
+
+def slot_rule(unit: Unit, end: Formation, move: Move) -> np.ndarray:
+    """Which model may take which end slot: the one the move's assignment names, or any
+    slot the front-rank rule allows."""
+    if move.assignment is None:
+        return front_rank_rule(unit, end)
+    named = {model: tuple(slot) for model, slot in move.assignment}
+    ends = [slot for _, slot in end.layout()]
+    allowed = np.zeros((len(unit.formation.layout()), len(ends)), dtype=bool)
+    for i, model in enumerate(model_names(unit)):
+        allowed[i, ends.index(named[model])] = True
+    return allowed
+
+
+def characters_behind(unit: Unit, end: Formation, move: Move) -> Measure:
+    """§2.5, §8.11: characters that start in the front rank and end behind it, under the
+    move's assignment; without one, those the end front rank has no room for."""
+    characters = {c.id for c in unit.formation.characters}
+    front = [i for i, (key, (rank, _)) in enumerate(unit.formation.layout())
+             if key in characters and rank == 0]
+    ends = [slot for _, slot in end.layout()]
+    if move.assignment is None:
+        room = sum(1 for rank, _ in ends if rank == 0)
+        return exact(float(max(0, len(front) - room)), 0.0, drift=0)
+    named = {model: tuple(slot) for model, slot in move.assignment}
+    names = model_names(unit)
+    return exact(float(sum(1 for i in front if named[names[i]][0] != 0)), 0.0, drift=0)
+
+
 def front_rank_rule(unit: Unit, end: Formation) -> np.ndarray:
     """Which model may take which end slot: a character starting in the front rank ends in it
     (docs/rules.md §2.5, §8.11)."""
@@ -346,7 +384,8 @@ def reform(scenario: Scenario, unit: Unit, move: Move, book: Rulebook) -> Ruling
                                         drift=0),
         "t9a.reform.viable_formation": exact(float(not viable(unit, formation, book)), 0.0,
                                              drift=0),
-        "t9a.reform.model_path": model_paths(unit, placed, near, book),
+        "t9a.reform.model_path": model_paths(unit, placed, move, near, book),
+        "t9a.characters.front_rank": characters_behind(unit, formation, move),
     }
     measures.update(end(scenario, unit, unit_corners(unit), finish, near, book))
     return Ruling(measures, finish)
@@ -370,13 +409,14 @@ def walking_radius(unit: Unit, book: Rulebook) -> float:
     return min(base_in(unit)) / 2 + book.mid_move_spacing_in
 
 
-def model_paths(unit: Unit, placed: Unit, near: list[Polygon], book: Rulebook) -> Measure:
-    """Longest walk under the best assignment (§5.5, §8.4), with its bracket: the same
-    bottleneck on graphs just inside and just outside the accepted radii."""
+def model_paths(unit: Unit, placed: Unit, move: Move, near: list[Polygon],
+                book: Rulebook) -> Measure:
+    """Longest walk under the move's assignment or the best one (§5.5, §8.4), with its
+    bracket: the same bottleneck on graphs just inside and just outside the accepted radii."""
     radius = walking_radius(unit, book)
     low, high = bracket_radii(radius, CHECKER_RADIUS_SLACK)
     a, b = unit.model_positions(), placed.model_positions()
-    allowed = front_rank_rule(unit, placed.formation)
+    allowed = slot_rule(unit, placed.formation, move)
     found: list[tuple[np.ndarray, float]] = []
     for r in (radius, low, high):
         cost = graph(near, r).lengths(a, b)

@@ -20,7 +20,7 @@ import shapely
 from constraints.core.clause import Clause, Judges, RuleExample
 from constraints.core.limits import more_than
 from constraints.core.verdict import ClauseResult
-from constraints.geometry.plane import closest_points
+from constraints.geometry.parts import Parts, least_distance
 from constraints.sat.context import EncodeContext
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.examples import Json, field, fw, march, move, reform, tn, unit, wall, wh
@@ -28,12 +28,11 @@ from constraints.whfb7.way_rows import encode_way_spacing
 from constraints.whfb7.ways import reform_failing
 
 
-def clearance(shape: shapely.Geometry,
+def clearance(parts: Parts,
               obstacles: list[tuple[str, shapely.Geometry]]) -> tuple[float, str, tuple]:
-    """Least distance from `shape` to any obstacle, which one, and the closest points."""
-    distances = shapely.distance(shape, [o for _, o in obstacles])
-    k = int(distances.argmin())
-    return float(distances[k]), obstacles[k][0], closest_points(shape, obstacles[k][1])
+    """Least distance from any of the parts (never their union) to any obstacle, which one,
+    and the closest points."""
+    return least_distance(parts, obstacles)
 
 
 class _Spacing(Clause):

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import math
 
-import shapely
-
 from constraints.core.clause import Clause, Judges, RuleExample
 from constraints.core.limits import within
 from constraints.core.scenario import Battlefield
 from constraints.core.verdict import ClauseResult
+from constraints.geometry.parts import Parts, reach_past
 from constraints.sat.context import EncodeContext
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.examples import field, fw, march, move, reform, tn, unit, wh
@@ -20,10 +19,10 @@ from constraints.whfb7.way_rows import encode_way_table
 from constraints.whfb7.ways import reform_failing
 
 
-def overhang(shape: shapely.Geometry, table: Battlefield) -> float:
-    """How far `shape` reaches past the battlefield's edges (0 when on the table)."""
-    minx, miny, maxx, maxy = shape.bounds
-    return max(0.0, -minx, -miny, maxx - table.width_in, maxy - table.depth_in)
+def overhang(parts: Parts, table: Battlefield) -> float:
+    """How far any of the parts (never their union) reaches past the battlefield's edges
+    (0 when on the table)."""
+    return reach_past(parts, table.width_in, table.depth_in)
 
 
 class _TableEdge(Clause):

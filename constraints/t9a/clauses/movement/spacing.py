@@ -20,7 +20,8 @@ from constraints.core.clause import Clause, Judges, Masker, RegionPart, RuleExam
 from constraints.core.limits import more_than
 from constraints.core.verdict import ClauseResult
 from constraints.geometry.batch import clear_of
-from constraints.geometry.plane import closest_points, rectangle_corners
+from constraints.geometry.parts import Parts, least_distance
+from constraints.geometry.plane import rectangle_corners
 from constraints.rank_and_file.poses import EndRectangles, MaskSetting, SnakingPoses
 from constraints.rank_and_file.regions import RegionQuery
 from constraints.rank_and_file.sweep_regions import last_leg_cut, leg_bands, refused_legs
@@ -53,21 +54,19 @@ QUAD_SEGS = 16  # arc segments per quarter circle in the regions' spacing buffer
 FLOAT_ROOM_IN = 1e-6
 
 
-def clearance(shape: shapely.Geometry,
+def clearance(shape: shapely.Geometry | Parts,
               obstacles: list[tuple[str, shapely.Geometry]]) -> tuple[float, str, tuple]:
-    """Least distance from `shape` to any obstacle, which one, and the closest points."""
-    if not obstacles or shape.is_empty:
-        return float("inf"), "", ()
-    distances = shapely.distance(shape, [o for _, o in obstacles])
-    k = int(distances.argmin())
-    return float(distances[k]), obstacles[k][0], closest_points(shape, obstacles[k][1])
+    """Least distance from `shape` (or from any of its parts, never their union) to any
+    obstacle, which one, and the closest points."""
+    parts = [shape] if isinstance(shape, shapely.Geometry) else shape
+    return least_distance(parts, obstacles)
 
 
 class _SpacingClause(Clause):
     measurement = ""
     what = ""
 
-    def shape(self, ctx: MoveContext) -> shapely.Geometry:
+    def shape(self, ctx: MoveContext) -> shapely.Geometry | Parts:
         raise NotImplementedError
 
     def applies(self, ctx: MoveContext) -> bool:
@@ -247,8 +246,8 @@ class FrontSpacing(_SpacingClause):
     measurement = "front_clearance"
     what = "the path swept by the Front Facing"
 
-    def shape(self, ctx: MoveContext) -> shapely.Geometry:
-        return ctx.trajectory.front_sweep
+    def shape(self, ctx: MoveContext) -> Parts:
+        return ctx.trajectory.front_sweep_parts
 
     def masker(self, setting: MaskSetting) -> Masker | None:
         """As the encoding bounds the sweep: the first leg no longer than its slid sector stays

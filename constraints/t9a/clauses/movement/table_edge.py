@@ -14,6 +14,7 @@ from constraints.core.clause import Clause, Judges, Masker, RegionPart, RuleExam
 from constraints.core.limits import within
 from constraints.core.scenario import Battlefield
 from constraints.core.verdict import ClauseResult
+from constraints.geometry.parts import Parts, reach_past
 from constraints.rank_and_file.poses import EndRectangles, MaskSetting, SnakingPoses
 from constraints.rank_and_file.regions import RegionQuery
 from constraints.rank_and_file.ways import WayBounds, first_leg_ok
@@ -29,19 +30,18 @@ from constraints.t9a.examples import field, fw, march, reform, unit, wh
 from constraints.t9a.ways_sweep import WayContext, keep_inside
 
 
-def overhang(shape: shapely.Geometry, field: Battlefield) -> float:
-    """How far `shape` reaches past the battlefield's edges (0 when on the table)."""
-    if shape.is_empty:
-        return 0.0
-    minx, miny, maxx, maxy = shape.bounds
-    return max(0.0, -minx, -miny, maxx - field.width_in, maxy - field.depth_in)
+def overhang(shape: shapely.Geometry | Parts, field: Battlefield) -> float:
+    """How far `shape` (or any of its parts, never their union) reaches past the
+    battlefield's edges (0 when on the table)."""
+    parts = [shape] if isinstance(shape, shapely.Geometry) else shape
+    return reach_past(parts, field.width_in, field.depth_in)
 
 
 class _TableEdge(Clause):
     what = ""
     measurement = ""
 
-    def shape(self, ctx: MoveContext) -> shapely.Geometry:
+    def shape(self, ctx: MoveContext) -> shapely.Geometry | Parts:
         raise NotImplementedError
 
     def check(self, ctx: MoveContext) -> ClauseResult:
@@ -104,8 +104,8 @@ class TableEdgeFront(_TableEdge):
     what = "the Front Facing's path"
     measurement = "front_overhang"
 
-    def shape(self, ctx: MoveContext) -> shapely.Geometry:
-        return ctx.trajectory.front_sweep
+    def shape(self, ctx: MoveContext) -> Parts:
+        return ctx.trajectory.front_sweep_parts
 
     def masker(self, setting: MaskSetting) -> Masker | None:
         """As the encoding bounds the sweep: the first leg no longer than its slid sector stays

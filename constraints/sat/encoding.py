@@ -16,7 +16,7 @@ passes the exact checker.  What this gives up is at most a fraction of a tick pe
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -32,6 +32,9 @@ ROW_NOISE = 1e-6     # far below the checker's float allowance (constraints.limi
 # Corner offsets are integers of this fraction of a tick: their rounding costs every corner
 # row 0.5 / CORNER_SUBTICKS tick per axis instead of half a tick.
 CORNER_SUBTICKS = 10
+# `MoveEncoding.watch` is called after every this many rows: building a large model looks at
+# its limits (the wall clock, the row budget) this often, not only between clauses.
+WATCH_EVERY = 256
 
 
 
@@ -75,7 +78,19 @@ class MoveEncoding:
         self.band_options: set[int] = set()   # indexes of band options' literals
         self.lattice_options: set[int] = set()
         self.magnitude: dict[str, int] = {}  # largest |value| of each offset variable
+        # Rows posted so far (counted work: a model's size is bounded by it), and a callable
+        # told every WATCH_EVERY rows (it may raise to stop the building).
+        self.rows = 0
+        self.watch: Callable[[], None] | None = None
+        self._watched_at = 0
         self.corner_dx, self.corner_dy = self._corner_offsets()
+
+    def counted(self, rows: int = 1) -> None:
+        """Count `rows` posted; every WATCH_EVERY rows, `watch` is told."""
+        self.rows += rows
+        if self.watch is not None and self.rows - self._watched_at >= WATCH_EVERY:
+            self._watched_at = self.rows
+            self.watch()
 
     def ticks(self, inches: float) -> float:
         return inches / self.tick
@@ -121,6 +136,7 @@ class MoveEncoding:
         self.forbidden.setdefault(option, clause_id)
 
     def bool_or(self, lits: Sequence[Any], enforce: Sequence[Any] = ()) -> None:
+        self.counted()
         ct = self.sat_model.add_bool_or(list(lits))
         guard = self.guarded(enforce)
         if guard:
@@ -159,6 +175,7 @@ class MoveEncoding:
 
     def _post(self, terms: Sequence[tuple[float, Any, int]], rhs: float,
               enforce: Sequence[Any]) -> None:
+        self.counted()
         largest = max((abs(c) for c, _, _ in terms), default=0.0)
         # Terms far below the largest are dropped, their worst case moved to the right side.
         kept = [t for t in terms if abs(t[0]) > 1e-9 * largest]
@@ -228,6 +245,7 @@ class MoveEncoding:
         false = np.where(empty, rhs < 0, bound < -reach)
         post = ~empty & ~false & (bound < reach)  # the rest hold everywhere in the bounds
         guard = list(enforce)
+        self.counted(len(normals))
         for k in np.flatnonzero(false | post):
             if false[k]:
                 self._false(enforce)

@@ -38,11 +38,12 @@ class Search:
 def build_search(request: SearchRequest, *, guard_clauses: bool = False,
                  only: Callable[[Option], bool] | None = None, reach_in: float = 0.0,
                  deadline: float | None = None,
-                 focus: dict[int, Any] | None = None) -> Search:
+                 focus: dict[int, Any] | None = None, max_rows: int | None = None) -> Search:
     """Derived data, variables and every clause's rows; `guard_clauses` puts each clause
     behind a literal (for unsat cores); `only` restricts the option list (a predicate);
     `reach_in` widens the centre variables' range (so a far request fails on a clause, not
-    on a variable's domain); `focus` (by option index) is EncodeContext.focus."""
+    on a variable's domain); `focus` (by option index) is EncodeContext.focus; past the
+    `deadline` (time.perf_counter) or `max_rows` rows, SearchTimeout."""
     options, regions = request.options()
     kept = list(range(len(options)))
     if only is not None:
@@ -53,7 +54,8 @@ def build_search(request: SearchRequest, *, guard_clauses: bool = False,
     enc = MoveEncoding(options, request.lattice, max(bound_in(regions), reach_in))
     ectx = EncodeContext(request.scenario, request.unit, request.manoeuvre, enc, regions,
                          deadline,
-                         focus={new: focus[old] for new, old in enumerate(kept) if old in focus})
+                         focus={new: focus[old] for new, old in enumerate(kept) if old in focus},
+                         max_rows=max_rows)
     request.family.post_rows(enc, request.limits)
     lits: dict[str, Any] = {}
     for clause in request.clauses:

@@ -32,6 +32,12 @@ DEFAULT_TIME_LIMIT_S = 10.0
 # room for hard Reforms.  The answer depends on it, never on the machine's load.
 DEFAULT_EFFORT = 20.0
 MAX_EFFORT = 1e5
+# Building the model is bounded by the same effort, counted in rows posted (about 10,000 a
+# second on a typical core; the bench's largest Advance and Reform models have under 40,000),
+# never fewer than MIN_MODEL_ROWS: a search whose model would be larger stops building it
+# (`stopped_by: "deterministic_time"`) and answers from what it found before.
+ROWS_PER_EFFORT = 10_000
+MIN_MODEL_ROWS = 50_000
 # OPTIMAL: the answer within this of a bound over every way the rules allow (inches, or the
 # objective's own units); the answers state it.
 DEFAULT_TOLERANCE = 0.01
@@ -78,6 +84,11 @@ class SearchRequest:
         if not (isinstance(self.workers, int) and self.workers >= 1):
             raise InvalidInputError(f"expected workers >= 1, got {self.workers!r}",
                                     path="workers")
+
+    @property
+    def model_rows(self) -> int:
+        """The most rows a model of this search may have (ROWS_PER_EFFORT)."""
+        return int(max(MIN_MODEL_ROWS, ROWS_PER_EFFORT * self.effort))
 
     @cached_property
     def unit(self) -> Any:

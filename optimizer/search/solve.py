@@ -201,11 +201,12 @@ def _solve_kept(request: SearchRequest, keep: list, incumbent: Incumbent | None,
     kept = set(keep)
     try:
         search = build_search(request, only=lambda o: o.index in kept, deadline=clock.deadline,
-                              focus=focus)
-    except SearchTimeout:
-        clock.fired = True
+                              focus=focus, max_rows=request.model_rows)
+    except SearchTimeout as stop:
+        clock.fired |= stop.limit == "wall_clock"
         return SearchResult(Status.TIMEOUT, request.objective, None, None, request.lattice,
-                            clock.elapsed())
+                            clock.elapsed(), stats={"model": str(stop)},
+                            stopped_by=stop.limit)
     enc = search.enc
     post_objective(request, enc, objective_regions, worst)
     if incumbent is not None:
@@ -213,6 +214,7 @@ def _solve_kept(request: SearchRequest, keep: list, incumbent: Incumbent | None,
     solver = solver_for(max(0.05, clock.left()), request.workers, request.effort)
     status = solver.solve(enc.sat_model)
     result = _result(search, solver, status, clock)
+    result.stats["model_rows"] = enc.rows
     if result.move is not None:
         option, centre = solution(search, solver)
         result.stats["search_value"] = float(request.goal.values(option, np.array([centre]))[0])

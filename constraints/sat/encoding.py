@@ -55,7 +55,8 @@ class MoveEncoding:
       centre, in 1/CORNER_SUBTICKS ticks, rounded (error <= 0.05 tick per coordinate).
     """
 
-    def __init__(self, options: Sequence[Option], lattice: Lattice, bound_in: float) -> None:
+    def __init__(self, options: Sequence[Option], lattice: Lattice, bound_in: float,
+                 watch: Callable[[], None] | None = None) -> None:
         self.sat_model = cp_model.CpModel()
         self.options = list(options)
         self.lattice = lattice
@@ -81,7 +82,7 @@ class MoveEncoding:
         # Rows posted so far (counted work: a model's size is bounded by it), and a callable
         # told every WATCH_EVERY rows (it may raise to stop the building).
         self.rows = 0
-        self.watch: Callable[[], None] | None = None
+        self.watch = watch
         self._watched_at = 0
         self.corner_dx, self.corner_dy = self._corner_offsets()
 
@@ -100,14 +101,17 @@ class MoveEncoding:
         dys: list[Any] = []
         every = [corner_offsets(o) for o in self.options]
         for c in range(4):
+            if self.watch is not None:  # thousands of options: a second or more in all
+                self.watch()
             offs = [corners[c] for corners in every]
             xs = [round(CORNER_SUBTICKS * self.ticks(p[0])) for p in offs]
             ys = [round(CORNER_SUBTICKS * self.ticks(p[1])) for p in offs]
             for values, out, name in ((xs, dxs, "x"), (ys, dys, "y")):
                 var = self.sat_model.new_int_var(min(values), max(values), f"corner_{c}_d{name}")
                 self.magnitude[var.name] = max(abs(v) for v in values)
-                self.sat_model.add(var == sum(v * b for v, b in
-                                              zip(values, self.option_vars, strict=True)))
+                # One weighted sum (thousands of options: a Python sum of terms took seconds).
+                self.sat_model.add(var == cp_model.LinearExpr.weighted_sum(self.option_vars,
+                                                                           values))
                 out.append(var)
         return dxs, dys
 

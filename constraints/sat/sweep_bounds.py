@@ -108,7 +108,7 @@ def first_leg_clear(unit: Unit, ways: np.ndarray, pieces: list[ConvexPiece],
     return best
 
 
-CHUNK = 512  # ways judged at once against a piece
+CHUNK = 256  # ways judged at once against a piece
 
 
 def _piece_limits(pts: np.ndarray, normals: np.ndarray, fwd: np.ndarray, side: np.ndarray,

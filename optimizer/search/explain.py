@@ -20,8 +20,8 @@ from constraints.sat.lattice import Lattice
 from optimizer.search.certify import certify
 from optimizer.search.model import build_search, decode, recheck, solver_for
 from optimizer.search.objectives import Objective
-from optimizer.search.request import SearchRequest
-from optimizer.search.solve import DEFAULT_TIME_LIMIT_S, SearchResult, best_move
+from optimizer.search.request import SearchRequest, time_limit
+from optimizer.search.solve import SearchResult, best_move
 
 UNREACHABLE = "reachable"  # suffix of the pseudo-clause for the move family itself
 REACH_BOXES = 100_000  # the relaxation's boxes judged to prove a pose out of every way's reach
@@ -31,7 +31,7 @@ MAX_TOLERANCE_IN = 100.0  # how far an end centre may miss the pose asked for
 
 def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facing_deg: float,
           *, tolerance_in: float | None = None, lattice: Lattice | None = None,
-          time_limit_s: float = DEFAULT_TIME_LIMIT_S) -> SearchResult:
+          time_limit_s: float | None = None) -> SearchResult:
     """A legal move ending at an end pose, or the clauses that rule it out.
 
     Parameters
@@ -63,6 +63,7 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
     tolerance = lattice.inch / 2 if tolerance_in is None else \
         number(tolerance_in, "tolerance_in", minimum=0.0, maximum=MAX_TOLERANCE_IN)
     objective = Objective("target_pose", centre, facing_deg)
+    time_limit_s = time_limit(time_limit_s)
     request = SearchRequest(scenario, unit_id, manoeuvre, objective, lattice, time_limit_s)
     start = request.unit.pose.centre
     search = build_search(request, guard_clauses=True,
@@ -164,7 +165,7 @@ def _on_pose(request: SearchRequest, result: SearchResult, tolerance: float) -> 
 
 
 def why_not(scenario: Scenario, move: Any, *, lattice: Lattice | None = None,
-            time_limit_s: float = DEFAULT_TIME_LIMIT_S) -> tuple[str, ...]:
+            time_limit_s: float | None = None) -> tuple[str, ...]:
     """The clauses that make the end pose of `move` unreachable (empty when it is reachable).
 
     The move's own end pose is used (from its steps, or as given); unlike the checker's

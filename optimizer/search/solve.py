@@ -42,6 +42,7 @@ from optimizer.search.request import (
     DEFAULT_TIME_LIMIT_S,
     DEFAULT_TOLERANCE,
     SearchRequest,
+    time_limit,
 )
 from optimizer.search.result import SearchResult
 from optimizer.search.unproved import unproved
@@ -50,7 +51,7 @@ __all__ = ["DEFAULT_TIME_LIMIT_S", "SearchResult", "best_move", "objective_value
 
 
 def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objective, *,
-              time_limit_s: float = DEFAULT_TIME_LIMIT_S, lattice: Lattice | None = None,
+              time_limit_s: float | None = None, lattice: Lattice | None = None,
               workers: int = 1, effort: float | None = None,
               tolerance: float = DEFAULT_TOLERANCE,
               max_wheels: int = DEFAULT_MAX_WHEELS) -> SearchResult:
@@ -62,8 +63,8 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
         The unit and what it does (`advance`, `march`, `reform`).
     objective
         What to optimise (optimizer.search.objectives).
-    time_limit_s : float
-        A wall-clock cap on the whole search (seconds).
+    time_limit_s : float, optional
+        A wall-clock cap on the whole search (seconds; default `DEFAULT_TIME_LIMIT_S`).
     lattice, workers
         The search's lattice (the default: 0.005" and 1 deg) and CP-SAT workers.
     effort : float, optional
@@ -83,7 +84,7 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
         OPTIMAL, FEASIBLE, INFEASIBLE, NOT_FOUND or TIMEOUT; with a move, re-checked as legal.
     """
     return solve(SearchRequest(scenario, unit_id, manoeuvre, objective, lattice or Lattice(),
-                               time_limit_s, workers,
+                               time_limit(time_limit_s), workers,
                                DEFAULT_EFFORT if effort is None else effort, tolerance,
                                max_wheels))
 

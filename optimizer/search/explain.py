@@ -16,6 +16,7 @@ from constraints.core.scenario import Scenario
 from constraints.core.status import Status
 from constraints.core.system import find_system
 from constraints.geometry.plane import Point, angle_between_deg
+from constraints.sat.context import SearchTimeout
 from constraints.sat.lattice import Lattice
 from optimizer.search.certify import certify
 from optimizer.search.model import build_search, decode, recheck, solver_for
@@ -66,10 +67,16 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
     time_limit_s = time_limit(time_limit_s)
     request = SearchRequest(scenario, unit_id, manoeuvre, objective, lattice, time_limit_s)
     start = request.unit.pose.centre
-    search = build_search(request, guard_clauses=True,
-                          only=lambda o: angle_between_deg(o.facing_deg, facing_deg)
-                          <= lattice.degree / 2 + 1e-9,
-                          reach_in=math.dist(start, centre) + 2 * tolerance + 1.0)
+    deadline = started + time_limit_s
+    try:
+        search = build_search(request, guard_clauses=True,
+                              only=lambda o: angle_between_deg(o.facing_deg, facing_deg)
+                              <= lattice.degree / 2 + 1e-9,
+                              reach_in=math.dist(start, centre) + 2 * tolerance + 1.0,
+                              deadline=deadline, max_rows=request.model_rows)
+    except SearchTimeout as stop:
+        return SearchResult(Status.TIMEOUT, objective, None, None, lattice,
+                            time.perf_counter() - started, stopped_by=stop.limit)
     enc, frame = search.ectx.enc, search.ectx.frame
     family = f"{scenario.profile.name}.{manoeuvre}.{UNREACHABLE}"
     if not enc.options:
@@ -84,7 +91,7 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
         enc.sat_model.add(var <= hi).only_enforce_if(near)
     literals = {**search.clause_lits, family: near}
     enc.sat_model.add_assumptions(list(literals.values()))
-    solver = solver_for(time_limit_s, 1, request.effort)
+    solver = solver_for(max(0.05, deadline - time.perf_counter()), 1, request.effort)
     status = solver.solve(enc.sat_model)
     elapsed = time.perf_counter() - started
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -92,7 +99,9 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
         return SearchResult(Status.OPTIMAL, objective, 0.0, 0.0, lattice, elapsed, move,
                             recheck(scenario, move))
     if status != cp_model.INFEASIBLE:
-        return SearchResult(Status.TIMEOUT, objective, None, None, lattice, elapsed)
+        return SearchResult(Status.TIMEOUT, objective, None, None, lattice, elapsed,
+                            stopped_by="deterministic_time" if solver.deterministic_time >=
+                            0.999 * request.effort else "wall_clock")
     # The request itself is always part of the core; name it only when nothing else is,
     # i.e. when no way of the family reaches the pose whatever the other clauses say.
     core = set(solver.sufficient_assumptions_for_infeasibility())

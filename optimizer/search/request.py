@@ -33,8 +33,9 @@ DEFAULT_TIME_LIMIT_S = 10.0
 DEFAULT_EFFORT = 20.0
 MAX_EFFORT = 1e5
 # Building the model is bounded by the same effort, counted in rows posted (about 10,000 a
-# second on a typical core; the bench's largest Advance and Reform models have under 40,000),
-# never fewer than MIN_MODEL_ROWS: a search whose model would be larger stops building it
+# second on a typical core; the largest model of benchmarks/bench_solve.py's cases has 13,092
+# rows, crowded-reform, and issue 22's Advance 16,799 once pruned, over 200,000 when not), never
+# fewer than MIN_MODEL_ROWS: a search whose model would be larger stops building it
 # (`stopped_by: "deterministic_time"`) and answers from what it found before.
 ROWS_PER_EFFORT = 10_000
 MIN_MODEL_ROWS = 50_000

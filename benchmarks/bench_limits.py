@@ -118,7 +118,7 @@ def run(path: Path, unit: str, manoeuvre: str, extra: list[str], limit: float) -
         answer = json.loads(done.stdout)
     except json.JSONDecodeError:
         answer = {"status": f"exit {done.returncode}: {done.stderr.strip()[:120]}"}
-    return {"wall_s": wall, "status": answer.get("status"),
+    return {"wall_s": wall, "search_s": answer.get("elapsed_s"), "status": answer.get("status"),
             "stopped_by": answer.get("stopped_by"), "value": (answer.get("objective") or {})
             .get("value")}
 
@@ -145,7 +145,8 @@ def main() -> None:
                     wall = statistics.median(r["wall_s"] for r in runs)
                     last = runs[-1]
                     print(f"{name:16} {limit:4g} s {load:6} wall {wall:6.2f} s  over the limit "
-                          f"{wall - limit:+6.2f} s  {last['status']}  "
+                          f"{wall - limit:+6.2f} s  (search {last['search_s']} s)  "
+                          f"{last['status']}  "
                           f"stopped_by {last['stopped_by']}  value {last['value']}", flush=True)
                     out[f"{name}/{limit:g}/{load}"] = runs
     if args.json:

@@ -1,8 +1,12 @@
 """Whole-command wall time against `--time-limit`, on large inputs, idle and loaded.
 
-    .venv/bin/python benchmarks/bench_limits.py [--limit S] [--repeats N] [--json OUT]
+    .venv/bin/python benchmarks/bench_limits.py [--limits 5,10,20] [--cases A,B] [--quick]
+                                                [--repeats N] [--json OUT]
 
-Large inputs are generated here from fixed seeds (written to a temporary folder): a
+By default: issue 22's two Advances (benchmarks/scenarios/advance_over_time_limit*.json,
+whose model building once ignored the clock: 18 s under a 5 s limit) under limits of 5, 10
+and 20 s, about three minutes in all; `--quick`: 5 s only.  Also (`--cases`), large inputs
+generated here from fixed seeds (written to a temporary folder): a
 1,000-model unit (an Advance and a Reform), a Reform among 30 units, a Reform among 200
 rocks.  Each request runs `manoeuvre solve ... --time-limit S --json` as a fresh process
 (imports included) and its wall time is measured from outside; "loaded" runs the same with a
@@ -28,6 +32,7 @@ from typing import Any
 import numpy as np
 
 MANOEUVRE = Path(sys.executable).parent / "manoeuvre"
+SCENARIOS = Path(__file__).parent / "scenarios"
 
 
 def _unit(uid: str, centre: tuple[float, float], facing: float, models: int = 10,
@@ -79,7 +84,17 @@ def rocks(count: int = 200, seed: int = 2) -> dict:
     return _field([_unit("mover", (36.0, 24.0), 90.0)], terrain)
 
 
+def _stored(name: str) -> Any:
+    def load() -> dict:
+        return dict(json.loads((SCENARIOS / name).read_text()))
+    return load
+
+
 CASES = {
+    "advance-22": (_stored("advance_over_time_limit.json"), "hero", "advance",
+                   ["--target", "37.786,36.0"]),
+    "advance-22b": (_stored("advance_over_time_limit_2.json"), "hero", "advance",
+                    ["--target", "7.162,28.848"]),
     "horde-advance": (horde, "horde", "advance", ["--target", "36,18"]),
     "horde-reform": (horde, "horde", "reform", ["--target", "37,15", "--facing", "60"]),
     "crowd30-reform": (crowd, "mover", "reform", ["--target", "37,25", "--facing", "45"]),
@@ -103,46 +118,55 @@ def run(path: Path, unit: str, manoeuvre: str, extra: list[str], limit: float) -
         answer = json.loads(done.stdout)
     except json.JSONDecodeError:
         answer = {"status": f"exit {done.returncode}: {done.stderr.strip()[:120]}"}
-    return {"wall_s": wall, "status": answer.get("status"),
+    return {"wall_s": wall, "search_s": answer.get("elapsed_s"), "status": answer.get("status"),
             "stopped_by": answer.get("stopped_by"), "value": (answer.get("objective") or {})
             .get("value")}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--limit", type=float, default=10.0)
+    parser.add_argument("--limits", default="5,10,20", help="time limits (s), comma-separated")
+    parser.add_argument("--quick", action="store_true", help="a 5 s limit only")
     parser.add_argument("--repeats", type=int, default=1)
-    parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--cases", default="advance-22,advance-22b")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    print(f"{time.strftime('%Y-%m-%d %H:%M')}  load {os.getloadavg()}  limit {args.limit} s")
+    limits = [5.0] if args.quick else [float(v) for v in args.limits.split(",")]
+    print(f"{time.strftime('%Y-%m-%d %H:%M')}  load {os.getloadavg()}  limits {limits} s")
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.cases.split(","):
             make, unit, manoeuvre, extra = CASES[name]
             path = Path(tmp) / f"{name}.json"
             path.write_text(json.dumps(make()))
-            for load in ("idle", "loaded"):
-                busy = None
-                if load == "loaded":
-                    busy = multiprocessing.get_context("spawn").Process(
-                        target=_spin, args=(args.repeats * (args.limit + 30.0),))
-                    busy.start()
-                try:
-                    runs = [run(path, unit, manoeuvre, extra, args.limit)
-                            for _ in range(args.repeats)]
-                finally:
-                    if busy is not None:
-                        busy.terminate()
-                        busy.join()
-                wall = statistics.median(r["wall_s"] for r in runs)
-                last = runs[-1]
-                print(f"{name:16} {load:6} wall {wall:6.2f} s  over the limit "
-                      f"{wall - args.limit:+6.2f} s  {last['status']}  "
-                      f"stopped_by {last['stopped_by']}  value {last['value']}")
-                out[f"{name}/{load}"] = runs
+            for limit in limits:
+                for load in ("idle", "loaded"):
+                    runs = _runs(path, unit, manoeuvre, extra, limit, load, args.repeats)
+                    wall = statistics.median(r["wall_s"] for r in runs)
+                    last = runs[-1]
+                    print(f"{name:16} {limit:4g} s {load:6} wall {wall:6.2f} s  over the limit "
+                          f"{wall - limit:+6.2f} s  (search {last['search_s']} s)  "
+                          f"{last['status']}  "
+                          f"stopped_by {last['stopped_by']}  value {last['value']}", flush=True)
+                    out[f"{name}/{limit:g}/{load}"] = runs
     if args.json:
         args.json.write_text(json.dumps(out, indent=1) + "\n")
+
+
+def _runs(path: Path, unit: str, manoeuvre: str, extra: list[str], limit: float, load: str,
+          repeats: int) -> list[dict]:
+    """`repeats` runs of one request; "loaded": beside a busy loop on another core."""
+    busy = None
+    if load == "loaded":
+        busy = multiprocessing.get_context("spawn").Process(
+            target=_spin, args=(repeats * (limit + 30.0),))
+        busy.start()
+    try:
+        return [run(path, unit, manoeuvre, extra, limit) for _ in range(repeats)]
+    finally:
+        if busy is not None:
+            busy.terminate()
+            busy.join()
 
 
 if __name__ == "__main__":

@@ -277,7 +277,7 @@ def legal_region(scenario: Scenario, unit_id: str, manoeuvre: str, facing_deg: f
 
 
 def nearest_legal(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point,
-                  facing_deg: float, *, time_limit_s: float = 10.0) -> SearchResult:
+                  facing_deg: float, *, time_limit_s: float | None = None) -> SearchResult:
     """The legal end pose closest to a requested one (the request need not be legal).
 
     Parameters
@@ -286,8 +286,8 @@ def nearest_legal(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Poin
         The unit and what it does.
     centre, facing_deg
         The requested end pose (world inches, degrees).
-    time_limit_s : float
-        The search's limit.
+    time_limit_s : float, optional
+        The search's wall-clock limit (default: `best_move`'s).
 
     Returns
     -------

@@ -4,8 +4,10 @@ and the obstacles and table edges in that frame (obstacles as convex pieces)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TypeVar
 
 import numpy as np
 import shapely
@@ -19,9 +21,17 @@ from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import HalfPlane
 from constraints.sat.option import Option, corner_offsets
 
+T = TypeVar("T")
+
 
 class SearchTimeout(Exception):  # noqa: N818  (a status, not an error: becomes TIMEOUT)
-    """The time limit of a search ran out before the model was built."""
+    """A limit of a search ran out before the model was built: `limit` says which, the
+    wall clock (`"wall_clock"`) or the model's row budget (`"deterministic_time"`, counted
+    work: the same on any machine)."""
+
+    def __init__(self, message: str, limit: str = "wall_clock") -> None:
+        super().__init__(message)
+        self.limit = limit
 
 
 
@@ -41,19 +51,36 @@ class EncodeContext:
     # Per option index, a disc (frame centre, radius) holding every centre of that option the
     # search still needs: an encoding may restrict the option to any region containing it.
     focus: dict[int, tuple[tuple[float, float], float]] = field(default_factory=dict)
+    # The most rows the model may have (counted work, bounding the building by the search's
+    # effort as CP-SAT's deterministic time bounds the solve); None: no bound.
+    max_rows: int | None = None
     frame: Frame = field(init=False)
 
     def __post_init__(self) -> None:
         self.frame = Frame(self.unit.pose.centre, self.unit.pose.facing_deg)
+        if self.deadline is not None or self.max_rows is not None:
+            self.enc.watch = self.check_time  # looked at while rows are posted
 
     @property
     def options(self) -> list[Option]:
         return self.enc.options
 
     def check_time(self) -> None:
-        """Give up building (SearchTimeout) once the search's time limit has passed."""
+        """Give up building (SearchTimeout) once the search's time limit has passed, or the
+        model has more rows than its budget."""
+        if self.max_rows is not None and self.enc.rows > self.max_rows:
+            raise SearchTimeout(f"the model outgrew its budget of {self.max_rows} rows",
+                                "deterministic_time")
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SearchTimeout("the time limit ran out while building the model")
+
+    def watched(self, items: Iterable[T], every: int = 256) -> Iterator[T]:
+        """`items`, with `check_time` before every `every` of them (a long loop of a clause's
+        encoding that posts no rows)."""
+        for n, item in enumerate(items):
+            if n % every == 0:
+                self.check_time()
+            yield item
 
     @cached_property
     def obstacles(self) -> list[ConvexPiece]:

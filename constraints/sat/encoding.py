@@ -16,7 +16,7 @@ passes the exact checker.  What this gives up is at most a fraction of a tick pe
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -32,6 +32,9 @@ ROW_NOISE = 1e-6     # far below the checker's float allowance (constraints.limi
 # Corner offsets are integers of this fraction of a tick: their rounding costs every corner
 # row 0.5 / CORNER_SUBTICKS tick per axis instead of half a tick.
 CORNER_SUBTICKS = 10
+# `MoveEncoding.watch` is called after every this many rows: building a large model looks at
+# its limits (the wall clock, the row budget) this often, not only between clauses.
+WATCH_EVERY = 256
 
 
 
@@ -52,7 +55,8 @@ class MoveEncoding:
       centre, in 1/CORNER_SUBTICKS ticks, rounded (error <= 0.05 tick per coordinate).
     """
 
-    def __init__(self, options: Sequence[Option], lattice: Lattice, bound_in: float) -> None:
+    def __init__(self, options: Sequence[Option], lattice: Lattice, bound_in: float,
+                 watch: Callable[[], None] | None = None) -> None:
         self.sat_model = cp_model.CpModel()
         self.options = list(options)
         self.lattice = lattice
@@ -75,7 +79,19 @@ class MoveEncoding:
         self.band_options: set[int] = set()   # indexes of band options' literals
         self.lattice_options: set[int] = set()
         self.magnitude: dict[str, int] = {}  # largest |value| of each offset variable
+        # Rows posted so far (counted work: a model's size is bounded by it), and a callable
+        # told every WATCH_EVERY rows (it may raise to stop the building).
+        self.rows = 0
+        self.watch = watch
+        self._watched_at = 0
         self.corner_dx, self.corner_dy = self._corner_offsets()
+
+    def counted(self, rows: int = 1) -> None:
+        """Count `rows` posted; every WATCH_EVERY rows, `watch` is told."""
+        self.rows += rows
+        if self.watch is not None and self.rows - self._watched_at >= WATCH_EVERY:
+            self._watched_at = self.rows
+            self.watch()
 
     def ticks(self, inches: float) -> float:
         return inches / self.tick
@@ -85,14 +101,17 @@ class MoveEncoding:
         dys: list[Any] = []
         every = [corner_offsets(o) for o in self.options]
         for c in range(4):
+            if self.watch is not None:  # thousands of options: a second or more in all
+                self.watch()
             offs = [corners[c] for corners in every]
             xs = [round(CORNER_SUBTICKS * self.ticks(p[0])) for p in offs]
             ys = [round(CORNER_SUBTICKS * self.ticks(p[1])) for p in offs]
             for values, out, name in ((xs, dxs, "x"), (ys, dys, "y")):
                 var = self.sat_model.new_int_var(min(values), max(values), f"corner_{c}_d{name}")
                 self.magnitude[var.name] = max(abs(v) for v in values)
-                self.sat_model.add(var == sum(v * b for v, b in
-                                              zip(values, self.option_vars, strict=True)))
+                # One weighted sum (thousands of options: a Python sum of terms took seconds).
+                self.sat_model.add(var == cp_model.LinearExpr.weighted_sum(self.option_vars,
+                                                                           values))
                 out.append(var)
         return dxs, dys
 
@@ -121,6 +140,7 @@ class MoveEncoding:
         self.forbidden.setdefault(option, clause_id)
 
     def bool_or(self, lits: Sequence[Any], enforce: Sequence[Any] = ()) -> None:
+        self.counted()
         ct = self.sat_model.add_bool_or(list(lits))
         guard = self.guarded(enforce)
         if guard:
@@ -159,6 +179,7 @@ class MoveEncoding:
 
     def _post(self, terms: Sequence[tuple[float, Any, int]], rhs: float,
               enforce: Sequence[Any]) -> None:
+        self.counted()
         largest = max((abs(c) for c, _, _ in terms), default=0.0)
         # Terms far below the largest are dropped, their worst case moved to the right side.
         kept = [t for t in terms if abs(t[0]) > 1e-9 * largest]
@@ -228,6 +249,7 @@ class MoveEncoding:
         false = np.where(empty, rhs < 0, bound < -reach)
         post = ~empty & ~false & (bound < reach)  # the rest hold everywhere in the bounds
         guard = list(enforce)
+        self.counted(len(normals))
         for k in np.flatnonzero(false | post):
             if false[k]:
                 self._false(enforce)

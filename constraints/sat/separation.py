@@ -46,8 +46,16 @@ def near_options(ectx: EncodeContext, regions: Sequence[shapely.Geometry],
     shapes = np.array([p.shape for p in ectx.obstacles], dtype=object)
     if not len(shapes):
         return []
-    dist = shapely.distance(np.asarray(regions, dtype=object)[:, None], shapes[None, :])
+    every = np.asarray(regions, dtype=object)
+    dist = np.empty((len(every), len(shapes)))
+    for lo in range(0, len(every), NEAR_CHUNK):  # thousands of options: look at the limits
+        ectx.check_time()
+        dist[lo:lo + NEAR_CHUNK] = shapely.distance(every[lo:lo + NEAR_CHUNK, None],
+                                                    shapes[None, :])
     return [list(np.nonzero(dist[:, p] <= reach_in)[0]) for p in range(len(shapes))]
+
+
+NEAR_CHUNK = 512  # options measured at once in `near_options`
 
 
 def obstacle_axes(piece: ConvexPiece) -> list[tuple[tuple[float, float], tuple[float, ...]]]:

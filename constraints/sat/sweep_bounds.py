@@ -11,6 +11,7 @@ it also asks the sector to be clear at every shorter first leg.  Arcs are circum
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from shapely.geometry import Point
@@ -69,7 +70,8 @@ def option_ways(ectx: EncodeContext) -> np.ndarray:
 
 
 def first_leg_clear(unit: Unit, ways: np.ndarray, pieces: list[ConvexPiece],
-                    gap: float, max_leg_in: float = math.inf) -> np.ndarray:
+                    gap: float, max_leg_in: float = math.inf,
+                    check: Callable[[], None] | None = None) -> np.ndarray:
     """Per (pivot, wheel) way, the longest first leg a whose slid sector stays more than `gap`
     from every convex piece (world coordinates): inf when nothing is in the way, -1 when even
     a = 0 fails.
@@ -83,6 +85,8 @@ def first_leg_clear(unit: Unit, ways: np.ndarray, pieces: list[ConvexPiece],
     Callers whose first leg never exceeds `max_leg_in` may pass it: a piece further from the
     unit's centre than every sector point can come with that leg (plus the gap) has a
     threshold beyond it, and is skipped (the bound is then inf for it, not that threshold).
+    `check` is called before each piece and chunk of ways (a search's limits: it may
+    raise).
     """
     pts, normals, fwd = _sector_hulls(unit, ways)
     side = np.stack([fwd[:, 1], -fwd[:, 0]], axis=-1)[:, None, :]
@@ -94,17 +98,32 @@ def first_leg_clear(unit: Unit, ways: np.ndarray, pieces: list[ConvexPiece],
     for piece in pieces:
         if piece.shape.distance(Point(centre)) > sweep + gap:
             continue  # out of reach of every first leg up to max_leg_in
-        fixed = [n for n, _ in piece.edge_normals()] + piece.corner_fans()
-        own = np.broadcast_to(np.asarray(fixed), (len(pts), len(fixed), 2))
-        axes = np.concatenate([normals, own, side], axis=1)
-        p_lo, p_hi = _projections(pts, axes)
-        o_lo, o_hi = _projections(np.broadcast_to(piece.vertices, (len(pts),) +
-                                                  piece.vertices.shape), axes)
-        slope = np.einsum("nd,nmd->nm", fwd, axes)
-        below = _threshold(o_lo - gap - p_hi, np.maximum(slope, 0.0))
-        above = _threshold(p_lo - gap - o_hi, np.maximum(-slope, 0.0))
-        best = np.minimum(best, np.maximum(below, above).max(axis=1))
+        fixed = np.asarray([n for n, _ in piece.edge_normals()] + piece.corner_fans())
+        for lo in range(0, len(pts), CHUNK):  # thousands of ways: `check` between chunks
+            if check is not None:
+                check()
+            part = slice(lo, lo + CHUNK)
+            best[part] = np.minimum(best[part], _piece_limits(
+                pts[part], normals[part], fwd[part], side[part], fixed, piece, gap))
     return best
+
+
+CHUNK = 256  # ways judged at once against a piece
+
+
+def _piece_limits(pts: np.ndarray, normals: np.ndarray, fwd: np.ndarray, side: np.ndarray,
+                  fixed: np.ndarray, piece: ConvexPiece, gap: float) -> np.ndarray:
+    """`first_leg_clear` for one piece and some ways: per way, the largest threshold over
+    the separating axes."""
+    own = np.broadcast_to(fixed, (len(pts),) + fixed.shape)
+    axes = np.concatenate([normals, own, side], axis=1)
+    p_lo, p_hi = _projections(pts, axes)
+    o_lo, o_hi = _projections(np.broadcast_to(piece.vertices, (len(pts),) +
+                                              piece.vertices.shape), axes)
+    slope = np.einsum("nd,nmd->nm", fwd, axes)
+    below = _threshold(o_lo - gap - p_hi, np.maximum(slope, 0.0))
+    above = _threshold(p_lo - gap - o_hi, np.maximum(-slope, 0.0))
+    return np.asarray(np.maximum(below, above).max(axis=1))
 
 
 def _threshold(room: np.ndarray, rate: np.ndarray) -> np.ndarray:

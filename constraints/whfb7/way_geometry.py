@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -76,7 +77,7 @@ class Way:
         return self.option.spare_in
 
 
-def ways_of(options: list[Option], unit: Unit, frame: Frame) -> list[Way]:
+def ways_of(options: Iterable[Option], unit: Unit, frame: Frame) -> list[Way]:
     """Each option's way (the units after each prefix computed once per prefix)."""
     starts: dict[tuple[float, float], Unit] = {}
     found = []

@@ -27,7 +27,7 @@ from constraints.t9a.moves import Move
 from optimizer.cli.options import finite, point, seconds_since_start
 from optimizer.queries import legal_moves, legal_region
 from optimizer.search.objectives import Objective
-from optimizer.search.request import DEFAULT_MAX_WHEELS, DEFAULT_TOLERANCE, MAX_WHEELS
+from optimizer.search.request import DEFAULT_MAX_WHEELS, DEFAULT_TOLERANCE, MAX_WHEELS, time_limit
 from optimizer.search.solve import SearchResult, best_move
 
 REGION_STYLE = {"facecolor": "#2ca02c", "alpha": 0.3, "edgecolor": "none",
@@ -66,7 +66,7 @@ def add_search_commands(sub: Any, epilog: str | None = None) -> None:
                        help="with --target: bring the Front Facing's centre to it")
     solve.add_argument("--facing", type=finite, metavar="DEG",
                        help="with --target: and end facing this way (degrees)")
-    solve.add_argument("--time-limit", type=finite, default=10.0, metavar="S",
+    solve.add_argument("--time-limit", type=finite, metavar="S",
                        help="seconds for the whole command, start-up included (default 10, "
                        f"at most {MAX_TIME_LIMIT_S:g})")
     solve.add_argument("--effort", type=finite, metavar="E",
@@ -129,6 +129,7 @@ def as_options() -> Iterator[None]:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    args.time_limit = time_limit(args.time_limit)
     if not 0 < args.time_limit <= MAX_TIME_LIMIT_S:
         raise InvalidInputError(f"expected 0 < S <= {MAX_TIME_LIMIT_S:g}, got "
                                 f"{args.time_limit:g}", path="--time-limit")

@@ -16,12 +16,13 @@ from constraints.core.scenario import Scenario
 from constraints.core.status import Status
 from constraints.core.system import find_system
 from constraints.geometry.plane import Point, angle_between_deg
+from constraints.sat.context import SearchTimeout
 from constraints.sat.lattice import Lattice
 from optimizer.search.certify import certify
 from optimizer.search.model import build_search, decode, recheck, solver_for
 from optimizer.search.objectives import Objective
-from optimizer.search.request import SearchRequest
-from optimizer.search.solve import DEFAULT_TIME_LIMIT_S, SearchResult, best_move
+from optimizer.search.request import SearchRequest, time_limit
+from optimizer.search.solve import SearchResult, best_move
 
 UNREACHABLE = "reachable"  # suffix of the pseudo-clause for the move family itself
 REACH_BOXES = 100_000  # the relaxation's boxes judged to prove a pose out of every way's reach
@@ -31,7 +32,7 @@ MAX_TOLERANCE_IN = 100.0  # how far an end centre may miss the pose asked for
 
 def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facing_deg: float,
           *, tolerance_in: float | None = None, lattice: Lattice | None = None,
-          time_limit_s: float = DEFAULT_TIME_LIMIT_S) -> SearchResult:
+          time_limit_s: float | None = None) -> SearchResult:
     """A legal move ending at an end pose, or the clauses that rule it out.
 
     Parameters
@@ -63,12 +64,19 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
     tolerance = lattice.inch / 2 if tolerance_in is None else \
         number(tolerance_in, "tolerance_in", minimum=0.0, maximum=MAX_TOLERANCE_IN)
     objective = Objective("target_pose", centre, facing_deg)
+    time_limit_s = time_limit(time_limit_s)
     request = SearchRequest(scenario, unit_id, manoeuvre, objective, lattice, time_limit_s)
     start = request.unit.pose.centre
-    search = build_search(request, guard_clauses=True,
-                          only=lambda o: angle_between_deg(o.facing_deg, facing_deg)
-                          <= lattice.degree / 2 + 1e-9,
-                          reach_in=math.dist(start, centre) + 2 * tolerance + 1.0)
+    deadline = started + time_limit_s
+    try:
+        search = build_search(request, guard_clauses=True,
+                              only=lambda o: angle_between_deg(o.facing_deg, facing_deg)
+                              <= lattice.degree / 2 + 1e-9,
+                              reach_in=math.dist(start, centre) + 2 * tolerance + 1.0,
+                              deadline=deadline, max_rows=request.model_rows)
+    except SearchTimeout as stop:
+        return SearchResult(Status.TIMEOUT, objective, None, None, lattice,
+                            time.perf_counter() - started, stopped_by=stop.limit)
     enc, frame = search.ectx.enc, search.ectx.frame
     family = f"{scenario.profile.name}.{manoeuvre}.{UNREACHABLE}"
     if not enc.options:
@@ -83,7 +91,7 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
         enc.sat_model.add(var <= hi).only_enforce_if(near)
     literals = {**search.clause_lits, family: near}
     enc.sat_model.add_assumptions(list(literals.values()))
-    solver = solver_for(time_limit_s, 1, request.effort)
+    solver = solver_for(max(0.05, deadline - time.perf_counter()), 1, request.effort)
     status = solver.solve(enc.sat_model)
     elapsed = time.perf_counter() - started
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -91,7 +99,9 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
         return SearchResult(Status.OPTIMAL, objective, 0.0, 0.0, lattice, elapsed, move,
                             recheck(scenario, move))
     if status != cp_model.INFEASIBLE:
-        return SearchResult(Status.TIMEOUT, objective, None, None, lattice, elapsed)
+        return SearchResult(Status.TIMEOUT, objective, None, None, lattice, elapsed,
+                            stopped_by="deterministic_time" if solver.deterministic_time >=
+                            0.999 * request.effort else "wall_clock")
     # The request itself is always part of the core; name it only when nothing else is,
     # i.e. when no way of the family reaches the pose whatever the other clauses say.
     core = set(solver.sufficient_assumptions_for_infeasibility())
@@ -164,7 +174,7 @@ def _on_pose(request: SearchRequest, result: SearchResult, tolerance: float) -> 
 
 
 def why_not(scenario: Scenario, move: Any, *, lattice: Lattice | None = None,
-            time_limit_s: float = DEFAULT_TIME_LIMIT_S) -> tuple[str, ...]:
+            time_limit_s: float | None = None) -> tuple[str, ...]:
     """The clauses that make the end pose of `move` unreachable (empty when it is reachable).
 
     The move's own end pose is used (from its steps, or as given); unlike the checker's

@@ -6,6 +6,7 @@ the exact checker judges again.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -15,7 +16,7 @@ from ortools.sat.python import cp_model
 from constraints.core.system import find_system
 from constraints.core.verdict import Verdict
 from constraints.errors import EncodingMismatchError
-from constraints.sat.context import EncodeContext
+from constraints.sat.context import EncodeContext, SearchTimeout
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.option import Option
 from optimizer.families.base import bound_in
@@ -38,11 +39,13 @@ class Search:
 def build_search(request: SearchRequest, *, guard_clauses: bool = False,
                  only: Callable[[Option], bool] | None = None, reach_in: float = 0.0,
                  deadline: float | None = None,
-                 focus: dict[int, Any] | None = None) -> Search:
+                 focus: dict[int, Any] | None = None, max_rows: int | None = None) -> Search:
     """Derived data, variables and every clause's rows; `guard_clauses` puts each clause
     behind a literal (for unsat cores); `only` restricts the option list (a predicate);
     `reach_in` widens the centre variables' range (so a far request fails on a clause, not
-    on a variable's domain); `focus` (by option index) is EncodeContext.focus."""
+    on a variable's domain); `focus` (by option index) is EncodeContext.focus; past the
+    `deadline` (time.perf_counter) or `max_rows` rows, SearchTimeout."""
+    _look(deadline)
     options, regions = request.options()
     kept = list(range(len(options)))
     if only is not None:
@@ -50,10 +53,12 @@ def build_search(request: SearchRequest, *, guard_clauses: bool = False,
         options = [replace(options[k], index=n) for n, k in enumerate(kept)]
         regions = [regions[k] for k in kept]
     focus = focus or {}
-    enc = MoveEncoding(options, request.lattice, max(bound_in(regions), reach_in))
+    enc = MoveEncoding(options, request.lattice, max(bound_in(regions), reach_in),
+                       watch=None if deadline is None else lambda: _look(deadline))
     ectx = EncodeContext(request.scenario, request.unit, request.manoeuvre, enc, regions,
                          deadline,
-                         focus={new: focus[old] for new, old in enumerate(kept) if old in focus})
+                         focus={new: focus[old] for new, old in enumerate(kept) if old in focus},
+                         max_rows=max_rows)
     request.family.post_rows(enc, request.limits)
     lits: dict[str, Any] = {}
     for clause in request.clauses:
@@ -65,6 +70,12 @@ def build_search(request: SearchRequest, *, guard_clauses: bool = False,
             clause.encode(ectx)
         ectx.check_time()
     return Search(request, ectx, lits)
+
+
+def _look(deadline: float | None) -> None:
+    """SearchTimeout once `deadline` (time.perf_counter) has passed."""
+    if deadline is not None and time.perf_counter() > deadline:
+        raise SearchTimeout("the time limit ran out while building the model")
 
 
 def solver_for(time_limit_s: float, workers: int = 1,

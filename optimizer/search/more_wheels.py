@@ -79,7 +79,7 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
     certified = _certified(request, result, clock, certificates)
     if certified.status == Status.OPTIMAL or result.status == Status.TIMEOUT or \
             request.family.holds_ways(request.max_wheels, request.lattice) or \
-            clock.left() <= 0:
+            clock.expired():  # (which remembers that the clock cut the search short)
         return certified
     refined = _refined(request, result)
     if refined is not None:  # an Advance's wheel on the lattice's degree
@@ -157,6 +157,7 @@ def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
     candidates = getattr(family, "way_candidates", None)
     found = None if candidates is None else candidates(request, wheels, result.value,
                                                        clock.deadline)
+    clock.expired()  # the candidates stop at the deadline: a cut is the clock's
     if found is not None:  # a legal way of two wheels, better than the answer so far
         result = _better(request, result, found[:2])
         result.stats["ways_candidate"] = found[2]
@@ -290,8 +291,9 @@ def _solved(request: SearchRequest, ways: Any, clock: Clock,
         raise EncodingMismatchError(f"invalid CP-SAT model: "
                                     f"{ways.enc.sat_model.validate()}")
     status = STATUSES.get(code, Status.TIMEOUT)
-    if status == Status.TIMEOUT and solver.deterministic_time < 0.999 * effort:
-        clock.fired = True
+    if status not in (Status.OPTIMAL, Status.INFEASIBLE) and \
+            solver.deterministic_time < 0.999 * effort:
+        clock.fired = True  # the wall clock stopped it before its budget ran out
     return status, (None if move is None else (move, recheck(request.scenario, move)))
 
 

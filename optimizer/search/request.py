@@ -32,12 +32,25 @@ DEFAULT_TIME_LIMIT_S = 10.0
 # room for hard Reforms.  The answer depends on it, never on the machine's load.
 DEFAULT_EFFORT = 20.0
 MAX_EFFORT = 1e5
+# Building the model is bounded by the same effort, counted in rows posted (about 10,000 a
+# second on a typical core; the largest model of benchmarks/bench_solve.py's cases has 13,092
+# rows, crowded-reform, and issue 22's Advance 16,799 once pruned, over 200,000 when not), never
+# fewer than MIN_MODEL_ROWS: a search whose model would be larger stops building it
+# (`stopped_by: "deterministic_time"`) and answers from what it found before.
+ROWS_PER_EFFORT = 10_000
+MIN_MODEL_ROWS = 50_000
 # OPTIMAL: the answer within this of a bound over every way the rules allow (inches, or the
 # objective's own units); the answers state it.
 DEFAULT_TOLERANCE = 0.01
 # Ways of an Advance or March searched with up to this many wheels (benchmarks/README.md).
 DEFAULT_MAX_WHEELS = 3
 MAX_WHEELS = 8
+
+
+def time_limit(given: float | None) -> float:
+    """A search's wall-clock limit: `given`, or DEFAULT_TIME_LIMIT_S read when called (the
+    test suite raises it, so that its answers depend on the work budget alone)."""
+    return DEFAULT_TIME_LIMIT_S if given is None else given
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,6 +91,11 @@ class SearchRequest:
         if not (isinstance(self.workers, int) and self.workers >= 1):
             raise InvalidInputError(f"expected workers >= 1, got {self.workers!r}",
                                     path="workers")
+
+    @property
+    def model_rows(self) -> int:
+        """The most rows a model of this search may have (ROWS_PER_EFFORT)."""
+        return int(max(MIN_MODEL_ROWS, ROWS_PER_EFFORT * self.effort))
 
     @cached_property
     def unit(self) -> Any:

@@ -42,6 +42,7 @@ from optimizer.search.request import (
     DEFAULT_TIME_LIMIT_S,
     DEFAULT_TOLERANCE,
     SearchRequest,
+    time_limit,
 )
 from optimizer.search.result import SearchResult
 from optimizer.search.unproved import unproved
@@ -50,7 +51,7 @@ __all__ = ["DEFAULT_TIME_LIMIT_S", "SearchResult", "best_move", "objective_value
 
 
 def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objective, *,
-              time_limit_s: float = DEFAULT_TIME_LIMIT_S, lattice: Lattice | None = None,
+              time_limit_s: float | None = None, lattice: Lattice | None = None,
               workers: int = 1, effort: float | None = None,
               tolerance: float = DEFAULT_TOLERANCE,
               max_wheels: int = DEFAULT_MAX_WHEELS) -> SearchResult:
@@ -62,8 +63,8 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
         The unit and what it does (`advance`, `march`, `reform`).
     objective
         What to optimise (optimizer.search.objectives).
-    time_limit_s : float
-        A wall-clock cap on the whole search (seconds).
+    time_limit_s : float, optional
+        A wall-clock cap on the whole search (seconds; default `DEFAULT_TIME_LIMIT_S`).
     lattice, workers
         The search's lattice (the default: 0.005" and 1 deg) and CP-SAT workers.
     effort : float, optional
@@ -83,7 +84,7 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
         OPTIMAL, FEASIBLE, INFEASIBLE, NOT_FOUND or TIMEOUT; with a move, re-checked as legal.
     """
     return solve(SearchRequest(scenario, unit_id, manoeuvre, objective, lattice or Lattice(),
-                               time_limit_s, workers,
+                               time_limit(time_limit_s), workers,
                                DEFAULT_EFFORT if effort is None else effort, tolerance,
                                max_wheels))
 
@@ -201,11 +202,12 @@ def _solve_kept(request: SearchRequest, keep: list, incumbent: Incumbent | None,
     kept = set(keep)
     try:
         search = build_search(request, only=lambda o: o.index in kept, deadline=clock.deadline,
-                              focus=focus)
-    except SearchTimeout:
-        clock.fired = True
+                              focus=focus, max_rows=request.model_rows)
+    except SearchTimeout as stop:
+        clock.fired |= stop.limit == "wall_clock"
         return SearchResult(Status.TIMEOUT, request.objective, None, None, request.lattice,
-                            clock.elapsed())
+                            clock.elapsed(), stats={"model": str(stop)},
+                            stopped_by=stop.limit)
     enc = search.enc
     post_objective(request, enc, objective_regions, worst)
     if incumbent is not None:
@@ -213,6 +215,7 @@ def _solve_kept(request: SearchRequest, keep: list, incumbent: Incumbent | None,
     solver = solver_for(max(0.05, clock.left()), request.workers, request.effort)
     status = solver.solve(enc.sat_model)
     result = _result(search, solver, status, clock)
+    result.stats["model_rows"] = enc.rows
     if result.move is not None:
         option, centre = solution(search, solver)
         result.stats["search_value"] = float(request.goal.values(option, np.array([centre]))[0])

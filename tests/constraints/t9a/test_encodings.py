@@ -840,8 +840,11 @@ def test_objective_distance_is_optimal_on_the_lattice():
 
 
 def test_best_move_keeps_its_time_limit():
+    """A limit too short for the search: the wall clock stops it and the answer says so (no
+    timed assertion: how long it took depends on the machine)."""
     s = scenario(unit(mobility=2.0), reform_centre_mob=5.0, final_position_mob=5.0)
     result = best_move(s, "u", "reform", Objective("target_distance", point=(36.0, 40.0)),
-                       time_limit_s=1.0, lattice=COARSE)
-    # One second of search plus a generous two for building the model.
-    assert result.elapsed_s <= 3.0
+                       time_limit_s=1e-3, lattice=COARSE)
+    assert result.stopped_by == "wall_clock"
+    assert str(result.status) not in ("OPTIMAL", "INFEASIBLE")
+    assert result.move is None or check_move(s, result.move).legal

@@ -27,6 +27,7 @@ import pytest
 
 from constraints.t9a.checker import check_move
 from tests.solver_support import (
+    BACKSTOP_S,
     LATTICES,
     STATUSES,
     baseline_legal_move,
@@ -45,7 +46,7 @@ PLAN = [
     ("tight", range(300, 302), ("march", "advance", "reform", "march")),
     ("random", range(0, 22), ("march", "march", "advance", "march", "reform")),
 ]
-TIME_LIMIT_S = 3.0
+TIME_LIMIT_S = BACKSTOP_S  # the work budget (tests.solver_support.SOLVE_EFFORT) stops them
 REPEAT_EVERY = 5  # every 5th request is solved twice
 
 
@@ -104,7 +105,7 @@ def test_hundreds_of_requests_with_known_statuses(answers):
     assert len(answers) + sum("repeat" in a for a in answers) >= 190  # solves in all
     counts = Counter(a["status"] for a in answers)
     assert set(counts) <= set(STATUSES), counts
-    # Most searches finish (the margin is for a loaded machine: limits are wall-clock).
+    # Most searches finish within their work budget.
     assert counts["OPTIMAL"] >= 0.4 * len(answers), counts
     kinds = Counter(a["request"].manoeuvre for a in answers)
     assert min(kinds.values()) >= 25, kinds

@@ -150,8 +150,8 @@ class UnitSpacing(_SpacingClause):
         """Separating axes between the end Unit Boundary and each nearby obstacle piece."""
         gap = self.params["spacing_in"]
         enc = ectx.enc
-        grown = [r.buffer(_circumradius(o)) for r, o in zip(ectx.centre_regions, ectx.options,
-                                                             strict=True)]
+        grown = [r.buffer(_circumradius(o)) for r, o in
+                 ectx.watched(zip(ectx.centre_regions, ectx.options, strict=True))]
         for piece, options in zip(ectx.obstacles, near_options(ectx, grown, gap + 1e-6),
                                   strict=False):
             if not options:
@@ -306,7 +306,7 @@ class FrontSpacing(_SpacingClause):
         # family's own: optimizer.solve._family_budget_rows).
         budget = max((o.budget_in for o in ectx.options), default=0.0)
         limits = first_leg_clear(ectx.unit, option_ways(ectx), ectx.world_obstacles,
-                                 gap + STRICT_IN, budget)
+                                 gap + STRICT_IN, budget, ectx.check_time)
         bound_first_leg(ectx, limits, self.id)
         grown = [r.buffer(_circumradius(o)) for r, o in zip(ectx.centre_regions, ectx.options,
                                                              strict=True)]

@@ -70,7 +70,9 @@ UNIT_CASES = [
      "right"),
     ("gap-of-1e-7-is-contact", enemy(centre=(36.0, 12.0 + 1e-7), facing=SOUTH),
      True, {"front"}, "front"),
-    ("gap-of-1e-5-is-not", enemy(centre=(36.0, 12.0 + 1e-5), facing=SOUTH),
+    ("gap-of-1e-4-is-contact-A21", enemy(centre=(36.0, 12.0 + 1e-4), facing=SOUTH),
+     True, {"front"}, "front"),
+    ("gap-of-2e-3-is-not", enemy(centre=(36.0, 12.0 + 2e-3), facing=SOUTH),
      False, set(), None),
     ("overlap-is-contact", enemy(centre=(36.0, 11.5), facing=SOUTH, models=6, files=3),
      True, {"front"}, "front"),
@@ -400,7 +402,7 @@ def _other(rng, corners, kind):
         centre = (rng.uniform(-6, 6) + p[0], rng.uniform(-6, 6) + p[1])
         return _quarter(centre, t, n, rng.uniform(0.0, 360.0), w, d)
     h0 = {"flush": 0.0, "gap": rng.uniform(0.01, 1.0), "overlap": -rng.uniform(0.05, 2.0),
-          "tiny": rng.choice([1e-7, -1e-7, 5e-7, 2e-6, 1e-5])}[kind]
+          "tiny": rng.choice([1e-5, -1e-5, 5e-4, 2e-3, 1e-2])}[kind]
     start = _add(_add(p, t, rng.uniform(-w + 0.05, length - 0.05)), n, h0)
     return _quarter(start, t, n, 0.0, w, d)
 

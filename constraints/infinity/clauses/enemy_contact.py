@@ -36,15 +36,6 @@ def first_touch(leg: Leg, centre: tuple[float, float], reach_in: float) -> float
     return t if 0.0 <= t <= 1.0 else None
 
 
-def _ends_on(ctx: RouteContext, leg: Leg, enemy_id: str, reach_in: float) -> bool:
-    """Whether the route's last leg walks straight into contact with `enemy_id` and stops in
-    it: the contact is where the route ends (the tolerance only moves it a hair earlier)."""
-    if leg is not ctx.legs[-1]:
-        return False
-    enemy = next(t for t in ctx.scenario.units if t.id == enemy_id)
-    return math.dist(leg.end[:2], enemy.centre) <= reach_in + enemy.radius_in
-
-
 class EnemyContact(RouteClause):
     id = "route.enemy_contact"
 
@@ -59,7 +50,7 @@ class EnemyContact(RouteClause):
             if hit is not None:
                 t, enemy = hit
                 at = walked + t * leg.length_in
-                if at < total - CONTACT_IN and not _ends_on(ctx, leg, enemy, r + tolerance):
+                if at < total - CONTACT_IN:
                     x = leg.start[0] + t * (leg.end[0] - leg.start[0])
                     y = leg.start[1] + t * (leg.end[1] - leg.start[1])
                     return self.result(
@@ -73,16 +64,16 @@ class EnemyContact(RouteClause):
     @staticmethod
     def _hit(ctx: RouteContext, leg: Leg, r: float, start: tuple[float, ...],
              tolerance: float) -> tuple[float, str] | None:
-        """The first touch of an enemy on this leg not touching at the start, if any: bases
-        within the contact tolerance (A21) touch."""
+        """The first touch of an enemy on this leg not touching at the start (within the
+        contact tolerance, A21), if any."""
         best: tuple[float, str] | None = None
         for enemy in ctx.walk.troopers_in(ctx.walk.regions[leg.region]):  # type: ignore[index]
             if enemy.player == ctx.trooper.player:
                 continue
-            reach = r + enemy.radius_in + tolerance
-            if math.dist(start[:2], enemy.centre) <= reach:
-                continue
-            # Stopped where the bases come within the tolerance; a route ending in contact
+            reach = r + enemy.radius_in
+            if math.dist(start[:2], enemy.centre) <= reach + tolerance:
+                continue  # in contact at the start, within the contact tolerance (A21)
+            # Stopped where the bases meet; a route ending in contact (within CONTACT_IN)
             # meets them at its end, not before it.
             t = first_touch(leg, enemy.centre, reach)
             if t is not None and (best is None or t < best[0]):

@@ -102,3 +102,20 @@ def test_cli_bad_tolerance_is_one_line_of_bad_input(tmp_path, capsys):
     assert main(["check", SPEARS, str(path), "--referee", "5"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--referee" in err
+
+
+def test_a_nudge_check_takes_the_referee_too():
+    """Seed 001's nudge back into contact: 0.5" sideways regains it; 0.495" stops 0.005"
+    short of the enemy, a close call of `nudge.regain` inside 0.01"."""
+    from constraints.core.scenario_io import scenario_from_json
+    from constraints.t9a.clauses.nudge.checker import check_nudge
+    from constraints.t9a.clauses.nudge.context import Leg
+    from constraints.t9a.clauses.nudge.examples import foe, line, scene
+
+    scn = scenario_from_json(scene(line(), foe(5.5)))
+    exact = check_nudge(scn, "u", {"e": "front"}, [Leg("sideways", 0.495)])
+    verdict = check_nudge(scn, "u", {"e": "front"}, [Leg("sideways", 0.495)], referee=0.01)
+    assert not exact.legal and exact.referee is None
+    assert not verdict.legal and verdict.referee.verdict == "within_tolerance"
+    assert check_nudge(scn, "u", {"e": "front"}, [Leg("sideways", 0.4)],
+                       referee=0.01).referee.verdict == "illegal"

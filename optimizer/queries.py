@@ -57,12 +57,13 @@ def violations(scenario: Scenario, move: Move | WarhammerMove) -> tuple[Violatio
     return check_move(scenario, move).violations
 
 
-def check_move(scenario: Scenario, move: Any) -> Any:
-    """The scenario's system's exact checker on `move` (T9A's or whfb7's verdict)."""
+def check_move(scenario: Scenario, move: Any, referee: float | None = None) -> Any:
+    """The scenario's system's exact checker on `move` (T9A's or whfb7's verdict), with the
+    referee's reading at `referee` inches when given (A21)."""
     if not isinstance(scenario, Scenario):
         raise InvalidInputError(f"expected a Scenario, got {type(scenario).__name__}",
                                 path="scenario")
-    return find_system(scenario.rules).check(scenario, move)
+    return find_system(scenario.rules).check(scenario, move).refereed(referee)
 
 
 def judge_for(scenario: Scenario, unit_id: str, manoeuvre: str) -> Any:

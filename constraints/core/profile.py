@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from constraints.core.verdict import ClauseResult, Reading
 from constraints.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -58,13 +59,20 @@ class RulesProfile:
     def judge(self, ctx: Any, manoeuvre: str) -> tuple[tuple[Violation, ...], dict[str, float]]:
         """Every clause of the manoeuvre, bound to this profile, checked on a system's move
         context: the violations and measurements of them all (a checker's verdict)."""
+        found = self.judge_all(ctx, manoeuvre)
+        return found.violations, found.measurements
+
+    def judge_all(self, ctx: Any, manoeuvre: str) -> ClauseResult:
+        """As `judge`, with every clause's readings against its limits (referee mode)."""
         violations: list[Violation] = []
         measurements: dict[str, float] = {}
+        readings: list[Reading] = []
         for spec in self.manoeuvres[manoeuvre]:
             found = spec.bound_to(self).check(ctx)
             measurements.update(found.measurements)
             violations.extend(found.violations)
-        return tuple(violations), measurements
+            readings.extend(found.readings)
+        return ClauseResult(measurements, tuple(violations), tuple(readings))
 
     def clauses(self, manoeuvre: str) -> list[Clause]:
         """The manoeuvre's clauses, bound to this profile's parameters."""
@@ -87,6 +95,7 @@ OPTION_BOUNDS: tuple[tuple[str, float, str], ...] = (
     ("_mob", 10.0, "times Mob"),
     ("_deg", 180.0, "degrees"),
     ("_in", 24.0, "inches"),
+    ("_tolerance", 1.0, "inches"),
 )
 MAX_WHOLE_OPTION = 1000  # file counts and rank widths: a unit's most models
 

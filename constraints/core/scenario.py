@@ -123,6 +123,13 @@ class Scenario(Generic[U]):
     def profile(self) -> RulesProfile:
         return find_profile(self.rules).with_options(dict(self.rule_options))
 
+    @property
+    def contact_tolerance(self) -> float:
+        """The rule option `contact_tolerance` (A21): objects closer than this, a gap or an
+        overlap, are in contact (0 for a profile without it: exact)."""
+        value = self.profile.params.get("contact_tolerance", 0.0)
+        return float(value) if isinstance(value, int | float) else 0.0
+
     def unit(self, unit_id: str) -> U:
         return self._index[unit_id]
 

@@ -99,17 +99,22 @@ def _check_ids(scenario: Scenario, system: System) -> None:
 
 def _check_placement(scenario: Scenario) -> None:
     area = scenario.battlefield.area()
+    # A21: an overlap within the contact tolerance is contact, not an error; shrinking each
+    # shape by half the tolerance leaves only deeper overlaps.
+    half = 0.5 * scenario.contact_tolerance
     shapes = [u.boundary() for u in scenario.units]
+    cores = [s.buffer(-half, join_style="mitre") if half > 0 else s for s in shapes]
     for i, (unit, shape) in enumerate(zip(scenario.units, shapes, strict=True)):
         where = f"$.units[{i}]"
         if not area.covers(shape):
             raise InvalidInputError(f"unit {unit.id!r} is off the battlefield", path=where)
-        for other, other_shape in zip(scenario.units[:i], shapes[:i], strict=True):
-            if shape.relate_pattern(other_shape, "2********"):
+        for other, other_core in zip(scenario.units[:i], cores[:i], strict=True):
+            if cores[i].relate_pattern(other_core, "2********"):
                 raise InvalidInputError(f"unit {unit.id!r} overlaps unit {other.id!r}",
                                         path=where)
         for t in scenario.impassable():
-            if shape.relate_pattern(t.shape, "2********"):
+            wall = t.shape.buffer(-half, join_style="mitre") if half > 0 else t.shape
+            if cores[i].relate_pattern(wall, "2********"):
                 raise InvalidInputError(f"unit {unit.id!r} overlaps impassable terrain "
                                         f"{t.id!r}", path=where)
 

@@ -8,7 +8,7 @@ and nothing proves there is none: docs/rules.md §4.8).  `legal` is True only wh
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from constraints.geometry.plane import Point
@@ -36,11 +36,25 @@ class Violation:
 
 
 @dataclass(frozen=True)
+class Reading:
+    """One measurement of a clause against its limit, legal or not: what referee mode
+    (A21, `constraints.core.referee`) reads for the close calls."""
+
+    clause: str
+    measured: float
+    limit: float
+    dimension: str
+    legal: bool
+
+
+@dataclass(frozen=True)
 class ClauseResult:
-    """What one clause found: named measurements and any violations."""
+    """What one clause found: named measurements, any violations, and the readings of its
+    measurements against their limits (where the clause gives them)."""
 
     measurements: dict[str, float] = field(default_factory=dict)
     violations: tuple[Violation, ...] = ()
+    readings: tuple[Reading, ...] = ()
 
 
 def measurement(clause_id: str, name: str, value: float, limit: float, legal: bool,
@@ -49,7 +63,8 @@ def measurement(clause_id: str, name: str, value: float, limit: float, legal: bo
     (what every clause protocol's `result` returns)."""
     violations = () if legal else (
         Violation(clause_id, value, limit, dimension, message, witness),)
-    return ClauseResult({name: value}, violations)
+    return ClauseResult({name: value}, violations,
+                        (Reading(clause_id, value, limit, dimension, legal),))
 
 
 @dataclass(frozen=True)
@@ -70,6 +85,8 @@ class Verdict:
     measurements: dict[str, float]
     steps: tuple[dict[str, float], ...] | None = None  # how an end-pose move was reached
     not_proved: str | None = None
+    readings: tuple[Reading, ...] = ()  # every clause's measurement against its limit
+    referee: Any = None  # a `constraints.core.referee.RefereeCall` in referee mode (A21)
 
     def __post_init__(self) -> None:
         if self.not_proved is not None and self.violations:
@@ -104,7 +121,19 @@ class Verdict:
             out["steps"] = list(self.steps)
         if self.not_proved is not None:
             out["not_proved"] = self.not_proved
+        if self.referee is not None:
+            out["referee"] = self.referee.to_json()
         return out
+
+    def refereed(self, tolerance: float | None) -> Verdict:
+        """This verdict with the referee's reading at `tolerance` inches (A21); unchanged
+        when `tolerance` is None (referee mode off)."""
+        if tolerance is None:
+            return self
+        from constraints.core.referee import referee_call
+
+        return replace(self, referee=referee_call(self.status, self.violations,
+                                                  self.readings, tolerance))
 
 
 def _rounded(point: Point) -> list[float]:

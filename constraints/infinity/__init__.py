@@ -16,7 +16,8 @@ from constraints.infinity.trooper import named_ids, read_trooper, trooper_to_jso
 # (as the nudge's are) and the skills (`route.SKILLS`) are not manoeuvres, so the searches
 # of Move Manoeuvres refuse this profile as bad input.
 PROFILE = RulesProfile("infinity-n4", "Infinity N4 General Movement Rules (seed 004)",
-                       MappingProxyType({}), MappingProxyType({}), "infinity")
+                       MappingProxyType({}),
+                       MappingProxyType({"contact_tolerance": 0.001}), "infinity")
 
 SYSTEM = System("infinity", (PROFILE,), TERRAIN_KINDS, read_trooper, trooper_to_json, named_ids,
                 route_from_json, check_route, read_terrain, terrain_to_json, check_placement)

@@ -4,11 +4,12 @@ violation with its measurement."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from constraints.core.referee import RefereeCall, referee_call
 from constraints.core.scenario import Scenario
-from constraints.core.verdict import Violation
+from constraints.core.verdict import Reading, Violation
 from constraints.infinity.clauses import ROUTE_CLAUSES
 from constraints.infinity.clauses.context import RouteContext
 from constraints.infinity.route import Route
@@ -23,6 +24,8 @@ class RouteVerdict:
     move_lengths_in: tuple[float, ...]
     violations: tuple[Violation, ...]
     measurements: dict[str, float] = field(default_factory=dict)
+    readings: tuple[Reading, ...] = ()
+    referee: RefereeCall | None = None  # referee mode (A21)
 
     @property
     def legal(self) -> bool:
@@ -46,7 +49,16 @@ class RouteVerdict:
                 "end": [round(v, 6) for v in self.path[-1]],
                 "violations": [v.to_json() for v in self.violations],
                 "measurements": {k: round(v, 6) for k, v in self.measurements.items()
-                                 if v != float("inf")}}
+                                 if v != float("inf")},
+                **({"referee": self.referee.to_json()} if self.referee is not None else {})}
+
+    def refereed(self, tolerance: float | None) -> RouteVerdict:
+        """This verdict with the referee's reading at `tolerance` inches (A21); unchanged
+        when `tolerance` is None."""
+        if tolerance is None:
+            return self
+        return replace(self, referee=referee_call(self.status, self.violations,
+                                                  self.readings, tolerance))
 
     def text(self) -> str:
         word = "LEGAL" if self.legal else "ILLEGAL"
@@ -56,17 +68,23 @@ class RouteVerdict:
         for v in self.violations:
             lines.append(f"  broken {v.clause}: {v.message} "
                          f"(measured {v.measured:.3f} {v.dimension}, limit {v.limit:.3f})")
+        if self.referee is not None:
+            lines.append(self.referee.text())
         return "\n".join(lines)
 
 
-def check_route(scenario: Scenario, route: Route) -> RouteVerdict:
-    """Judge a declared route exactly (bad input raises InvalidInputError)."""
+def check_route(scenario: Scenario, route: Route,
+                referee: float | None = None) -> RouteVerdict:
+    """Judge a declared route exactly (bad input raises InvalidInputError); `referee`: a
+    referee tolerance in inches (A21), None for the exact verdict alone."""
     ctx = RouteContext(scenario, route)
     violations: list[Violation] = []
     measurements: dict[str, float] = {}
+    readings: list[Reading] = []
     for clause in ROUTE_CLAUSES:
         found = clause().check(ctx)
         violations += found.violations
+        readings += found.readings
         measurements.update(found.measurements)
     return RouteVerdict(route.unit, route.skill, route.path, tuple(ctx.move_lengths()),
-                        tuple(violations), measurements)
+                        tuple(violations), measurements, tuple(readings)).refereed(referee)

@@ -27,7 +27,7 @@ def check_placement(scenario: Scenario) -> None:
     for i, trooper in enumerate(units):
         _trooper(scenario, surfaces, trooper, f"$.units[{i}]")
         for other in units[:i]:
-            if _overlap(trooper, other):
+            if _overlap(trooper, other, _tolerance(scenario)):
                 raise InvalidInputError(f"trooper {trooper.id!r} overlaps trooper "
                                         f"{other.id!r}", path=f"$.units[{i}]")
 
@@ -72,9 +72,15 @@ def _trooper(scenario: Scenario, surfaces: Surfaces, t: Trooper, where: str) -> 
             raise InvalidInputError(f"trooper {t.id!r} is inside scenery {p.id!r}", path=where)
 
 
-def _overlap(a: Trooper, b: Trooper) -> bool:
-    """Bases overlapping in the plane, their Silhouettes overlapping in height."""
+def _tolerance(scenario: Scenario) -> float:
+    """The contact tolerance (A21): bases overlapping by no more than it are in contact."""
+    return scenario.contact_tolerance
+
+
+def _overlap(a: Trooper, b: Trooper, tolerance: float) -> bool:
+    """Bases overlapping in the plane by more than the contact tolerance (A21: less is
+    contact, not an error), their Silhouettes overlapping in height."""
     apart = math.dist(a.centre, b.centre) - a.radius_in - b.radius_in
     low, high = max(a.level_in, b.level_in), min(a.level_in + a.height_in,
                                                     b.level_in + b.height_in)
-    return apart < -INSIDE_IN and low < high
+    return apart < -max(tolerance, INSIDE_IN) and low < high

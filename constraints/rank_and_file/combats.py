@@ -16,15 +16,20 @@ from itertools import combinations
 
 import networkx as nx
 
-from constraints.rank_and_file.contact import in_contact, named_facing, touched_facings
+from constraints.rank_and_file.contact import (
+    CONTACT_IN,
+    in_contact,
+    named_facing,
+    touched_facings,
+)
 from constraints.rank_and_file.unit import Unit
 
 Combat = tuple[str, ...]
 
 
-def contact_graph(units: Iterable[Unit]) -> nx.Graph:
+def contact_graph(units: Iterable[Unit], tolerance: float = CONTACT_IN) -> nx.Graph:
     """Every unit id as a node; an edge joins two units of different players whose Unit
-    Boundaries touch (RULES.md §2.6.1, §2.6.3).
+    Boundaries touch (RULES.md §2.6.1, §2.6.3), within the contact tolerance (A21).
 
     Edge attributes, keyed by the unit id of each side: `facing`, the side's Facing in which
     the other engages it (`engaged_facing`), and `touched`, all its Facings the other
@@ -34,28 +39,30 @@ def contact_graph(units: Iterable[Unit]) -> nx.Graph:
     graph.add_nodes_from(u.id for u in ordered)
     boundaries = {u.id: u.boundary() for u in ordered}
     for a, b in combinations(ordered, 2):
-        if a.player == b.player or not in_contact(boundaries[a.id], boundaries[b.id]):
+        if a.player == b.player \
+                or not in_contact(boundaries[a.id], boundaries[b.id], tolerance):
             continue
-        touched = {a.id: touched_facings(a, boundaries[b.id]),
-                   b.id: touched_facings(b, boundaries[a.id])}
-        facing = {a.id: named_facing(a, boundaries[b.id], touched[a.id]),
-                  b.id: named_facing(b, boundaries[a.id], touched[b.id])}
+        touched = {a.id: touched_facings(a, boundaries[b.id], tolerance),
+                   b.id: touched_facings(b, boundaries[a.id], tolerance)}
+        facing = {a.id: named_facing(a, boundaries[b.id], touched[a.id], tolerance),
+                  b.id: named_facing(b, boundaries[a.id], touched[b.id], tolerance)}
         graph.add_edge(a.id, b.id, touched=touched, facing=facing)
     return graph
 
 
-def combats(units: Iterable[Unit]) -> list[Combat]:
+def combats(units: Iterable[Unit], tolerance: float = CONTACT_IN) -> list[Combat]:
     """The combats: each group of two or more units joined by enemy contact, its unit ids
     sorted, the list sorted."""
-    graph = contact_graph(units)
+    graph = contact_graph(units, tolerance)
     found = (tuple(sorted(part)) for part in nx.connected_components(graph))
     return sorted(c for c in found if len(c) >= 2)
 
 
-def engagements(units: Iterable[Unit]) -> dict[str, dict[str, str]]:
+def engagements(units: Iterable[Unit],
+                tolerance: float = CONTACT_IN) -> dict[str, dict[str, str]]:
     """For each Engaged unit: enemy id -> the unit's own Facing in which that enemy engages
     it ("Engaged in a Facing", RULES.md §2.6.4).  Unengaged units are left out."""
-    graph = contact_graph(units)
+    graph = contact_graph(units, tolerance)
     found: dict[str, dict[str, str]] = {}
     for uid in sorted(graph.nodes):
         enemies = sorted(graph.neighbors(uid))
@@ -64,7 +71,7 @@ def engagements(units: Iterable[Unit]) -> dict[str, dict[str, str]]:
     return found
 
 
-def engaged_ids(units: Iterable[Unit]) -> frozenset[str]:
+def engaged_ids(units: Iterable[Unit], tolerance: float = CONTACT_IN) -> frozenset[str]:
     """The units touching at least one enemy unit (the Facings not measured: cheaper than
     `engagements` where only who is Engaged matters)."""
     ordered = list(units)
@@ -72,7 +79,7 @@ def engaged_ids(units: Iterable[Unit]) -> frozenset[str]:
     found: set[str] = set()
     for (i, a), (j, b) in combinations(enumerate(ordered), 2):
         if a.player != b.player and (a.id not in found or b.id not in found) \
-                and in_contact(boundaries[i], boundaries[j]):
+                and in_contact(boundaries[i], boundaries[j], tolerance):
             found.update((a.id, b.id))
     return frozenset(found)
 

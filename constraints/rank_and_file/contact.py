@@ -5,12 +5,15 @@
     Boundaries touch.  Models are in contact when their bases touch, including across empty
     gaps inside a unit."  [T9A3 "Contact between Objects"]
 
-Touching is measured with the one contact tolerance of the project: a distance of at most
-`CONTACT_IN` (DESIGN.md).  Decisions taken here (each also said where it is applied):
+Touching is measured with the contact tolerance, the rule option `contact_tolerance`
+(A21, default `CONTACT_IN` = 0.001", 25 µm): Facings closer than it, a gap or an overlap,
+are in base contact, since positions measured at a table are never exact.  Every reader
+below takes the tolerance (`tolerance=`); `contact_tolerance(scenario)` gives a scenario's.
+Decisions taken here (each also said where it is applied):
 
-* A Facing is touched *along a line* when more than `LINE_IN` (10 x `CONTACT_IN`) of its
-  edge lies within `CONTACT_IN` of the other object.  It cannot be `CONTACT_IN` itself: a
-  bare corner-to-corner touch already brings about `CONTACT_IN` (more at shallow angles) of
+* A Facing is touched *along a line* when more than `line_in` (10 x the tolerance) of its
+  edge lies within the tolerance of the other object.  It cannot be the tolerance itself: a
+  bare corner-to-corner touch already brings about the tolerance (more at shallow angles) of
   each edge within reach.
 * A contact at a single point on one of the unit's corners touches both Facings that meet
   there (a corner is on both edges: a unit that fought with its Front and is nudged back
@@ -41,12 +44,15 @@ from constraints.core.scenario import Scenario
 from constraints.geometry.plane import Point, rectangle_corners, unit_vector
 from constraints.rank_and_file.unit import Unit
 
-CONTACT_IN = 1e-6
-# Contact "along a line" needs more edge than a corner touch brings within CONTACT_IN.
-LINE_IN = 10.0 * CONTACT_IN
+CONTACT_IN = 1e-3  # the default of the rule option `contact_tolerance` (A21)
+# A geometric hair: a contact point this close to a corner is at the corner, and a corridor
+# across a gap (or what is left of it) needs more width than this.  Contact "along a line"
+# needs more edge within the tolerance than a corner touch brings: `line_in`.
+LINE_IN = 1e-5
+HAIR_IN = 1e-6  # float room in the corridors' geometry (not a contact: see `CONTACT_IN`)
 FACINGS = ("front", "right", "rear", "left")
 # Two Facings are parallel when the sine of the angle between them is below this: the
-# bases of the two units are then aligned to within a CONTACT_IN over a 1000" frontage.
+# bases of the two units are then aligned to within 1e-6" over a 1000" frontage.
 PARALLEL_SIN = 1e-9
 
 Segment = tuple[Point, Point]
@@ -54,11 +60,21 @@ Box = tuple[float, float, float, float]  # (lo_u, hi_u, lo_v, hi_v) in a facing'
 Frame = tuple[np.ndarray, np.ndarray, np.ndarray]  # origin, along the facing, outwards
 
 
-def in_contact(a: BaseGeometry, b: BaseGeometry) -> bool:
+def contact_tolerance(scenario: Scenario) -> float:
+    """The scenario's contact tolerance: its rule option `contact_tolerance` (A21)."""
+    return scenario.contact_tolerance
+
+
+def line_in(tolerance: float) -> float:
+    """How much edge within `tolerance` makes a contact "along a line" (10 x tolerance)."""
+    return max(LINE_IN, 10.0 * tolerance)
+
+
+def in_contact(a: BaseGeometry, b: BaseGeometry, tolerance: float = CONTACT_IN) -> bool:
     """Whether two objects touch or overlap: "Two objects are in contact if they touch along
     a line or at a single point (corner to corner counts), or if one overlaps the other."
-    [T9A3 "Contact between Objects"]; touching is a distance of at most `CONTACT_IN`."""
-    return bool(a.distance(b) <= CONTACT_IN)
+    [T9A3 "Contact between Objects"]; touching is a distance of at most `tolerance`."""
+    return bool(a.distance(b) <= tolerance)
 
 
 def facing_edges(unit: Unit) -> dict[str, Segment]:
@@ -103,32 +119,33 @@ def local_arc(x: float, y: float, width: float, depth: float) -> str:
     return nearest[2]
 
 
-def touched_facings(unit: Unit, other_boundary: BaseGeometry) -> frozenset[str]:
+def touched_facings(unit: Unit, other_boundary: BaseGeometry,
+                    tolerance: float = CONTACT_IN) -> frozenset[str]:
     """The Facings of `unit` that `other_boundary` touches: "Engaged in a Facing" is "the
     enemy boundary touches that Facing of the unit" (RULES.md §2.6.4).
 
-    Along a line (more than `LINE_IN` of the edge within `CONTACT_IN`): every such Facing.
+    Along a line (more than `line_in` of the edge within the tolerance): every such Facing.
     At a single point: the edge holding it, or, at a corner, both Facings meeting there.
     Empty when the two do not touch."""
     boundary = unit.boundary()
-    if not in_contact(boundary, other_boundary):
+    if not in_contact(boundary, other_boundary, tolerance):
         return frozenset()
-    reach = other_boundary.buffer(CONTACT_IN)
+    reach = other_boundary.buffer(tolerance)
     edges = facing_edges(unit)
     along = frozenset(f for f in FACINGS
-                      if LineString(edges[f]).intersection(reach).length > LINE_IN)
+                      if LineString(edges[f]).intersection(reach).length > line_in(tolerance))
     if along:
         return along
-    return _point_facings(unit, boundary, other_boundary, edges)
+    return _point_facings(unit, boundary, other_boundary, edges, tolerance)
 
 
 def _point_facings(unit: Unit, boundary: Polygon, other: BaseGeometry,
-                   edges: dict[str, Segment]) -> frozenset[str]:
+                   edges: dict[str, Segment], tolerance: float) -> frozenset[str]:
     """The Facings of a contact at a single point (two at a corner), or of an object wholly
     inside (the Facing whose Arc holds its centre)."""
     centre = other.centroid
     ring = boundary.exterior
-    if ring.distance(other) > CONTACT_IN:  # wholly inside: no edge is touched
+    if ring.distance(other) > tolerance:  # wholly inside: no edge is touched
         return frozenset({arc_of(unit, (centre.x, centre.y))})
     spot = nearest_points(ring, other)[0]
     if min(spot.distance(shapely.Point(c)) for c in unit.corners()) <= LINE_IN:
@@ -136,19 +153,21 @@ def _point_facings(unit: Unit, boundary: Polygon, other: BaseGeometry,
     return frozenset({min(FACINGS, key=lambda f: LineString(edges[f]).distance(spot))})
 
 
-def engaged_facing(unit: Unit, enemy: Unit) -> str | None:
+def engaged_facing(unit: Unit, enemy: Unit, tolerance: float = CONTACT_IN) -> str | None:
     """The Facing of `unit` in which `enemy` engages it: "Engaged in a Facing" = the enemy
     boundary touches that Facing (RULES.md §2.6.4).  None when they do not touch; when the
     enemy wraps a corner (along a line on two edges), the first in `FACINGS` order; at a
     single corner point, the one whose Arc holds the enemy's centre (see `touched_facings`
     for all)."""
-    return named_facing(unit, enemy.boundary(), touched_facings(unit, enemy.boundary()))
+    return named_facing(unit, enemy.boundary(),
+                        touched_facings(unit, enemy.boundary(), tolerance), tolerance)
 
 
-def named_facing(unit: Unit, other: BaseGeometry, touched: frozenset[str]) -> str | None:
+def named_facing(unit: Unit, other: BaseGeometry, touched: frozenset[str],
+                 tolerance: float = CONTACT_IN) -> str | None:
     """One Facing of `touched` to name the contact by: a corner point's by the Arc, else the
     first in `FACINGS` order."""
-    if len(touched) == 2 and not _along_a_line(unit, other):
+    if len(touched) == 2 and not _along_a_line(unit, other, tolerance):
         centre = other.centroid
         by_arc = arc_of(unit, (centre.x, centre.y))
         if by_arc in touched:
@@ -156,9 +175,9 @@ def named_facing(unit: Unit, other: BaseGeometry, touched: frozenset[str]) -> st
     return next((f for f in FACINGS if f in touched), None)
 
 
-def _along_a_line(unit: Unit, other: BaseGeometry) -> bool:
-    reach = other.buffer(CONTACT_IN)
-    return any(LineString(edge).intersection(reach).length > LINE_IN
+def _along_a_line(unit: Unit, other: BaseGeometry, tolerance: float) -> bool:
+    reach = other.buffer(tolerance)
+    return any(LineString(edge).intersection(reach).length > line_in(tolerance)
                for edge in facing_edges(unit).values())
 
 
@@ -169,8 +188,8 @@ def model_bases(unit: Unit) -> list[Polygon]:
             for _, slot in unit.formation.layout()]
 
 
-def model_contacts(unit: Unit, enemy: Unit,
-                   blockers: Sequence[BaseGeometry] = ()) -> frozenset[tuple[str, str]]:
+def model_contacts(unit: Unit, enemy: Unit, blockers: Sequence[BaseGeometry] = (),
+                   tolerance: float = CONTACT_IN) -> frozenset[tuple[str, str]]:
     """Pairs (model of `unit`, model of `enemy`) in contact, by `Unit.model_ids()`.
 
     "Models are in contact when their bases touch, including across empty gaps inside a
@@ -182,9 +201,10 @@ def model_contacts(unit: Unit, enemy: Unit,
 
     `blockers`: impassable terrain and the boundaries of units other than these two
     (`gap_blockers` gathers them from a scenario)."""
-    if not in_contact(unit.boundary(), enemy.boundary()):
+    if not in_contact(unit.boundary(), enemy.boundary(), tolerance):
         return frozenset()  # every base lies inside its Unit Boundary
-    return frozenset(_touching(unit, enemy) | _across_gaps(unit, enemy, blockers))
+    return frozenset(_touching(unit, enemy, tolerance)
+                     | _across_gaps(unit, enemy, blockers, tolerance))
 
 
 def models_in_contact(unit: Unit, enemies: Iterable[Unit],
@@ -205,23 +225,23 @@ def gap_blockers(scenario: Scenario, unit_id: str, enemy_id: str) -> tuple[BaseG
     return others + tuple(t.shape for t in scenario.impassable())
 
 
-def _touching(unit: Unit, enemy: Unit) -> set[tuple[str, str]]:
+def _touching(unit: Unit, enemy: Unit, tolerance: float) -> set[tuple[str, str]]:
     """Pairs whose bases touch (a corner counts), by one vectorised distance table."""
     ours, theirs = np.array(model_bases(unit)), np.array(model_bases(enemy))
     if ours.size == 0 or theirs.size == 0:
         return set()
-    close = shapely.distance(ours[:, None], theirs[None, :]) <= CONTACT_IN
+    close = shapely.distance(ours[:, None], theirs[None, :]) <= tolerance
     own_ids, their_ids = unit.model_ids(), enemy.model_ids()
     return {(own_ids[i], their_ids[j]) for i, j in zip(*np.nonzero(close), strict=True)}
 
 
-def _across_gaps(unit: Unit, enemy: Unit,
-                 blockers: Sequence[BaseGeometry]) -> set[tuple[str, str]]:
+def _across_gaps(unit: Unit, enemy: Unit, blockers: Sequence[BaseGeometry],
+                 tolerance: float) -> set[tuple[str, str]]:
     """Pairs joined across a gap, for every pair of touching Facings that are parallel."""
     found: set[tuple[str, str]] = set()
     theirs = [_frame(facing_edges(enemy)[f])
-              for f in sorted(touched_facings(enemy, unit.boundary()))]
-    for own in sorted(touched_facings(unit, enemy.boundary())):
+              for f in sorted(touched_facings(enemy, unit.boundary(), tolerance))]
+    for own in sorted(touched_facings(unit, enemy.boundary(), tolerance)):
         frame = _frame(facing_edges(unit)[own])
         if any(_opposed(frame, their) for their in theirs):
             found |= _joined(unit, enemy, frame, blockers)
@@ -285,7 +305,7 @@ def _corridor(own: Box, their: Box) -> Box | None:
     bases share; None when they share no width or do not stand apart (touching bases are
     in contact already)."""
     lo_u, hi_u = max(own[0], their[0]), min(own[1], their[1])
-    if hi_u - lo_u <= LINE_IN or their[2] - own[3] <= CONTACT_IN:
+    if hi_u - lo_u <= LINE_IN or their[2] - own[3] <= HAIR_IN:
         return None
     return (lo_u, hi_u, own[3], their[2])
 
@@ -293,8 +313,8 @@ def _corridor(own: Box, their: Box) -> Box | None:
 def _open_length(corridor: Box, others: list[Box]) -> float:
     """How much of the corridor's width no other base cuts: the lines left to join them."""
     cuts = sorted((max(b[0], corridor[0]), min(b[1], corridor[1])) for b in others
-                  if min(b[1], corridor[1]) - max(b[0], corridor[0]) > CONTACT_IN
-                  and min(b[3], corridor[3]) - max(b[2], corridor[2]) > CONTACT_IN)
+                  if min(b[1], corridor[1]) - max(b[0], corridor[0]) > HAIR_IN
+                  and min(b[3], corridor[3]) - max(b[2], corridor[2]) > HAIR_IN)
     free, reached = 0.0, corridor[0]
     for lo, hi in cuts:
         free += max(0.0, lo - reached)
@@ -307,8 +327,8 @@ def _blocked(corridor: Box, frame: Frame, blockers: Sequence[BaseGeometry]) -> b
     if not blockers:
         return False
     origin, along, out = frame
-    lo_u, hi_u = corridor[0] + CONTACT_IN, corridor[1] - CONTACT_IN
-    lo_v, hi_v = corridor[2] + CONTACT_IN, corridor[3] - CONTACT_IN
+    lo_u, hi_u = corridor[0] + HAIR_IN, corridor[1] - HAIR_IN
+    lo_v, hi_v = corridor[2] + HAIR_IN, corridor[3] - HAIR_IN
     corners = [origin + u * along + v * out
                for u, v in ((lo_u, lo_v), (hi_u, lo_v), (hi_u, hi_v), (lo_u, hi_v))]
     inner = Polygon([(float(p[0]), float(p[1])) for p in corners])

@@ -13,7 +13,7 @@ from constraints.t9a.context import MoveContext
 from constraints.t9a.moves import Move
 
 
-def check_move(scenario: Scenario, move: Move) -> Verdict:
+def check_move(scenario: Scenario, move: Move, referee: float | None = None) -> Verdict:
     """Judge `move` in `scenario`: every clause of its manoeuvre, measured.
 
     Parameters
@@ -23,6 +23,10 @@ def check_move(scenario: Scenario, move: Move) -> Verdict:
     move : Move
         An Advance, March or Reform of one unit; an Advance or March may give its end pose
         instead of steps (a way there is looked for, and the verdict says which).
+    referee : float, optional
+        Referee mode (A21): a tolerance in inches; the verdict then carries the referee's
+        reading (`Verdict.referee`: close calls, and `within_tolerance` when every broken
+        clause is one).  The exact verdict is the same either way.
 
     Returns
     -------
@@ -40,16 +44,17 @@ def check_move(scenario: Scenario, move: Move) -> Verdict:
         # Imported here: end_pose imports `judge` from this module.
         from constraints.t9a.end_pose import check_end_pose
 
-        return check_end_pose(scenario, move)
-    return judge(MoveContext(scenario, move))
+        return check_end_pose(scenario, move).refereed(referee)
+    return judge(MoveContext(scenario, move)).refereed(referee)
 
 
 def judge(ctx: MoveContext) -> Verdict:
     """Run every clause of the move's manoeuvre on a prepared context."""
-    violations, measurements = ctx.profile.judge(ctx, ctx.move.manoeuvre)
+    found = ctx.profile.judge_all(ctx, ctx.move.manoeuvre)
     end = ctx.end_unit
     return Verdict(ctx.unit.id, ctx.move.manoeuvre, end.pose.centre, end.pose.facing_deg,
-                   end.files, end.corners(), violations, measurements)
+                   end.files, end.corners(), found.violations, found.measurements,
+                   readings=found.readings)
 
 
 def validate_move(scenario: Scenario, move: Move) -> None:

@@ -91,6 +91,7 @@ _T9A_PARAMS: dict[str, ParamValue] = {
     "max_file_change": 3,          # Reform |files after - files before|
     "max_file_change_musician": 3,
     "proper_rank_width": (5, 5, 5, 3, 3, 1),  # models in a Proper Rank by Height 0-5
+    "contact_tolerance": 0.001,    # Facings closer than this (gap or overlap) touch (A21)
 }
 
 T9A_PROFILES: tuple[RulesProfile, ...] = (

@@ -14,14 +14,15 @@ from constraints.whfb7.moves import WarhammerMove
 from constraints.whfb7.reform import chosen_slots
 
 
-def check_move(scenario: Scenario, move: WarhammerMove) -> Verdict:
+def check_move(scenario: Scenario, move: WarhammerMove,
+               referee: float | None = None) -> Verdict:
     """Judge `move` in `scenario`: every clause of its manoeuvre, measured.
 
     Returns a legal verdict, or every broken clause with its measurement, limit and
     witness; the end position is the executed one (a turn changes the files, a reform its
     files and facing about the centre).  `InvalidInputError` means the move does not fit
     the scenario: an unknown unit, more files than models, an assignment that does not
-    place every model exactly once.
+    place every model exactly once.  `referee`: a referee tolerance in inches (A21).
     """
     if not isinstance(move, WarhammerMove):
         raise InvalidInputError(f"expected a WarhammerMove, got {type(move).__name__}",
@@ -32,15 +33,16 @@ def check_move(scenario: Scenario, move: WarhammerMove) -> Verdict:
     validate_manoeuvre(scenario, move.unit, move.manoeuvre)
     ctx = WarhammerContext(scenario, move)
     _validate_reform(ctx)
-    return judge(ctx)
+    return judge(ctx).refereed(referee)
 
 
 def judge(ctx: WarhammerContext) -> Verdict:
     """Run every clause of the move's manoeuvre on a prepared context."""
-    violations, measurements = ctx.profile.judge(ctx, str(ctx.move.manoeuvre))
+    found = ctx.profile.judge_all(ctx, str(ctx.move.manoeuvre))
     end = ctx.end_unit
     return Verdict(ctx.unit.id, str(ctx.move.manoeuvre), end.pose.centre, end.pose.facing_deg,
-                   end.files, end.corners(), violations, measurements)
+                   end.files, end.corners(), found.violations, found.measurements,
+                   readings=found.readings)
 
 
 def _validate_reform(ctx: WarhammerContext) -> None:

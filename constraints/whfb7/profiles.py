@@ -61,6 +61,7 @@ _PARAMS: dict[str, ParamValue] = {
     "spacing_in": 1.0,        # the 1" rule: strictly more than this from others
     "march_block_in": 8.0,    # a non-fleeing enemy this close (inclusive) forbids marching
     "reform_model_mob": 2.0,  # the longest move of one model in a reform, x M
+    "contact_tolerance": 0.001,  # Facings closer than this (gap or overlap) touch (A21)
 }
 
 WHFB7_PROFILES: tuple[RulesProfile, ...] = (

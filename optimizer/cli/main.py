@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from importlib import metadata
 
 from constraints.core.jsonread import read_json
+from constraints.core.referee import checked_tolerance
 from constraints.core.scenario import require_system
 from constraints.core.scenario_io import load_scenario
 from constraints.core.system import find_system
@@ -28,7 +29,7 @@ from optimizer.cli.nudge import (
     is_nudge_result,
     render_nudge_result,
 )
-from optimizer.cli.options import join_negative_values
+from optimizer.cli.options import finite, join_negative_values
 from optimizer.cli.reform import (
     add_reform_command,
     check_reform_file,
@@ -44,6 +45,7 @@ from optimizer.cli.search import (
     load_drawing,
     region_of,
 )
+from optimizer.cli.warn import warned, with_warnings
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
 EPILOG = """\
@@ -78,6 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("move", help="a move file (JSON: unit, manoeuvre, steps or end pose), "
                        "or a Combat Reform proposal (manoeuvre combat_reform, reforms)")
     check.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    check.add_argument("--referee", metavar="T", type=finite, default=None,
+                       help="referee mode (A21): a tolerance in inches; clauses measured in "
+                       "inches within T of their limit are close calls, and a move broken "
+                       "only by close calls is WITHIN TOLERANCE (exit status 0)")
     check.add_argument("--result", metavar="FILE",
                        help="for a Combat Reform: the combat result (loser, passed, ...)")
     render = sub.add_parser("render", help="draw a scenario, a move or a solve result",
@@ -159,6 +165,7 @@ def _silence_stdout() -> None:
 def cmd_check(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario)
     data = read_json(args.move)
+    warnings = warned(scenario, move=data)
     if args.result and not is_combat_reform(data):
         raise InvalidInputError("--result goes only with a Combat Reform proposal",
                                 path="command line")
@@ -169,8 +176,13 @@ def cmd_check(args: argparse.Namespace) -> int:
             else system.check(scenario, system.read_move(data))
     except InvalidInputError as exc:
         raise exc.in_file(args.move) from None
+    if args.referee is not None:
+        verdict = verdict.refereed(checked_tolerance(args.referee, "--referee"))
     text = verdict.text() if hasattr(verdict, "text") else verdict_text(verdict)
-    print(json.dumps(verdict.to_json(), indent=2) if args.json else text)
+    print(json.dumps(with_warnings(verdict.to_json(), warnings), indent=2) if args.json
+          else text)
+    if verdict.referee is not None and verdict.referee.passes:
+        return EXIT_OK  # legal, or within the referee's tolerance
     return EXIT_OK if verdict.status == "legal" else EXIT_NO  # illegal or not proved: 1
 
 
@@ -218,6 +230,8 @@ def verdict_text(verdict: Verdict) -> str:
                      f"(measured {v.measured:.3f} {v.dimension}, limit {v.limit:.3f})")
     shown = ", ".join(f"{k} {v:.3f}" for k, v in verdict.measurements.items())
     lines.append(f"  measurements: {shown}")
+    if verdict.referee is not None:
+        lines.append(verdict.referee.text())
     return "\n".join(lines)
 
 

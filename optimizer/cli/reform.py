@@ -17,6 +17,7 @@ from constraints.t9a.combat_reform_io import (
     load_combat_result,
 )
 from optimizer.cli.options import finite
+from optimizer.cli.warn import warned, with_warnings
 
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1)"
 RESULT_HELP = ("the combat result (JSON: loser, passed, first, skip, ...); without it no "
@@ -58,6 +59,7 @@ def cmd_combat_reform(args: argparse.Namespace) -> int:
     output = check_output(args.render) if args.render else None
     scenario = load_scenario(args.scenario)
     require_system(scenario, "t9a", "manoeuvre combat-reform")
+    warnings = warned(scenario)
     result = load_combat_result(args.result) if args.result else None
     if args.unit and args.player:
         raise InvalidInputError("give --unit or --player, not both", path="command line")
@@ -68,7 +70,8 @@ def cmd_combat_reform(args: argparse.Namespace) -> int:
     found = combat_reforms(scenario, args.player, args.unit, result, effort,
                            Asks(args.widest, tuple(_pair(k) for k in args.keep)),
                            joint=args.joint)
-    print(json.dumps(reforms_to_json(found), indent=2) if args.json else reforms_text(found))
+    print(json.dumps(with_warnings(reforms_to_json(found), warnings), indent=2) if args.json
+          else reforms_text(found))
     if output is not None:
         from optimizer.render.reform import render_reforms_to_file
         render_reforms_to_file(scenario, found, output)

@@ -25,6 +25,7 @@ from constraints.geometry.plane import Point, normalise_deg
 from constraints.t9a.move_io import move_from_json
 from constraints.t9a.moves import Move
 from optimizer.cli.options import finite, point, seconds_since_start
+from optimizer.cli.warn import warned, with_warnings
 from optimizer.queries import legal_moves, legal_region
 from optimizer.search.objectives import Objective
 from optimizer.search.request import DEFAULT_MAX_WHEELS, DEFAULT_TOLERANCE, MAX_WHEELS, time_limit
@@ -136,6 +137,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     with as_options():
         objective = objective_of(args)
     scenario = load_scenario(args.scenario)
+    warnings = warned(scenario, [(args.target if args.target is not None else args.face,
+                                  "the target")])
     # --effort is passed only to a search that has a work budget (an older one ignores it).
     effort: dict[str, Any] = {"effort": args.effort} \
         if args.effort is not None and HAS_EFFORT else {}
@@ -143,7 +146,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         result = best_move(scenario, args.unit, args.manoeuvre, objective,
                            time_limit_s=search_time(args), max_wheels=args.max_wheels,
                            tolerance=args.tolerance, **effort)
-    print(json.dumps(result_json(result), indent=2) if args.json else result_text(result))
+    print(json.dumps(with_warnings(result_json(result), warnings), indent=2) if args.json
+          else result_text(result))
     return 0 if result.status.found else 1
 
 
@@ -207,6 +211,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
                                 f"{args.limit if abs(args.limit) < 10**12 else 'more'}",
                                 path="--limit")
     scenario = load_scenario(args.scenario)
+    warnings = warned(scenario)
     if scenario.profile.system != "whfb7":
         require_system(scenario, "t9a", "manoeuvre moves")
     with as_options():
@@ -217,9 +222,11 @@ def cmd_moves(args: argparse.Namespace) -> int:
         if len(found) >= args.limit:
             break
     if args.json:
-        print(json.dumps({"unit": args.unit, "manoeuvre": args.manoeuvre,
-                          "lattice": view.lattice.to_json(), "family": view.searched,
-                          "moves": [m.to_json() for m in found]}, indent=2))
+        print(json.dumps(with_warnings({"unit": args.unit, "manoeuvre": args.manoeuvre,
+                                        "lattice": view.lattice.to_json(),
+                                        "family": view.searched,
+                                        "moves": [m.to_json() for m in found]}, warnings),
+                         indent=2))
     else:
         # A family of its own (whfb7's) says which ways the view holds, first.
         ways = view.searched.get("ways")

@@ -11,7 +11,12 @@ from dataclasses import replace
 from constraints.core.scenario import Scenario
 from constraints.errors import EncodingMismatchError, InvalidInputError
 from constraints.rank_and_file.combats import combats, engagements
-from constraints.rank_and_file.contact import LINE_IN, gap_blockers, model_contacts
+from constraints.rank_and_file.contact import (
+    LINE_IN,
+    contact_tolerance,
+    gap_blockers,
+    model_contacts,
+)
 from constraints.rank_and_file.unit import Unit
 from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
 from constraints.t9a.combat_reform import placed
@@ -54,7 +59,7 @@ def best_reform(scenario: Scenario, unit_id: str, effort: float = EFFORT,
         raise InvalidInputError(f"{unit_id} is not Engaged in a combat: it has no Combat "
                                 "Reform", path="unit")
     _check_asks(unit, previous, asks)
-    own_facings = set(engagements(scenario.units)[unit_id].values())
+    own_facings = set(engagements(scenario.units, contact_tolerance(scenario))[unit_id].values())
     if len(own_facings) > 1:
         return ReformAnswer("INFEASIBLE", unit_id, reason="Engaged on more than one Facing "
                             f"({', '.join(sorted(own_facings))}): no Combat Reform")
@@ -63,7 +68,8 @@ def best_reform(scenario: Scenario, unit_id: str, effort: float = EFFORT,
                             "neither parallel nor at right angles: no reform can end aligned "
                             "with every one of them (combat_reform.aligned) while touching "
                             "each (combat_reform.same_enemies)")
-    combat = next(frozenset(c) for c in combats(scenario.units) if unit.id in c)
+    combat = next(frozenset(c) for c in combats(scenario.units, contact_tolerance(scenario))
+                  if unit.id in c)
     lines = [prepare(scenario, unit, previous, line, asks, combat)
              for line in engaged_lines(scenario, previous)]
     searched, accept = lines, None

@@ -13,8 +13,6 @@ from constraints.core.scenario import Scenario
 from constraints.geometry.overlap import convex_parts, edge_normals
 from optimizer.combat_reform.placement import Interval, Option
 
-CONTACT_IN = 1e-6
-
 
 @dataclass(frozen=True)
 class Rule:
@@ -38,7 +36,7 @@ def unit_rules(option: Option, scenario: Scenario, previous: dict[str, str],
     than `spacing_in` from units outside the combat and from impassable terrain, unless it
     stood within that of them before (then only not touching them); units of the same combat
     set no distance.  `spacing_in` None: Unit Spacing ignored (profile `t9a-2025`)."""
-    me = option.unit
+    me, touch = option.unit, scenario.contact_tolerance  # A21: closer than it is contact
     on_line = {e for e, _, _ in option.line.spans} | {option.line.enemy}
     rules: list[Rule] = [_on_table(option, scenario)]
     rules += [Rule(option.touches(span), keep=True) for _, _, span in option.line.spans]
@@ -52,9 +50,9 @@ def unit_rules(option: Option, scenario: Scenario, previous: dict[str, str],
         if other.id in previous:  # touching exactly: the checker's tolerance stays unused
             rules.append(Rule(_within_or_empty(option, shape, 0.0), keep=True))
         elif other.player != me.player:
-            rules += _forbid(option, shape, CONTACT_IN)  # no new enemy contact
+            rules += _forbid(option, shape, touch)  # no new enemy contact
         if other.id not in combat and spacing_in is not None:
-            rules += _forbid(option, shape, _gap(me.boundary(), shape, spacing_in))
+            rules += _forbid(option, shape, _gap(me.boundary(), shape, spacing_in, touch))
     for terrain in scenario.impassable():
         for part in convex_parts(terrain.shape):
             piece = Polygon(part)
@@ -62,14 +60,15 @@ def unit_rules(option: Option, scenario: Scenario, previous: dict[str, str],
             if deep is not None:
                 rules.append(Rule(deep, keep=False, closed=False))
             if spacing_in is not None:
-                rules += _forbid(option, piece, _gap(me.boundary(), piece, spacing_in))
+                rules += _forbid(option, piece, _gap(me.boundary(), piece, spacing_in, touch))
     return rules
 
 
-def _gap(before: Polygon, shape: Polygon, spacing_in: float) -> float:
-    """Unit Spacing's distance: strict (A8), so exactly it is too close; only touching is
-    forbidden where the unit already stood within it (RULES §2.3.2.4)."""
-    return CONTACT_IN if before.distance(shape) <= spacing_in else spacing_in
+def _gap(before: Polygon, shape: Polygon, spacing_in: float, touch: float) -> float:
+    """Unit Spacing's distance: strict (A8), so exactly it is too close; only touching (within
+    the contact tolerance `touch`) is forbidden where the unit already stood within it
+    (RULES §2.3.2.4)."""
+    return touch if before.distance(shape) <= spacing_in else spacing_in
 
 
 def _forbid(option: Option, shape: Polygon, gap: float) -> list[Rule]:

@@ -53,6 +53,7 @@ import numpy as np
 
 from constraints.core.scenario import Scenario
 from constraints.rank_and_file.combats import combats
+from constraints.rank_and_file.contact import contact_tolerance
 from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
 from optimizer.combat_reform.answer import ReformAnswer, placed_answer, proposal
 from optimizer.combat_reform.joint_apart import alive_heads, apart, apart_pairs, room, worth
@@ -432,7 +433,7 @@ def joint_groups(scenario: Scenario, units: list[str]) -> list[tuple[str, ...]]:
     """The given units (in order) grouped by Combat: groups of 2 to `MAX_JOINT` units of one
     Combat are reformed together; the others alone."""
     found: list[tuple[str, ...]] = []
-    for c in combats(scenario.units):
+    for c in combats(scenario.units, contact_tolerance(scenario)):
         mine = tuple(u for u in units if u in c)
         if 2 <= len(mine) <= MAX_JOINT:
             found.append(mine)

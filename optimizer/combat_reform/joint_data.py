@@ -10,6 +10,7 @@ import numpy as np
 
 from constraints.core.scenario import Scenario
 from constraints.rank_and_file.combats import combats
+from constraints.rank_and_file.contact import contact_tolerance
 from constraints.rank_and_file.unit import Unit
 from optimizer.combat_reform.model import more_offsets
 from optimizer.combat_reform.placement import engaged_lines
@@ -42,7 +43,8 @@ def group_data(scenario: Scenario, ids: tuple[str, ...], asks: list[Asks]) -> Gr
     """Each unit's lines prepared on its view (the units before it lifted off), closed once
     under the others' ends; the demands on the enemy models kept moved to the group."""
     units = tuple(scenario.unit(u) for u in ids)
-    combat = next(frozenset(c) for c in combats(scenario.units) if ids[0] in c)
+    combat = next(frozenset(c) for c in combats(scenario.units, contact_tolerance(scenario))
+                  if ids[0] in c)
     views = [_view(scenario, set(ids[:i])) for i in range(len(ids))]
     before = [previous_enemies(scenario, u) for u in units]
     lines = [engaged_lines(scenario, b) for b in before]

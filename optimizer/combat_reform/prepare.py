@@ -13,6 +13,7 @@ from constraints.core.scenario import Scenario
 from constraints.rank_and_file.combats import engagements
 from constraints.rank_and_file.contact import (
     CONTACT_IN,
+    contact_tolerance,
     model_bases,
     model_contacts,
     named_facing,
@@ -37,7 +38,7 @@ class Asks:
 
 def previous_enemies(scenario: Scenario, unit: Unit) -> dict[str, str]:
     """Enemy id -> the enemy's Facing the unit touches."""
-    mine = engagements(scenario.units).get(unit.id, {})
+    mine = engagements(scenario.units, contact_tolerance(scenario)).get(unit.id, {})
     found = {}
     for enemy_id in mine:
         enemy = scenario.unit(enemy_id)

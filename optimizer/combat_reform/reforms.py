@@ -12,7 +12,7 @@ from constraints.core.scenario import Scenario
 from constraints.core.verdict import Verdict
 from constraints.errors import EncodingMismatchError, InvalidInputError
 from constraints.rank_and_file.combats import engagements
-from constraints.rank_and_file.contact import gap_blockers, model_contacts
+from constraints.rank_and_file.contact import contact_tolerance, gap_blockers, model_contacts
 from constraints.t9a.clauses.combat_reform import CLAUSES
 from constraints.t9a.clauses.combat_reform.checker import check_combat_reform, validated
 from constraints.t9a.clauses.combat_reform.context import ReformContext
@@ -145,7 +145,7 @@ def _asks_for(scenario: Scenario, uid: str, asks: Asks) -> Asks:
 
 def _units(scenario: Scenario, player: str | None, units: Sequence[str],
            result: CombatResult) -> list[str]:
-    engaged = engagements(scenario.units)
+    engaged = engagements(scenario.units, contact_tolerance(scenario))
     for uid in units:
         if not scenario.has_unit(uid):
             raise InvalidInputError(f"unknown unit {uid!r}", path="unit")

@@ -19,6 +19,7 @@ import numpy as np
 
 from constraints.core.scenario import Pose, Scenario
 from constraints.rank_and_file.combats import engaged_ids
+from constraints.rank_and_file.contact import contact_tolerance
 from optimizer.nudge.least import NudgeFound, least_nudge
 
 MAX_SOLVES = 20_000   # least-nudge solves per resolution (deterministic, not wall clock)
@@ -118,7 +119,7 @@ def _nudge(search: _Search, scenario: Scenario, uid: str) -> NudgeFound | None:
     """The unit's least nudge here (None: in contact already, or no legal nudge)."""
     key = (uid, _near_key(scenario, uid, search.previous[uid]))
     if key not in search.nudges:
-        engaged = uid in engaged_ids(scenario.units)
+        engaged = uid in engaged_ids(scenario.units, contact_tolerance(scenario))
         if engaged or search.solves >= MAX_SOLVES:
             search.exhausted |= not engaged
             search.nudges[key] = None
@@ -141,4 +142,4 @@ def _replay(search: _Search, scenario: Scenario, order: tuple[str, ...]
 
 def in_combat(scenario: Scenario) -> int:
     """Units touching at least one enemy unit."""
-    return len(engaged_ids(scenario.units))
+    return len(engaged_ids(scenario.units, contact_tolerance(scenario)))

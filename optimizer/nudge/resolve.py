@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 
 from constraints.core.scenario import Scenario, require_system
 from constraints.rank_and_file.combats import combats, engagements
+from constraints.rank_and_file.contact import contact_tolerance
 from constraints.rank_and_file.unit import Unit
 from constraints.t9a.clauses.casualties.removal import (
     is_wiped_out,
@@ -50,7 +51,7 @@ def resolve(scenario: Scenario, losses: Sequence[Loss]) -> NudgeResult:
     `scenario` (as it stood when the boundaries froze)."""
     require_system(scenario, "t9a", "resolve (casualties and nudges)")
     losses = losses_from_json(losses_to_json(tuple(losses)), scenario)  # validated
-    previous = engagements(scenario.units)
+    previous = engagements(scenario.units, contact_tolerance(scenario))
     by_unit = {loss.unit: loss for loss in losses}
     units, removed, hit = [], [], []
     for unit in scenario.units:
@@ -66,7 +67,8 @@ def resolve(scenario: Scenario, losses: Sequence[Loss]) -> NudgeResult:
     final = found.scenario
     return NudgeResult("OPTIMAL" if found.proved else "FEASIBLE", scenario, final,
                        found.nudges, found.order, found.alternatives,
-                       tuple(combats(final.units)), _no_more_foes(final, previous),
+                       tuple(combats(final.units, contact_tolerance(final))),
+                       _no_more_foes(final, previous),
                        tuple(removed), found.in_combat, found.solves, tuple(losses),
                        replace(scenario, units=tuple(hit)))
 
@@ -107,7 +109,7 @@ def _outside_melee(scenario: Scenario, unit: Unit, count: int,
 def _sides(scenario: Scenario, previous: Mapping[str, Mapping[str, str]]) -> list[list[str]]:
     """The units to nudge, by side, the Active Player's first.  Decision: without an
     `active_player`, the players in the order their first unit appears in the scenario."""
-    engaged_now = engagements(scenario.units)
+    engaged_now = engagements(scenario.units, contact_tolerance(scenario))
     due = [u for u in scenario.units if u.id in previous and u.id not in engaged_now
            and u.state not in ("fleeing", "pursuing")]
     players = list(dict.fromkeys(u.player for u in scenario.units))
@@ -121,7 +123,7 @@ def _no_more_foes(scenario: Scenario, previous: Mapping[str, Mapping[str, str]]
                   ) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Units engaged before and not now, neither fleeing nor pursuing: a Post-Combat Pivot,
     or an Overrun if charging (RULES §2.8.6)."""
-    engaged_now = engagements(scenario.units)
+    engaged_now = engagements(scenario.units, contact_tolerance(scenario))
     out = []
     for unit in scenario.units:
         if unit.id in previous and unit.id not in engaged_now \

@@ -41,11 +41,12 @@ class EnemyContact(RouteClause):
 
     def check(self, ctx: RouteContext) -> ClauseResult:
         r = ctx.trooper.radius_in
+        tolerance = ctx.scenario.contact_tolerance
         total = sum(leg.length_in for leg in ctx.legs)
         start = ctx.route.path[0]
         walked = 0.0
         for leg in ctx.legs:
-            hit = self._hit(ctx, leg, r, start) if leg.region is not None else None
+            hit = self._hit(ctx, leg, r, start, tolerance) if leg.region is not None else None
             if hit is not None:
                 t, enemy = hit
                 at = walked + t * leg.length_in
@@ -61,16 +62,17 @@ class EnemyContact(RouteClause):
         return ClauseResult({"contact_after": total})
 
     @staticmethod
-    def _hit(ctx: RouteContext, leg: Leg, r: float, start: tuple[float, ...]) \
-            -> tuple[float, str] | None:
-        """The first touch of an enemy on this leg not touching at the start, if any."""
+    def _hit(ctx: RouteContext, leg: Leg, r: float, start: tuple[float, ...],
+             tolerance: float) -> tuple[float, str] | None:
+        """The first touch of an enemy on this leg not touching at the start (within the
+        contact tolerance, A21), if any."""
         best: tuple[float, str] | None = None
         for enemy in ctx.walk.troopers_in(ctx.walk.regions[leg.region]):  # type: ignore[index]
             if enemy.player == ctx.trooper.player:
                 continue
             reach = r + enemy.radius_in
-            if math.dist(start[:2], enemy.centre) <= reach + CONTACT_IN:
-                continue
+            if math.dist(start[:2], enemy.centre) <= reach + tolerance:
+                continue  # in contact at the start, within the contact tolerance (A21)
             # Stopped where the bases meet; a route ending in contact (within CONTACT_IN)
             # meets them at its end, not before it.
             t = first_touch(leg, enemy.centre, reach)

@@ -19,10 +19,10 @@ from shapely.geometry import LineString
 from constraints.core.verdict import ClauseResult, Violation
 from constraints.rank_and_file.contact import (
     CONTACT_IN,
-    LINE_IN,
     PARALLEL_SIN,
     engaged_facing,
     facing_edges,
+    line_in,
 )
 from constraints.rank_and_file.unit import Unit
 from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample
@@ -32,17 +32,17 @@ from constraints.t9a.clauses.combat_reform.examples import foe, line, reform, sc
 ALIGNED_DEG = math.degrees(math.asin(PARALLEL_SIN))
 
 
-def flush(unit: Unit, enemy: Unit) -> tuple[float, float]:
+def flush(unit: Unit, enemy: Unit, tolerance: float = CONTACT_IN) -> tuple[float, float]:
     """(angle in degrees between the two engaged edges, length of edge they share)."""
-    own = facing_edges(unit)[engaged_facing(unit, enemy) or "front"]
-    their = facing_edges(enemy)[engaged_facing(enemy, unit) or "front"]
+    own = facing_edges(unit)[engaged_facing(unit, enemy, tolerance) or "front"]
+    their = facing_edges(enemy)[engaged_facing(enemy, unit, tolerance) or "front"]
     a = np.subtract(own[1], own[0])
     b = np.subtract(their[1], their[0])
     cos = abs(float(a @ b)) / float(np.linalg.norm(a) * np.linalg.norm(b))
     angle = math.degrees(math.acos(min(1.0, cos)))
-    shared = LineString(own).intersection(enemy.boundary().buffer(CONTACT_IN)).length
-    # A single point of contact brings about CONTACT_IN of edge within reach: no line.
-    return angle, float(shared) if shared > LINE_IN else 0.0
+    shared = LineString(own).intersection(enemy.boundary().buffer(tolerance)).length
+    # A single point of contact brings about the tolerance of edge within reach: no line.
+    return angle, float(shared) if shared > line_in(tolerance) else 0.0
 
 
 class Aligned(CombatReformClause):
@@ -65,9 +65,9 @@ class Aligned(CombatReformClause):
         violations = []
         for enemy in ctx.after.others(ctx.unit_id):
             if enemy.player == ctx.player or \
-                    end.boundary().distance(enemy.boundary()) > CONTACT_IN:
+                    end.boundary().distance(enemy.boundary()) > ctx.contact_in:
                 continue
-            angle, shared = flush(end, enemy)
+            angle, shared = flush(end, enemy, ctx.contact_in)
             worst_angle, least_edge = max(worst_angle, angle), min(least_edge, shared)
             if angle > ALIGNED_DEG or shared == 0.0:
                 violations.append(Violation(

@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 
 from constraints.core.scenario import Scenario
-from constraints.core.verdict import Verdict, Violation
+from constraints.core.verdict import Reading, Verdict, Violation
 from constraints.errors import InvalidInputError
 from constraints.t9a.clauses.combat_reform import CLAUSES, CombatReformClause
 from constraints.t9a.clauses.combat_reform.context import ReformContext
@@ -27,7 +27,7 @@ MANOEUVRE = "combat_reform"
 
 def check_combat_reform(scenario: Scenario, reforms: Sequence[UnitReform],
                         result: CombatResult | None = None,
-                        player_done: bool = True) -> Verdict:
+                        player_done: bool = True, referee: float | None = None) -> Verdict:
     """Judge one player's `reforms` (in order), every unit standing in `scenario` as before
     them, under the combat `result` (default: no loser, nobody skips).
 
@@ -35,29 +35,35 @@ def check_combat_reform(scenario: Scenario, reforms: Sequence[UnitReform],
     and keys measurements `clause.name`; with several units, a per-unit clause's also name
     the unit: `clause.name[unit]`.  A measurement with nothing to measure (the distance to
     the nearest new enemy when there is none) is left out.  Raises InvalidInputError for
-    malformed input."""
+    malformed input.  `referee`: a referee tolerance in inches (A21), None for the exact
+    verdict alone."""
     reforms, result = validated(scenario, reforms, result)
     clauses = CLAUSES[scenario.profile.name]
     violations: list[Violation] = []
     measurements: dict[str, float] = {}
+    readings: list[Reading] = []
     contexts = unit_contexts(scenario, reforms, result)
     for ctx in contexts:
         suffix = f"[{ctx.unit_id}]" if len(reforms) > 1 else ""
-        _judge([c for c in clauses if not c.deferred], ctx, suffix, violations, measurements)
+        _judge([c for c in clauses if not c.deferred], ctx, suffix, violations, measurements,
+               readings)
     if player_done:
         whole = ReformContext(scenario, reforms, result)
-        _judge([c for c in clauses if c.deferred], whole, "", violations, measurements)
+        _judge([c for c in clauses if c.deferred], whole, "", violations, measurements,
+               readings)
     end = contexts[-1].end_unit
     return Verdict(",".join(r.unit for r in reforms), MANOEUVRE, end.pose.centre,
                    end.pose.facing_deg, end.files, end.corners(), tuple(violations),
-                   measurements)
+                   measurements, readings=tuple(readings)).refereed(referee)
 
 
 def _judge(clauses: Sequence[type[CombatReformClause]], ctx: ReformContext, suffix: str,
-           violations: list[Violation], measurements: dict[str, float]) -> None:
+           violations: list[Violation], measurements: dict[str, float],
+           readings: list[Reading]) -> None:
     for clause in clauses:
         found = clause().check(ctx)
         violations += found.violations
+        readings += found.readings
         # JSON has no infinity: a distance to nothing at all (no other unit) is left out.
         measurements.update({f"{clause.id}.{k}{suffix}": v
                              for k, v in found.measurements.items() if math.isfinite(v)})

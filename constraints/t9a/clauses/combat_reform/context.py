@@ -16,7 +16,7 @@ from typing import Any
 
 from constraints.core.scenario import Scenario
 from constraints.rank_and_file.combats import combats, engagements
-from constraints.rank_and_file.contact import CONTACT_IN, gap_blockers, model_contacts
+from constraints.rank_and_file.contact import contact_tolerance, gap_blockers, model_contacts
 from constraints.rank_and_file.unit import Unit
 from constraints.t9a.combat_reform import UnitReform, placed
 from constraints.t9a.combat_reform_io import CombatResult
@@ -48,7 +48,8 @@ def contacts_among(scenario: Scenario, ids: frozenset[str]) -> ModelContacts:
     for a, b in combinations(units, 2):
         if a.player == b.player:
             continue
-        for own, their in model_contacts(a, b, gap_blockers(scenario, a.id, b.id)):
+        for own, their in model_contacts(a, b, gap_blockers(scenario, a.id, b.id),
+                                         contact_tolerance(scenario)):
             opposing[own].add(their)
             opposing[their].add(own)
     return ModelContacts({m: frozenset(s) for m, s in opposing.items()}, owner)
@@ -91,9 +92,14 @@ class ReformContext:
         return self.before.profile.param(name)
 
     @cached_property
+    def contact_in(self) -> float:
+        """The contact tolerance (A21): Facings closer than this touch."""
+        return contact_tolerance(self.before)
+
+    @cached_property
     def engaged_before(self) -> dict[str, str]:
         """Enemy id -> the unit's own Facing in which it engages it, before the reform."""
-        return engagements(self.before.units).get(self.unit_id, {})
+        return engagements(self.before.units, self.contact_in).get(self.unit_id, {})
 
     @cached_property
     def combat_before(self) -> frozenset[str]:
@@ -116,7 +122,7 @@ class ReformContext:
 
     @cached_property
     def _combats(self) -> list[tuple[str, ...]]:
-        return combats(self.before.units)
+        return combats(self.before.units, self.contact_in)
 
     @cached_property
     def contacts_before(self) -> ModelContacts:
@@ -130,7 +136,7 @@ class ReformContext:
         """The enemy units whose Unit Boundaries touched `unit_id`'s before."""
         unit = self.before.unit(unit_id)
         return [u for u in self.before.units if u.player != unit.player
-                and unit.boundary().distance(u.boundary()) <= CONTACT_IN]
+                and unit.boundary().distance(u.boundary()) <= self.contact_in]
 
     def characters(self) -> list[str]:
         """The Characters of the units involved, in unit order."""

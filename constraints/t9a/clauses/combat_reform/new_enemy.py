@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 
 from constraints.core.verdict import ClauseResult
-from constraints.rank_and_file.contact import CONTACT_IN
 from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample
 from constraints.t9a.clauses.combat_reform.context import ReformContext
 from constraints.t9a.clauses.combat_reform.examples import foe, line, reform, scene
@@ -45,6 +44,6 @@ class NewEnemy(CombatReformClause):
                 gap = float(end.distance(other.boundary()))
                 if gap < nearest:
                     nearest, label = gap, other.id
-        return self.result("distance", nearest, CONTACT_IN, nearest > CONTACT_IN,
+        return self.result("distance", nearest, ctx.contact_in, nearest > ctx.contact_in,
                            f"{ctx.unit_id} is placed in base contact with {label}, an enemy "
                            "unit it did not touch before")

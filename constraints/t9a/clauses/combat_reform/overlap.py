@@ -14,7 +14,6 @@ import numpy as np
 
 from constraints.core.verdict import ClauseResult
 from constraints.geometry.overlap import convex_parts, penetration
-from constraints.rank_and_file.contact import CONTACT_IN
 from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample
 from constraints.t9a.clauses.combat_reform.context import ReformContext
 from constraints.t9a.clauses.combat_reform.examples import block, foe, line, reform, scene
@@ -49,5 +48,5 @@ class Overlap(CombatReformClause):
             depth = penetration(mine, vertices)
             if depth > worst:
                 worst, label = depth, name
-        return self.result("overlap", worst, CONTACT_IN, worst <= CONTACT_IN,
+        return self.result("overlap", worst, ctx.contact_in, worst <= ctx.contact_in,
                            f"{ctx.unit_id} is placed {worst:.4f}\" into {label}")

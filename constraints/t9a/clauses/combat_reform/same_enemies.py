@@ -11,7 +11,7 @@ after.  Measured: the distance to the farthest enemy touched before (0 when all 
 from __future__ import annotations
 
 from constraints.core.verdict import ClauseResult, Violation
-from constraints.rank_and_file.contact import CONTACT_IN, engaged_facing
+from constraints.rank_and_file.contact import engaged_facing
 from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample
 from constraints.t9a.clauses.combat_reform.context import ReformContext
 from constraints.t9a.clauses.combat_reform.examples import foe, line, reform, scene
@@ -41,12 +41,13 @@ class SameEnemies(CombatReformClause):
         for enemy in ctx.enemies_touched_before(ctx.unit_id):
             gap = float(end.boundary().distance(enemy.boundary()))
             farthest = max(farthest, gap)
-            if gap > CONTACT_IN:
+            if gap > ctx.contact_in:
                 problems.append(f"{enemy.id} is no longer touched ({gap:.4f}\" away)")
                 continue
-            was, now = engaged_facing(enemy, start), engaged_facing(enemy, end)
+            was, now = engaged_facing(enemy, start, ctx.contact_in), \
+                engaged_facing(enemy, end, ctx.contact_in)
             if was != now:
                 problems.append(f"{enemy.id} is touched in its {now} Facing, not its {was}")
-        violations = tuple(Violation(self.id, farthest, CONTACT_IN, "in",
+        violations = tuple(Violation(self.id, farthest, ctx.contact_in, "in",
                                      f"{ctx.unit_id}: {problem}") for problem in problems)
         return ClauseResult({"distance": farthest}, violations)

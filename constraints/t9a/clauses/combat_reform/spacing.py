@@ -28,7 +28,6 @@ from shapely.geometry.base import BaseGeometry
 
 from constraints.core.verdict import ClauseResult, Violation
 from constraints.geometry.plane import closest_points
-from constraints.rank_and_file.contact import CONTACT_IN
 from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample
 from constraints.t9a.clauses.combat_reform.context import ReformContext
 from constraints.t9a.clauses.combat_reform.examples import block, foe, line, reform, scene
@@ -73,7 +72,7 @@ class Spacing(CombatReformClause):
                 continue
             nearest = min(nearest, gap)
             near_before = start.distance(shape) <= spacing
-            limit = CONTACT_IN if near_before else spacing
+            limit = ctx.contact_in if near_before else spacing
             if gap <= limit:
                 rule = "it may stay within 1\" of it but not touch it" if near_before else \
                     f"it must end more than {spacing:g}\" away"

@@ -7,10 +7,11 @@ table edge.
 from __future__ import annotations
 
 from constraints.core.verdict import ClauseResult
-from constraints.rank_and_file.contact import CONTACT_IN
 from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample
 from constraints.t9a.clauses.combat_reform.context import ReformContext
 from constraints.t9a.clauses.combat_reform.examples import foe, line, reform, scene
+
+FLOAT_IN = 1e-6  # float room at the table edge: no contact is read here
 
 
 class OnTable(CombatReformClause):
@@ -24,5 +25,5 @@ class OnTable(CombatReformClause):
 
     def check(self, ctx: ReformContext) -> ClauseResult:
         past = ctx.before.battlefield.overhang_in(ctx.end_unit.corners())
-        return self.result("outside", past, CONTACT_IN, past <= CONTACT_IN,
+        return self.result("outside", past, FLOAT_IN, past <= FLOAT_IN,
                            f"{ctx.unit_id} is placed {past:.4f}\" past the table edge")

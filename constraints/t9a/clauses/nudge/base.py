@@ -16,7 +16,9 @@ from constraints.core.verdict import ClauseResult, measurement
 from constraints.geometry.plane import Point
 from constraints.t9a.clauses.nudge.context import NudgeContext
 
-CONTACT_IN = 1e-6  # docs/architecture.md: touching is a distance within 1e-6"
+# Touching is a distance within the contact tolerance (A21; a clause reads the scenario's,
+# `NudgeContext.contact_in`); a hair for float room where nothing touches (the table edge).
+FLOAT_IN = 1e-6
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from constraints.core.scenario import Pose, Scenario
 from constraints.errors import InvalidInputError
 from constraints.geometry.overlap import convex_parts, swept
 from constraints.geometry.plane import unit_vector
+from constraints.rank_and_file.contact import contact_tolerance
 from constraints.rank_and_file.unit import Unit
 
 DIRECTIONS = ("forward", "sideways")
@@ -72,6 +73,11 @@ class NudgeContext:
     @cached_property
     def unit(self) -> Unit:
         return self.scenario.unit(self.unit_id)
+
+    @cached_property
+    def contact_in(self) -> float:
+        """The contact tolerance (A21): Facings closer than this touch."""
+        return contact_tolerance(self.scenario)
 
     @cached_property
     def shifts(self) -> list[np.ndarray]:

@@ -8,7 +8,7 @@ Measured: the nudge's length, which must be 0 for a unit that may not be nudged.
 from __future__ import annotations
 
 from constraints.core.verdict import ClauseResult
-from constraints.t9a.clauses.nudge.base import CONTACT_IN, NudgeClause, NudgeExample
+from constraints.t9a.clauses.nudge.base import NudgeClause, NudgeExample
 from constraints.t9a.clauses.nudge.context import NudgeContext
 from constraints.t9a.clauses.nudge.examples import foe, line, scene
 
@@ -24,7 +24,7 @@ def why_not_nudged(ctx: NudgeContext) -> str:
         return f"{unit.id} was not in contact with an enemy before"
     for other in ctx.others:
         if ctx.is_enemy(other) and \
-                unit.boundary().distance(other.boundary()) <= CONTACT_IN:
+                unit.boundary().distance(other.boundary()) <= ctx.contact_in:
             return f"{unit.id} is in contact with {other.id} already"
     return ""
 

@@ -2,7 +2,8 @@
 they can end their move within 1" of other units and Impassable Terrain."
 
 Measured at the end of the nudge: the distance to the nearest enemy unit the nudged unit did
-not touch before the Unit Boundaries changed; touching (within 1e-6") breaks the clause.
+not touch before the Unit Boundaries changed; touching (within the contact tolerance, A21)
+breaks the clause.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import math
 
 from constraints.core.verdict import ClauseResult
-from constraints.t9a.clauses.nudge.base import CONTACT_IN, NudgeClause, NudgeExample
+from constraints.t9a.clauses.nudge.base import NudgeClause, NudgeExample
 from constraints.t9a.clauses.nudge.context import NudgeContext
 from constraints.t9a.clauses.nudge.examples import foe, line, scene
 
@@ -36,6 +37,6 @@ class NudgeNewEnemy(NudgeClause):
                 gap = end.distance(other.boundary())
                 if gap < nearest:
                     nearest, label = gap, other.id
-        return self.result("distance", nearest, CONTACT_IN, nearest > CONTACT_IN,
+        return self.result("distance", nearest, ctx.contact_in, nearest > ctx.contact_in,
                            f"the nudge ends in contact with {label}, an enemy unit it did "
                            "not touch before")

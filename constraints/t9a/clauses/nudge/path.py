@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from constraints.core.verdict import ClauseResult
 from constraints.geometry.overlap import penetration
-from constraints.t9a.clauses.nudge.base import CONTACT_IN, NudgeClause, NudgeExample
+from constraints.t9a.clauses.nudge.base import NudgeClause, NudgeExample
 from constraints.t9a.clauses.nudge.context import NudgeContext
 from constraints.t9a.clauses.nudge.examples import block, foe, line, scene
 from constraints.t9a.examples import unit
@@ -43,5 +43,5 @@ class NudgePath(NudgeClause):
                 depth = penetration(hull, part)
                 if depth > worst:
                     worst, label = depth, name
-        return self.result("overlap", worst, CONTACT_IN, worst <= CONTACT_IN,
+        return self.result("overlap", worst, ctx.contact_in, worst <= ctx.contact_in,
                            f"the nudge passes {worst:.4f}\" into {label}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from constraints.core.verdict import ClauseResult
 from constraints.rank_and_file.contact import touched_facings
-from constraints.t9a.clauses.nudge.base import CONTACT_IN, NudgeClause, NudgeExample
+from constraints.t9a.clauses.nudge.base import NudgeClause, NudgeExample
 from constraints.t9a.clauses.nudge.context import NudgeContext
 from constraints.t9a.clauses.nudge.examples import foe, line, scene
 
@@ -41,10 +41,10 @@ class NudgeRegain(NudgeClause):
                 continue
             gap = end.boundary().distance(other.boundary())
             nearest = min(nearest, gap)
-            if gap <= CONTACT_IN:
-                on_facing = facing in touched_facings(end, other.boundary())
+            if gap <= ctx.contact_in:
+                on_facing = facing in touched_facings(end, other.boundary(), ctx.contact_in)
                 (touched if on_facing else turned).append(other.id)
         why = (f"the nudge touches {', '.join(turned)} with another Facing than before"
                if turned else f"the nudge ends {nearest:.4f}\" from the nearest enemy it "
                "touched before")
-        return self.result("distance", nearest, CONTACT_IN, bool(touched), why)
+        return self.result("distance", nearest, ctx.contact_in, bool(touched), why)

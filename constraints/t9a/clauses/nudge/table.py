@@ -5,7 +5,7 @@ Measured: how far the boundary reaches past the table edge."""
 from __future__ import annotations
 
 from constraints.core.verdict import ClauseResult
-from constraints.t9a.clauses.nudge.base import CONTACT_IN, NudgeClause, NudgeExample
+from constraints.t9a.clauses.nudge.base import FLOAT_IN, NudgeClause, NudgeExample
 from constraints.t9a.clauses.nudge.context import NudgeContext
 from constraints.t9a.clauses.nudge.examples import foe, line, scene
 
@@ -21,5 +21,5 @@ class NudgeTable(NudgeClause):
 
     def check(self, ctx: NudgeContext) -> ClauseResult:
         past = ctx.scenario.battlefield.overhang_in(ctx.end_unit.corners())
-        return self.result("outside", past, CONTACT_IN, past <= CONTACT_IN,
+        return self.result("outside", past, FLOAT_IN, past <= FLOAT_IN,
                            f"the nudge leaves the battlefield by {past:.4f}\"")

@@ -32,6 +32,7 @@ CHUNKS_PER_WORKER = 4  # so a slow chunk does not leave the other workers idle
 KEPT_JUDGES = 16  # per actor
 
 _ACTORS: list[Any] = []  # the first `workers` of them serve a call
+_JOB: list[str] = []  # the Ray job the actors belong to (a new ray.init starts afresh)
 
 
 @ray.remote(num_cpus=1)
@@ -74,6 +75,10 @@ def ensure_ray() -> None:
 def actors(workers: int | None) -> list[Any]:
     """`workers` mask actors (default: one per CPU of the cluster), kept between calls."""
     ensure_ray()
+    job = ray.get_runtime_context().get_job_id()
+    if [job] != _JOB:
+        _ACTORS.clear()
+        _JOB[:] = [job]
     cpus = int(ray.cluster_resources().get("CPU", 1))
     count = cpus if workers is None else workers
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= cpus:

@@ -16,7 +16,7 @@ Parts (all in one run, so the ratios share the machine's load):
 4. `ray`: `ray_legal_mask` on `--poses` March poses, locally (`legal_mask`) and on Ray with 1
    and 2 workers, then over a `ray.cluster_utils.Cluster` of 2 simulated nodes (1 CPU each).
 
-    python benchmarks/bench_rl.py [--actions 10000] [--poses 200000] [--json FILE]
+    python benchmarks/bench_rl.py [--actions 10000] [--poses 200000] [--parts ...] [--json FILE]
 """
 
 from __future__ import annotations
@@ -215,20 +215,26 @@ def main() -> None:
     parser.add_argument("--poses", type=int, default=200_000)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--no-ray", action="store_true")
+    parser.add_argument("--parts", default="steps,mask,judged,solver,ray",
+                        help="which parts to run, comma-separated")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    parts = set(args.parts.split(","))
     report: dict[str, Any] = {"load_average": os.getloadavg()}
-    report["steps"] = bench_steps(args.seconds)
-    print(json.dumps(report["steps"], indent=1))
-    report["mask"] = bench_mask(args.repeats)
-    for row in report["mask"]:
-        print(json.dumps(row))
-    report["judged"] = bench_judged(args.actions, args.hidden_sample)
-    print(json.dumps(report["judged"], indent=1))
-    report["hidden_by_solver"] = bench_hidden_by_solver(args.solver_sample, 2.0)
-    print(json.dumps(report["hidden_by_solver"], indent=1))
-    if not args.no_ray:
+    if "steps" in parts:
+        report["steps"] = bench_steps(args.seconds)
+        print(json.dumps(report["steps"], indent=1))
+    if "mask" in parts:
+        report["mask"] = bench_mask(args.repeats)
+        for row in report["mask"]:
+            print(json.dumps(row))
+    if "judged" in parts:
+        report["judged"] = bench_judged(args.actions, args.hidden_sample)
+        print(json.dumps(report["judged"], indent=1))
+    if "solver" in parts:
+        report["hidden_by_solver"] = bench_hidden_by_solver(args.solver_sample, 2.0)
+        print(json.dumps(report["hidden_by_solver"], indent=1))
+    if "ray" in parts:
         report["ray"] = bench_ray(args.poses, args.repeats)
         print(json.dumps(report["ray"], indent=1))
     report["load_average_after"] = os.getloadavg()

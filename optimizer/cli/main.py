@@ -24,7 +24,9 @@ from constraints.errors import InvalidInputError
 from constraints.t9a.combat_reform_io import load_combat_result
 from optimizer.cli.nudge import (
     add_nudge_command,
+    check_nudge_file,
     cmd_nudge,
+    is_nudge_data,
     is_nudge_result,
     render_nudge_result,
 )
@@ -80,6 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print the verdict as JSON")
     check.add_argument("--result", metavar="FILE",
                        help="for a Combat Reform: the combat result (loser, passed, ...)")
+    check.add_argument("--casualties", metavar="FILE",
+                       help="for nudges (a `nudge --json` result, its legs possibly edited): "
+                       "the casualties file given to `nudge`")
     render = sub.add_parser("render", help="draw a scenario, a move or a solve result",
                             epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     render.add_argument("scenario", help=SCENARIO_HELP)
@@ -159,6 +164,8 @@ def _silence_stdout() -> None:
 def cmd_check(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario)
     data = read_json(args.move)
+    if is_nudge_data(data) or args.casualties:
+        return check_nudge_file(args, scenario, data)
     if args.result and not is_combat_reform(data):
         raise InvalidInputError("--result goes only with a Combat Reform proposal",
                                 path="command line")

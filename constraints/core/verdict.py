@@ -70,6 +70,9 @@ class Verdict:
     measurements: dict[str, float]
     steps: tuple[dict[str, float], ...] | None = None  # how an end-pose move was reached
     not_proved: str | None = None
+    # The Dangerous Terrain tests the move triggers (T9A; {"terrain", "dice", "test"} each);
+    # None where the rules have none to report.
+    dangerous_terrain: tuple[dict[str, Any], ...] | None = None
 
     def __post_init__(self) -> None:
         if self.not_proved is not None and self.violations:
@@ -104,6 +107,8 @@ class Verdict:
             out["steps"] = list(self.steps)
         if self.not_proved is not None:
             out["not_proved"] = self.not_proved
+        if self.dangerous_terrain is not None:
+            out["dangerous_terrain"] = [dict(t) for t in self.dangerous_terrain]
         return out
 
 

@@ -223,6 +223,9 @@ def verdict_text(verdict: Verdict) -> str:
     for v in verdict.violations:
         lines.append(f"  broken {v.clause}: {v.message} "
                      f"(measured {v.measured:.3f} {v.dimension}, limit {v.limit:.3f})")
+    for t in verdict.dangerous_terrain or ():
+        lines.append(f"  Dangerous Terrain test: {t['terrain']}, {t['dice']} dice"
+                     + (f", {t['test']}+" if t["test"] is not None else ""))
     shown = ", ".join(f"{k} {v:.3f}" for k, v in verdict.measurements.items())
     lines.append(f"  measurements: {shown}")
     return "\n".join(lines)

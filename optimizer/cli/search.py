@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,9 @@ def add_search_commands(sub: Any, epilog: str | None = None) -> None:
     solve.add_argument("--tolerance", type=finite, default=DEFAULT_TOLERANCE, metavar="T",
                        help="OPTIMAL only within T of the bound over every way (default "
                        f"{DEFAULT_TOLERANCE:g})")
+    solve.add_argument("--avoid", choices=("dangerous",),
+                       help="keep out of Dangerous Terrain: the search counts it as "
+                       "Impassable (docs/formats.md: what it then proves)")
     solve.add_argument("--json", action="store_true", help="print the result as JSON")
     moves = sub.add_parser("moves", help="legal end positions on the view lattice", **shown)
     moves.add_argument("scenario", help=SCENARIO_HELP)
@@ -138,10 +142,16 @@ def cmd_solve(args: argparse.Namespace) -> int:
     # --effort is passed only to a search that has a work budget (an older one ignores it).
     effort: dict[str, Any] = {"effort": args.effort} \
         if args.effort is not None and HAS_EFFORT else {}
+    search: Callable[..., SearchResult] = best_move
+    if getattr(args, "avoid", None):
+        from optimizer.search.avoid import avoiding
+
+        require_system(scenario, "t9a", "manoeuvre solve --avoid")
+        search = partial(avoiding, best_move)
     with as_options():
-        result = best_move(scenario, args.unit, args.manoeuvre, objective,
-                           time_limit_s=search_time(args), max_wheels=args.max_wheels,
-                           tolerance=args.tolerance, **effort)
+        result = search(scenario, args.unit, args.manoeuvre, objective,
+                        time_limit_s=search_time(args), max_wheels=args.max_wheels,
+                        tolerance=args.tolerance, **effort)
     print(json.dumps(result_json(result), indent=2) if args.json else result_text(result))
     return 0 if result.status.found else 1
 
@@ -158,6 +168,8 @@ def result_json(result: SearchResult) -> dict[str, Any]:
     """The result as JSON, its objective naming the target point and facing (so `render`
     can mark them)."""
     out = result.to_json()
+    if result.verdict is not None and result.verdict.dangerous_terrain is not None:
+        out["dangerous_terrain"] = [dict(t) for t in result.verdict.dangerous_terrain]
     objective = result.objective
     if objective.point is not None:
         out["objective"].setdefault("point", list(objective.point))
@@ -195,6 +207,13 @@ def result_text(result: SearchResult) -> str:
         x, y = result.verdict.end_centre
         lines.append(f"  end: centre ({x:.3f}, {y:.3f}), facing "
                      f"{normalise_deg(result.verdict.end_facing_deg):.3f} deg, legal")
+    if result.verdict is not None:
+        for t in result.verdict.dangerous_terrain or ():
+            lines.append(f"  Dangerous Terrain test: {t['terrain']}, {t['dice']} dice"
+                         + (f", {t['test']}+" if t["test"] is not None else ""))
+    if "avoid" in result.family:
+        lines.append(f"  kept away from Dangerous Terrain (counted as Impassable): "
+                     f"{result.family['avoid']['status']} among the moves that keep away")
     if result.blocking:
         lines.append(f"  blocked by: {', '.join(result.blocking)}")
     return "\n".join(lines)

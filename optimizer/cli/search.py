@@ -57,7 +57,8 @@ def add_search_commands(sub: Any, epilog: str | None = None) -> None:
     solve.add_argument("scenario", help=SCENARIO_HELP)
     solve.add_argument("--unit", required=True, help="the id of the unit that moves")
     solve.add_argument("--manoeuvre", required=True, choices=MANOEUVRES)
-    goal = solve.add_mutually_exclusive_group(required=True)
+    # Required, but checked by objective_of: a Post-Combat Pivot takes --facing alone.
+    goal = solve.add_mutually_exclusive_group()
     goal.add_argument("--target", type=point, metavar="X,Y",
                       help="inches: end the unit's centre near this point")
     goal.add_argument("--face", type=point, metavar="X,Y",
@@ -66,7 +67,8 @@ def add_search_commands(sub: Any, epilog: str | None = None) -> None:
     solve.add_argument("--front", action="store_true",
                        help="with --target: bring the Front Facing's centre to it")
     solve.add_argument("--facing", type=finite, metavar="DEG",
-                       help="with --target: and end facing this way (degrees)")
+                       help="with --target: and end facing this way (degrees); alone for "
+                       "--manoeuvre post_combat_pivot")
     solve.add_argument("--time-limit", type=finite, default=10.0, metavar="S",
                        help="seconds for the whole command, start-up included (default 10, "
                        f"at most {MAX_TIME_LIMIT_S:g})")
@@ -96,6 +98,9 @@ def add_search_commands(sub: Any, epilog: str | None = None) -> None:
 def objective_of(args: argparse.Namespace) -> Objective:
     """The objective the options ask for; `--front` and `--facing` only go with `--target`
     (and not together: a target pose measures the unit's centre)."""
+    if args.target is None and args.face is None and not args.forward:
+        raise InvalidInputError("one of the arguments --target --face --forward is required",
+                                path="command line")
     if args.target is None:
         extra = [name for name, given in (("--front", args.front),
                                           ("--facing", args.facing is not None)) if given]
@@ -136,6 +141,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if not 0 < args.time_limit <= MAX_TIME_LIMIT_S:
         raise InvalidInputError(f"expected 0 < S <= {MAX_TIME_LIMIT_S:g}, got "
                                 f"{args.time_limit:g}", path="--time-limit")
+    if args.manoeuvre == "post_combat_pivot":
+        from optimizer.cli.post_combat import solve_post_combat_pivot
+
+        return solve_post_combat_pivot(args)
     with as_options():
         objective = objective_of(args)
     scenario = load_scenario(args.scenario)
@@ -224,6 +233,9 @@ def cmd_moves(args: argparse.Namespace) -> int:
         raise InvalidInputError(f"expected 1 <= N <= {MAX_LIST}, got "
                                 f"{args.limit if abs(args.limit) < 10**12 else 'more'}",
                                 path="--limit")
+    if args.manoeuvre == "post_combat_pivot":
+        raise InvalidInputError("moves lists Move Manoeuvres; a Post-Combat Pivot is one "
+                                "number: solve it, or check a pivot", path="--manoeuvre")
     scenario = load_scenario(args.scenario)
     if scenario.profile.system != "whfb7":
         require_system(scenario, "t9a", "manoeuvre moves")

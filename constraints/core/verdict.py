@@ -87,6 +87,9 @@ class Verdict:
     not_proved: str | None = None
     readings: tuple[Reading, ...] = ()  # every clause's measurement against its limit
     referee: Any = None  # a `constraints.core.referee.RefereeCall` in referee mode (A21)
+    # The Dangerous Terrain tests the move triggers (T9A; {"terrain", "dice", "test"} each);
+    # None where the rules have none to report.
+    dangerous_terrain: tuple[dict[str, Any], ...] | None = None
 
     def __post_init__(self) -> None:
         if self.not_proved is not None and self.violations:
@@ -123,6 +126,8 @@ class Verdict:
             out["not_proved"] = self.not_proved
         if self.referee is not None:
             out["referee"] = self.referee.to_json()
+        if self.dangerous_terrain is not None:
+            out["dangerous_terrain"] = [dict(t) for t in self.dangerous_terrain]
         return out
 
     def refereed(self, tolerance: float | None) -> Verdict:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from constraints.core.scenario import Scenario, validate_manoeuvre
 from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
+from constraints.t9a.clauses.movement.dangerous_terrain import move_tests
 from constraints.t9a.context import MoveContext
 from constraints.t9a.moves import Move
 
@@ -54,7 +55,8 @@ def judge(ctx: MoveContext) -> Verdict:
     end = ctx.end_unit
     return Verdict(ctx.unit.id, ctx.move.manoeuvre, end.pose.centre, end.pose.facing_deg,
                    end.files, end.corners(), found.violations, found.measurements,
-                   readings=found.readings)
+                   readings=found.readings,
+                   dangerous_terrain=tuple(t.to_json() for t in move_tests(ctx)))
 
 
 def validate_move(scenario: Scenario, move: Move) -> None:

@@ -31,13 +31,15 @@ class MoveContext:
     @cached_property
     def end_formation(self) -> Formation:
         files = self.move.files
+        if self.move.manoeuvre.pivot_only:
+            return self.unit.formation
         if not self.move.manoeuvre.snaking and files is not None:
             return self.unit.formation.reformed(files)
         return self.unit.formation
 
     @cached_property
     def end_pose(self) -> Pose:
-        if not self.move.manoeuvre.snaking:
+        if not self.move.manoeuvre.snaking and not self.move.manoeuvre.pivot_only:
             centre = self.move.centre if self.move.centre is not None else self.unit.pose.centre
             facing = self.move.facing_deg
             return Pose(centre, self.unit.pose.facing_deg if facing is None else facing)

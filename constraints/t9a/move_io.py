@@ -27,6 +27,10 @@ def move_from_json(data: Any) -> Move:
     if name not in MANOEUVRES:
         raise f["manoeuvre"].fail(f"unknown manoeuvre {name!r} (known: {', '.join(MANOEUVRES)})")
     manoeuvre = Manoeuvre(name)
+    if manoeuvre.pivot_only:
+        extra = [k for k in ("steps", "files", "centre", "facing") if k in f]
+        if extra:
+            raise f[extra[0]].fail("a Post-Combat Pivot gives only its pivot (degrees)")
     if "pivot" in f and not manoeuvre.pivots:
         raise f["pivot"].fail("only an Advance Move starts with a Pivot")
     if not manoeuvre.snaking and "steps" in f:

@@ -36,16 +36,23 @@ class Manoeuvre(StrEnum):
     ADVANCE = "advance"
     MARCH = "march"
     REFORM = "reform"
+    # Not a Move Manoeuvre: the Pivot a unit with No More Foes may make (RULES §2.11.6).
+    POST_COMBAT_PIVOT = "post_combat_pivot"
 
     @property
     def snaking(self) -> bool:
         """Advance and March: Snaking Forward Moves (steps, or an end pose to reach)."""
-        return self is not Manoeuvre.REFORM
+        return self in (Manoeuvre.ADVANCE, Manoeuvre.MARCH)
 
     @property
     def pivots(self) -> bool:
-        """Only an Advance starts with a Pivot."""
-        return self is Manoeuvre.ADVANCE
+        """An Advance starts with a Pivot; a Post-Combat Pivot is one."""
+        return self in (Manoeuvre.ADVANCE, Manoeuvre.POST_COMBAT_PIVOT)
+
+    @property
+    def pivot_only(self) -> bool:
+        """A Pivot and nothing else: no steps, no end pose, no Reorder."""
+        return self is Manoeuvre.POST_COMBAT_PIVOT
 
 
 MANOEUVRES = tuple(m.value for m in Manoeuvre)
@@ -114,6 +121,14 @@ def _check_shape(move: Move) -> None:
     manoeuvre = move.manoeuvre
     if move.pivot_deg and not manoeuvre.pivots:
         raise InvalidInputError("only an Advance Move starts with a Pivot", path="pivot_deg")
+    if manoeuvre.pivot_only:
+        for name, given in (("steps", move.steps), ("files", move.files is not None),
+                            ("centre", move.centre is not None),
+                            ("facing_deg", move.facing_deg is not None)):
+            if given:
+                raise InvalidInputError("a Post-Combat Pivot gives only its pivot (degrees)",
+                                        path=name)
+        return
     if not manoeuvre.snaking and move.steps:
         raise InvalidInputError("a Reform Move has no steps: give centre, facing and files",
                                 path="steps")

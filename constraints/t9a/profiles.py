@@ -23,6 +23,9 @@ from constraints.t9a.clauses.movement.spacing import FrontSpacing, PivotSpacing,
 from constraints.t9a.clauses.movement.table_edge import TableEdgeEnd, TableEdgeFront
 from constraints.t9a.clauses.movement.valid_final_position import ValidFinalPosition
 from constraints.t9a.clauses.movement.viable_formation import ViableFormation
+from constraints.t9a.clauses.post_combat.model_distance import PostCombatModelDistance
+from constraints.t9a.clauses.post_combat.spacing import PostCombatSpacing
+from constraints.t9a.clauses.post_combat.unengaged import PostCombatUnengaged
 
 
 def _spec(clause_id: str, clause: type[Clause], name: str, **bind: str) -> ClauseSpec:
@@ -76,6 +79,16 @@ _T9A_MANOEUVRES: dict[str, tuple[ClauseSpec, ...]] = {
         _spec("t9a.characters.front_rank", CharactersFrontRank,
               "Characters leave the front rank"),
     ) + _END,
+    # Not a Move Manoeuvre (docs/rules.md §11.9): no Valid Final Position; A13's spacing.
+    "post_combat_pivot": (
+        _spec("t9a.post_combat_pivot.unengaged", PostCombatUnengaged,
+              "Post-Combat Pivot: still Engaged"),
+        _spec("t9a.post_combat_pivot.model_distance", PostCombatModelDistance,
+              "Post-Combat Pivot: a model moves too far", mob_factor="model_move_mob"),
+        _spec("t9a.post_combat_pivot.unit_spacing", PostCombatSpacing,
+              "Post-Combat Pivot: Unit Spacing", spacing_in="end_spacing_in"),
+        _spec("t9a.table_edge.end", TableEdgeEnd, "off the table at the end"),
+    ),
 }
 
 _T9A_PARAMS: dict[str, ParamValue] = {

@@ -25,7 +25,9 @@ from constraints.errors import InvalidInputError
 from constraints.t9a.combat_reform_io import load_combat_result
 from optimizer.cli.nudge import (
     add_nudge_command,
+    check_nudge_file,
     cmd_nudge,
+    is_nudge_data,
     is_nudge_result,
     render_nudge_result,
 )
@@ -86,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "only by close calls is WITHIN TOLERANCE (exit status 0)")
     check.add_argument("--result", metavar="FILE",
                        help="for a Combat Reform: the combat result (loser, passed, ...)")
+    check.add_argument("--casualties", metavar="FILE",
+                       help="for nudges (a `nudge --json` result, its legs possibly edited): "
+                       "the casualties file given to `nudge`")
     render = sub.add_parser("render", help="draw a scenario, a move or a solve result",
                             epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     render.add_argument("scenario", help=SCENARIO_HELP)
@@ -166,6 +171,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario)
     data = read_json(args.move)
     warnings = warned(scenario, move=data)
+    if is_nudge_data(data) or args.casualties:
+        return check_nudge_file(args, scenario, data)
     if args.result and not is_combat_reform(data):
         raise InvalidInputError("--result goes only with a Combat Reform proposal",
                                 path="command line")
@@ -228,6 +235,9 @@ def verdict_text(verdict: Verdict) -> str:
     for v in verdict.violations:
         lines.append(f"  broken {v.clause}: {v.message} "
                      f"(measured {v.measured:.3f} {v.dimension}, limit {v.limit:.3f})")
+    for t in verdict.dangerous_terrain or ():
+        lines.append(f"  Dangerous Terrain test: {t['terrain']}, {t['dice']} dice"
+                     + (f", {t['test']}+" if t["test"] is not None else ""))
     shown = ", ".join(f"{k} {v:.3f}" for k, v in verdict.measurements.items())
     lines.append(f"  measurements: {shown}")
     if verdict.referee is not None:

@@ -51,8 +51,31 @@ def cmd_nudge(args: argparse.Namespace) -> int:
 
 def is_nudge_result(path: str) -> bool:
     """Whether `path` holds the JSON output of `manoeuvre nudge` (it has "nudges")."""
-    data = read_json(path)
+    return is_nudge_data(read_json(path))
+
+
+def is_nudge_data(data: Any) -> bool:
     return isinstance(data, dict) and "nudges" in data
+
+
+def check_nudge_file(args: argparse.Namespace, scenario: Scenario, data: Any) -> int:
+    """`check SCENARIO NUDGE.json [--casualties FILE]`: judge the player's nudges."""
+    from optimizer.nudge.judge import judge_nudges
+
+    if not is_nudge_data(data):
+        raise InvalidInputError("--casualties goes only with nudges (a `nudge --json` "
+                                "result)", path="command line")
+    if args.result:
+        raise InvalidInputError("--result goes only with a Combat Reform proposal",
+                                path="command line")
+    require_system(scenario, "t9a", "manoeuvre check (nudges)")
+    losses = load_losses(args.casualties, scenario) if args.casualties else ()
+    try:
+        verdict = judge_nudges(scenario, losses, data)
+    except InvalidInputError as exc:
+        raise exc.in_file(args.move) from None
+    print(json.dumps(verdict.to_json(), indent=2) if args.json else verdict.text())
+    return 0 if verdict.legal else 1
 
 
 def render_nudge_result(scenario: Scenario, path: str, output: Path) -> int:

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +58,8 @@ def add_search_commands(sub: Any, epilog: str | None = None) -> None:
     solve.add_argument("scenario", help=SCENARIO_HELP)
     solve.add_argument("--unit", required=True, help="the id of the unit that moves")
     solve.add_argument("--manoeuvre", required=True, choices=MANOEUVRES)
-    goal = solve.add_mutually_exclusive_group(required=True)
+    # Required, but checked by objective_of: a Post-Combat Pivot takes --facing alone.
+    goal = solve.add_mutually_exclusive_group()
     goal.add_argument("--target", type=point, metavar="X,Y",
                       help="inches: end the unit's centre near this point")
     goal.add_argument("--face", type=point, metavar="X,Y",
@@ -66,7 +68,8 @@ def add_search_commands(sub: Any, epilog: str | None = None) -> None:
     solve.add_argument("--front", action="store_true",
                        help="with --target: bring the Front Facing's centre to it")
     solve.add_argument("--facing", type=finite, metavar="DEG",
-                       help="with --target: and end facing this way (degrees)")
+                       help="with --target: and end facing this way (degrees); alone for "
+                       "--manoeuvre post_combat_pivot")
     solve.add_argument("--time-limit", type=finite, metavar="S",
                        help="seconds for the whole command, start-up included (default 10, "
                        f"at most {MAX_TIME_LIMIT_S:g})")
@@ -80,6 +83,9 @@ def add_search_commands(sub: Any, epilog: str | None = None) -> None:
     solve.add_argument("--tolerance", type=finite, default=DEFAULT_TOLERANCE, metavar="T",
                        help="OPTIMAL only within T of the bound over every way (default "
                        f"{DEFAULT_TOLERANCE:g})")
+    solve.add_argument("--avoid", choices=("dangerous",),
+                       help="keep out of Dangerous Terrain: the search counts it as "
+                       "Impassable (docs/formats.md: what it then proves)")
     solve.add_argument("--json", action="store_true", help="print the result as JSON")
     moves = sub.add_parser("moves", help="legal end positions on the view lattice", **shown)
     moves.add_argument("scenario", help=SCENARIO_HELP)
@@ -93,6 +99,9 @@ def add_search_commands(sub: Any, epilog: str | None = None) -> None:
 def objective_of(args: argparse.Namespace) -> Objective:
     """The objective the options ask for; `--front` and `--facing` only go with `--target`
     (and not together: a target pose measures the unit's centre)."""
+    if args.target is None and args.face is None and not args.forward:
+        raise InvalidInputError("one of the arguments --target --face --forward is required",
+                                path="command line")
     if args.target is None:
         extra = [name for name, given in (("--front", args.front),
                                           ("--facing", args.facing is not None)) if given]
@@ -134,6 +143,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if not 0 < args.time_limit <= MAX_TIME_LIMIT_S:
         raise InvalidInputError(f"expected 0 < S <= {MAX_TIME_LIMIT_S:g}, got "
                                 f"{args.time_limit:g}", path="--time-limit")
+    if args.manoeuvre == "post_combat_pivot":
+        from optimizer.cli.post_combat import solve_post_combat_pivot
+
+        return solve_post_combat_pivot(args)
     with as_options():
         objective = objective_of(args)
     scenario = load_scenario(args.scenario)
@@ -142,10 +155,16 @@ def cmd_solve(args: argparse.Namespace) -> int:
     # --effort is passed only to a search that has a work budget (an older one ignores it).
     effort: dict[str, Any] = {"effort": args.effort} \
         if args.effort is not None and HAS_EFFORT else {}
+    search: Callable[..., SearchResult] = best_move
+    if getattr(args, "avoid", None):
+        from optimizer.search.avoid import avoiding
+
+        require_system(scenario, "t9a", "manoeuvre solve --avoid")
+        search = partial(avoiding, best_move)
     with as_options():
-        result = best_move(scenario, args.unit, args.manoeuvre, objective,
-                           time_limit_s=search_time(args), max_wheels=args.max_wheels,
-                           tolerance=args.tolerance, **effort)
+        result = search(scenario, args.unit, args.manoeuvre, objective,
+                        time_limit_s=search_time(args), max_wheels=args.max_wheels,
+                        tolerance=args.tolerance, **effort)
     print(json.dumps(with_warnings(result_json(result), warnings), indent=2) if args.json
           else result_text(result))
     return 0 if result.status.found else 1
@@ -163,6 +182,8 @@ def result_json(result: SearchResult) -> dict[str, Any]:
     """The result as JSON, its objective naming the target point and facing (so `render`
     can mark them)."""
     out = result.to_json()
+    if result.verdict is not None and result.verdict.dangerous_terrain is not None:
+        out["dangerous_terrain"] = [dict(t) for t in result.verdict.dangerous_terrain]
     objective = result.objective
     if objective.point is not None:
         out["objective"].setdefault("point", list(objective.point))
@@ -200,6 +221,13 @@ def result_text(result: SearchResult) -> str:
         x, y = result.verdict.end_centre
         lines.append(f"  end: centre ({x:.3f}, {y:.3f}), facing "
                      f"{normalise_deg(result.verdict.end_facing_deg):.3f} deg, legal")
+    if result.verdict is not None:
+        for t in result.verdict.dangerous_terrain or ():
+            lines.append(f"  Dangerous Terrain test: {t['terrain']}, {t['dice']} dice"
+                         + (f", {t['test']}+" if t["test"] is not None else ""))
+    if "avoid" in result.family:
+        lines.append(f"  kept away from Dangerous Terrain (counted as Impassable): "
+                     f"{result.family['avoid']['status']} among the moves that keep away")
     if result.blocking:
         lines.append(f"  blocked by: {', '.join(result.blocking)}")
     return "\n".join(lines)
@@ -210,6 +238,9 @@ def cmd_moves(args: argparse.Namespace) -> int:
         raise InvalidInputError(f"expected 1 <= N <= {MAX_LIST}, got "
                                 f"{args.limit if abs(args.limit) < 10**12 else 'more'}",
                                 path="--limit")
+    if args.manoeuvre == "post_combat_pivot":
+        raise InvalidInputError("moves lists Move Manoeuvres; a Post-Combat Pivot is one "
+                                "number: solve it, or check a pivot", path="--manoeuvre")
     scenario = load_scenario(args.scenario)
     warnings = warned(scenario)
     if scenario.profile.system != "whfb7":

@@ -21,6 +21,7 @@ from shapely.geometry import Point
 from constraints.core.cache import remembered
 from constraints.core.profile import RulesProfile
 from constraints.core.scenario import Scenario
+from constraints.errors import InvalidInputError
 from constraints.geometry.frame import Frame
 from constraints.geometry.pieces import Relaxation
 from constraints.rank_and_file.family_limits import FamilyLimits, family_limits
@@ -116,7 +117,11 @@ def register_family(system: str, manoeuvre: str, family: Family) -> None:
 
 
 def family_for(profile: RulesProfile, manoeuvre: str) -> Family:
-    return FAMILIES[(profile.system, manoeuvre)]
+    found = FAMILIES.get((profile.system, manoeuvre))
+    if found is None:  # a manoeuvre with no family of end poses (a Post-Combat Pivot)
+        raise InvalidInputError(f"no view of legal end positions for {manoeuvre!s} (searched "
+                                "by best_move; judged by check_move)", path="manoeuvre")
+    return found
 
 
 def options_for(scenario: Scenario, unit: Unit, manoeuvre: str,

@@ -52,6 +52,22 @@ def resolve(scenario: Scenario, losses: Sequence[Loss]) -> NudgeResult:
     require_system(scenario, "t9a", "resolve (casualties and nudges)")
     losses = losses_from_json(losses_to_json(tuple(losses)), scenario)  # validated
     previous = engagements(scenario.units, contact_tolerance(scenario))
+    reformed, removed, hit = unfrozen(scenario, losses, previous)
+    found = best_order(reformed, sides(reformed, previous), previous)
+    final = found.scenario
+    return NudgeResult("OPTIMAL" if found.proved else "FEASIBLE", scenario, final,
+                       found.nudges, found.order, found.alternatives,
+                       tuple(combats(final.units, contact_tolerance(final))),
+                       _no_more_foes(final, previous),
+                       tuple(removed), found.in_combat, found.solves, tuple(losses),
+                       replace(scenario, units=tuple(hit)))
+
+
+def unfrozen(scenario: Scenario, losses: Sequence[Loss],
+             previous: Mapping[str, Mapping[str, str]]
+             ) -> tuple[Scenario, list[str], list[Unit]]:
+    """The units after `losses` and unfreezing, before any nudge: (that scenario, the units
+    wiped out, every unit as hit with its boundary still frozen)."""
     by_unit = {loss.unit: loss for loss in losses}
     units, removed, hit = [], [], []
     for unit in scenario.units:
@@ -63,14 +79,7 @@ def resolve(scenario: Scenario, losses: Sequence[Loss]) -> NudgeResult:
             units.append(unfreeze(after))
     reformed = Scenario(scenario.battlefield, tuple(units), scenario.terrain, scenario.rules,
                         scenario.rule_options, scenario.active_player)
-    found = best_order(reformed, _sides(reformed, previous), previous)
-    final = found.scenario
-    return NudgeResult("OPTIMAL" if found.proved else "FEASIBLE", scenario, final,
-                       found.nudges, found.order, found.alternatives,
-                       tuple(combats(final.units, contact_tolerance(final))),
-                       _no_more_foes(final, previous),
-                       tuple(removed), found.in_combat, found.solves, tuple(losses),
-                       replace(scenario, units=tuple(hit)))
+    return reformed, removed, hit
 
 
 def _casualties(scenario: Scenario, unit: Unit, loss: Loss | None,
@@ -99,14 +108,14 @@ def _outside_melee(scenario: Scenario, unit: Unit, count: int,
             return hit
         after = scenario.with_unit(unfreeze(hit))
         kept = in_combat(after)
-        nudged = best_order(after, _sides(after, previous), previous).in_combat
+        nudged = best_order(after, sides(after, previous), previous).in_combat
         if best is None or (kept, nudged, -rank) > best[:3]:
             best = (kept, nudged, -rank, hit)
     assert best is not None
     return best[3]
 
 
-def _sides(scenario: Scenario, previous: Mapping[str, Mapping[str, str]]) -> list[list[str]]:
+def sides(scenario: Scenario, previous: Mapping[str, Mapping[str, str]]) -> list[list[str]]:
     """The units to nudge, by side, the Active Player's first.  Decision: without an
     `active_player`, the players in the order their first unit appears in the scenario."""
     engaged_now = engagements(scenario.units, contact_tolerance(scenario))

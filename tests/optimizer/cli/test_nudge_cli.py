@@ -77,3 +77,56 @@ def test_an_unknown_state_is_bad_input(tmp_path, capsys):
     bad.write_text(json.dumps(data), encoding="utf-8")
     assert main(["nudge", str(bad)]) == 2
     assert "$.units[1].state: unknown state 'routed'" in capsys.readouterr().err
+
+
+def _nudge_file(tmp_path, capsys, legs=None):
+    assert main(["nudge", MELEE, "--casualties", CASUALTIES, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    if legs is not None:
+        result["nudges"][0]["legs"] = legs
+    path = tmp_path / "nudges.json"
+    path.write_text(json.dumps(result))
+    return str(path)
+
+
+def test_check_judges_the_tools_own_nudges_legal(tmp_path, capsys):
+    path = _nudge_file(tmp_path, capsys)
+    assert main(["check", MELEE, path, "--casualties", CASUALTIES, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["legal"] is True and out["violations"] == []
+    assert out["nudges"][0]["unit"] == "wolves" and out["nudges"][0]["least"] == 0.2
+    assert main(["check", MELEE, path, "--casualties", CASUALTIES]) == 0
+    assert capsys.readouterr().out.startswith("nudges: LEGAL")
+
+
+@pytest.mark.parametrize(("legs", "clause"), [
+    ([{"sideways": 0.5}], "nudge.minimum"),
+    ([{"sideways": 0.1}], "nudge.contact"),
+    ([{"sideways": 0.5}, {"forward": 0.5}], "nudge.path"),
+])
+def test_check_names_the_clause_an_edited_leg_breaks(tmp_path, capsys, legs, clause):
+    path = _nudge_file(tmp_path, capsys, legs)
+    assert main(["check", MELEE, path, "--casualties", CASUALTIES, "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["legal"] is False
+    assert clause in [v["clause"] for v in out["violations"]]
+    assert main(["check", MELEE, path, "--casualties", CASUALTIES]) == 1
+    assert f"{clause} (wolves)" in capsys.readouterr().out
+
+
+def test_check_without_the_casualties_judges_the_unfrozen_scenario(tmp_path, capsys):
+    """No casualties: nobody lost contact, so a nudge of the wolves breaks nudge.eligible."""
+    path = _nudge_file(tmp_path, capsys)
+    assert main(["check", MELEE, path]) == 1
+    assert "nudge.eligible (wolves)" in capsys.readouterr().out
+
+
+def test_check_bad_nudge_files_exit_2_naming_the_path(tmp_path, capsys):
+    path = _nudge_file(tmp_path, capsys, [{"sideways": "far"}])
+    assert main(["check", MELEE, path, "--casualties", CASUALTIES]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "$.nudges[0].legs[0].sideways" in err and path in err
+    move = tmp_path / "move.json"
+    move.write_text(json.dumps({"unit": "spears", "manoeuvre": "reform"}))
+    assert main(["check", MELEE, str(move), "--casualties", CASUALTIES]) == 2
+    assert "--casualties goes only with nudges" in capsys.readouterr().err

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import ClassVar
 
 import numpy as np
 
@@ -30,7 +31,7 @@ from constraints.t9a.ways_sweep import WayContext
 class PivotModelDistance(Clause):
     judges = Judges.WAY
 
-    examples = (
+    examples: ClassVar[tuple[RuleExample, ...]] = (
         RuleExample("a Pivot in place moves nobody", field(), advance(), False,
                     ("pivot_model_move", 0.0)),
         RuleExample("a quarter turn of a square block is short",

@@ -1,0 +1,220 @@
+"""Judge a player's own nudges (`manoeuvre check SCENARIO NUDGE.json --casualties FILE`).
+
+The nudges file is a `nudge --json` result, or the same with the player's own `nudges` legs
+or `order` edited (docs/formats.md, "Judging nudges").  The scenario holds the units as they
+stood in combat; the casualties and the unfreezing are replayed exactly as `nudge` does them,
+then the player's nudges are applied one unit at a time in the player's order, each judged by
+the exact nudge checker where the units stand at that moment, and then against the seed's two
+rules no single nudge shows:
+
+* "Move the unit the minimum amount required to maintain contact" (`nudge.minimum`): the
+  player's nudge is no longer than the least legal nudge there (`least_nudge`, proved least
+  over every nudge the rules allow, exact to 2e-6"); a unit left where it stands although a
+  legal nudge back into contact exists breaks `nudge.contact`.
+* "Move Active Player's units first" and "in the order that allows the most units to remain
+  in Combat" (`nudge.order`): the Active Player's units come first, and the player's order
+  ends with as many units in combat as the best order the tool found (proved best when the
+  tool's answer is OPTIMAL; any order reaching that count is the owner's choice).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from constraints.core.jsonread import Node
+from constraints.core.scenario import Pose, Scenario
+from constraints.core.verdict import Verdict, Violation
+from constraints.rank_and_file.combats import engaged_ids, engagements
+from constraints.rank_and_file.contact import contact_tolerance
+from constraints.t9a.clauses.nudge.checker import check_nudge
+from constraints.t9a.clauses.nudge.context import DIRECTIONS, Leg
+from optimizer.nudge.least import least_nudge
+from optimizer.nudge.losses import Loss
+from optimizer.nudge.order import in_combat
+from optimizer.nudge.resolve import resolve, sides, unfrozen
+
+MINIMUM_TOLERANCE_IN = 2e-6  # the least nudge is exact to this (docs/formats.md)
+
+
+@dataclass(frozen=True)
+class PlayerNudge:
+    """One unit's nudge as the player gave it, and the exact verdict on it where it was made
+    (`least`: the least legal nudge's length there, None when none exists)."""
+
+    unit: str
+    legs: tuple[Leg, ...]
+    verdict: Verdict
+    least: float | None
+
+
+@dataclass(frozen=True)
+class NudgesVerdict:
+    """The judgement of every nudge of the file and of their order."""
+
+    nudges: tuple[PlayerNudge, ...]
+    order: tuple[str, ...]
+    in_combat: int
+    best_in_combat: int
+    best_proved: bool
+    order_violations: tuple[Violation, ...]
+
+    @property
+    def violations(self) -> tuple[Violation, ...]:
+        return tuple(v for n in self.nudges for v in n.verdict.violations) \
+            + self.order_violations
+
+    @property
+    def legal(self) -> bool:
+        return not self.violations
+
+    @property
+    def status(self) -> str:
+        return "legal" if self.legal else "illegal"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "legal": self.legal, "manoeuvre": "nudge", "order": list(self.order),
+            "in_combat": self.in_combat, "best_in_combat": self.best_in_combat,
+            "best_proved": self.best_proved,
+            "nudges": [{"unit": n.unit, "legs": [leg.to_json() for leg in n.legs],
+                        "distance": round(sum(abs(leg.distance_in) for leg in n.legs), 9),
+                        "least": None if n.least is None else round(n.least, 9),
+                        "verdict": n.verdict.to_json()} for n in self.nudges],
+            "violations": [dict(v.to_json(), unit=unit) for unit, v in self._labelled()],
+        }
+
+    def text(self) -> str:
+        lines = [f"nudges: {'LEGAL' if self.legal else 'ILLEGAL'} (order "
+                 f"{' '.join(self.order) or '(none)'}; {self.in_combat} units in combat, "
+                 f"the best order keeps {self.best_in_combat})"]
+        for unit, v in self._labelled():
+            lines.append(f"  {v.clause} ({unit}): {v.message} (measured {v.measured:.6f}, "
+                         f"limit {v.limit:.6f})")
+        return "\n".join(lines)
+
+    def _labelled(self) -> list[tuple[str, Violation]]:
+        return [(n.unit, v) for n in self.nudges for v in n.verdict.violations] \
+            + [("order", v) for v in self.order_violations]
+
+
+def judge_nudges(scenario: Scenario, losses: Sequence[Loss], data: Any) -> NudgesVerdict:
+    """Judge the nudges of `data` (a `nudge --json` result, possibly edited) after `losses`
+    in `scenario` (the units as they stood in combat).  InvalidInputError (with the JSON
+    path) for a malformed file, an unknown or wiped-out unit, a unit nudged twice."""
+    previous = engagements(scenario.units, contact_tolerance(scenario))
+    state, _, _ = unfrozen(scenario, losses, previous)
+    given = _read_nudges(Node(data), state)
+    due = sides(state, previous)
+    order = _order(Node(data), state, given, due)
+    tool = resolve(scenario, losses)
+    judged = []
+    for uid in order:
+        found = _judge_one(state, uid, previous.get(uid, {}), given.get(uid, ()))
+        judged.append(found)
+        unit = state.unit(uid)
+        state = state.with_unit(unit.with_pose(Pose(found.verdict.end_centre,
+                                                    unit.pose.facing_deg)))
+    kept = in_combat(state)
+    return NudgesVerdict(tuple(judged), order, kept, tool.in_combat, tool.status == "OPTIMAL",
+                         _order_violations(order, due, kept, tool.in_combat, state))
+
+
+def _judge_one(state: Scenario, uid: str, previous: Mapping[str, str],
+               legs: tuple[Leg, ...]) -> PlayerNudge:
+    present = {e: f for e, f in previous.items() if state.has_unit(e)}
+    engaged = uid in engaged_ids(state.units, contact_tolerance(state))
+    may_move = present and not engaged and state.unit(uid).state not in ("fleeing",
+                                                                          "pursuing")
+    least = least_nudge(state, uid, present) if may_move else None
+    verdict = check_nudge(state, uid, present, legs)
+    if not legs:
+        # Standing still is the rule when no legal nudge exists ("do not move the unit at
+        # all"); otherwise the unit failed to regain contact, which the checker names.
+        verdict = _with(verdict, tuple(v for v in verdict.violations
+                                       if v.clause == "nudge.contact" and least is not None))
+    elif verdict.legal and least is not None:
+        length = sum(abs(leg.distance_in) for leg in legs)
+        if length > least.distance_in + MINIMUM_TOLERANCE_IN:
+            verdict = _with(verdict, verdict.violations + (Violation(
+                "nudge.minimum", length, least.distance_in, "in",
+                f"{uid} is nudged {length:.6f}\", but {least.distance_in:.6f}\" regains "
+                f"contact (\"move the unit the minimum amount required\")"),))
+    return PlayerNudge(uid, legs, verdict, None if least is None else least.distance_in)
+
+
+def _with(verdict: Verdict, violations: tuple[Violation, ...]) -> Verdict:
+    return Verdict(verdict.unit, verdict.manoeuvre, verdict.end_centre, verdict.end_facing_deg,
+                   verdict.end_files, verdict.end_corners, violations, verdict.measurements,
+                   verdict.steps)
+
+
+def _order_violations(order: tuple[str, ...], due: list[list[str]], kept: int, best: int,
+                      state: Scenario) -> tuple[Violation, ...]:
+    found = []
+    first = set(due[0]) if due else set()
+    positions = [i for i, uid in enumerate(order) if uid in {u for s in due for u in s}]
+    late = [order[i] for i in positions if order[i] in first
+            and any(order[j] not in first for j in positions if j < i)]
+    if late:
+        player = state.active_player or "the first player"
+        found.append(Violation("nudge.order", float(len(late)), 0.0, "units",
+                               f"{', '.join(late)} ({player}, the Active Player) moved after "
+                               "the other side's units (\"move Active Player's units first\")"))
+    if kept < best:
+        found.append(Violation("nudge.order", float(kept), float(best), "units",
+                               f"{kept} units end in combat, but the order "
+                               f"{'proved best' if best else 'found'} keeps {best}"))
+    return tuple(found)
+
+
+def _read_nudges(top: Node, state: Scenario) -> dict[str, tuple[Leg, ...]]:
+    if not isinstance(top.value, dict):
+        raise top.fail("expected an object (a `nudge --json` result)")
+    if "nudges" not in top.value:
+        raise top.fail("missing key \"nudges\"")
+    given: dict[str, tuple[Leg, ...]] = {}
+    for node in Node(top.value["nudges"], "$.nudges").items():
+        if not isinstance(node.value, dict):
+            raise node.fail("expected an object with \"unit\" and \"legs\"")
+        uid = _unit_id(Node(node.value.get("unit"), f"{node.path}.unit"), state)
+        if uid in given:
+            raise node.fail(f"unit {uid!r} is nudged twice")
+        if "legs" not in node.value:
+            raise node.fail("missing key \"legs\"")
+        given[uid] = tuple(_leg(leg) for leg in Node(node.value["legs"],
+                                                       f"{node.path}.legs").items())
+    return given
+
+
+def _leg(node: Node) -> Leg:
+    if not isinstance(node.value, dict) or len(node.value) != 1 \
+            or next(iter(node.value)) not in DIRECTIONS:
+        raise node.fail("expected one of {\"forward\": IN} or {\"sideways\": IN}")
+    direction = next(iter(node.value))
+    return Leg(direction, Node(node.value[direction], f"{node.path}.{direction}").number())
+
+
+def _unit_id(node: Node, state: Scenario) -> str:
+    if not isinstance(node.value, str) or not state.has_unit(node.value):
+        known = ", ".join(u.id for u in state.units)
+        raise node.fail(f"unknown or wiped-out unit {node.value!r} (units: {known})")
+    return node.value
+
+
+def _order(top: Node, state: Scenario, given: Mapping[str, tuple[Leg, ...]],
+           due: list[list[str]]) -> tuple[str, ...]:
+    """The player's `order`, then any nudged unit it leaves out (in the file's order), then
+    any unit due a nudge it leaves out (Active Player's first)."""
+    order: list[str] = []
+    if "order" in top.value:
+        for node in Node(top.value["order"], "$.order").items():
+            uid = _unit_id(node, state)
+            if uid in order:
+                raise node.fail(f"unit {uid!r} is listed twice")
+            order.append(uid)
+    for uid in list(given) + [u for side in due for u in side]:
+        if uid not in order:
+            order.append(uid)
+    return tuple(order)

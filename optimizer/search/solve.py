@@ -86,7 +86,7 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
     if manoeuvre == "post_combat_pivot":  # a Pivot alone: its own exact search
         from optimizer.post_combat import best_pivot
 
-        return best_pivot(scenario, unit_id, objective, time_limit_s=time_limit_s)
+        return best_pivot(scenario, unit_id, objective, time_limit_s=time_limit(time_limit_s))
     return solve(SearchRequest(scenario, unit_id, manoeuvre, objective, lattice or Lattice(),
                                time_limit(time_limit_s), workers,
                                DEFAULT_EFFORT if effort is None else effort, tolerance,

@@ -90,6 +90,8 @@ def trooper_of(scenario: Scenario, route: Route) -> Trooper:
         known = ", ".join(u.id for u in scenario.units)
         raise InvalidInputError(f"unknown unit {route.unit!r} (units: {known})", path="$.unit")
     trooper: Trooper = scenario.unit(route.unit)
+    if trooper.marker:
+        raise InvalidInputError(f"{trooper.id!r} is a marker: it does not move", path="$.unit")
     start = (*trooper.centre, trooper.level_in)
     if math.dist(route.path[0], start) > SAME_POINT_IN:
         raise InvalidInputError(f"the path starts at {_show(route.path[0])}, not where "

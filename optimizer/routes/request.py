@@ -61,6 +61,8 @@ def _trooper(scenario: Scenario, unit: str) -> Trooper:
         known = ", ".join(u.id for u in scenario.units)
         raise InvalidInputError(f"unknown unit {unit!r} (units: {known})", path="unit")
     found: Trooper = scenario.unit(unit)
+    if found.marker:
+        raise InvalidInputError(f"{unit!r} is a marker: it does not move", path="unit")
     return found
 
 

@@ -2,9 +2,10 @@
 with Move + Move, the first Move's end neither.
 
 Rule (seed 004): a Trooper moving through allied Models "cannot end their movement within
-the allied Model, Marker, or Token".  Troopers, markers standing in the same walk region count, allies of every height
-and enemies (a base may end touching an enemy's: that is Silhouette contact).  Measured: the
-least distance between the end base and another (negative: they overlap).
+the allied Model, Marker, or Token".  Troopers and markers standing in the same walk region
+count, allies of every height and enemies (a base may end touching an enemy's: that is
+Silhouette contact).  Measured: the least distance between the end base and another
+(negative: they overlap).
 """
 
 from __future__ import annotations

@@ -3,11 +3,12 @@
 
 Rule (seed 004): "A Trooper can move through allied Models ... whose Silhouette Template
 height is equal to or lower than the height of the Trooper's Silhouette Template" (heights,
-not S numbers: an S3 is 32 mm, lower than an S2's 40 mm); enemies are never passed
-through.  Markers ("Models, Markers, and Tokens") count the same way: an allied marker no
-taller than the trooper is passed through (Silhouette 2 when the file gives none), an enemy
-marker is an obstacle to the route (not to Line of Fire).  Troopers standing in the same walk region count.  Measured: the least distance
-between the bases along the path (negative: they overlap); touching is allowed.
+not S numbers: an S3 is 32 mm, lower than an S2's 40 mm); enemies are never passed through.
+Markers ("Models, Markers, and Tokens") count the same way: an allied marker no taller than
+the trooper is passed through (Silhouette 2 when the file gives none), an enemy marker is an
+obstacle to the route (not to Line of Fire).  Troopers standing in the same walk region
+count.  Measured: the least distance between the bases along the path (negative: they
+overlap); touching is allowed.
 """
 
 from __future__ import annotations

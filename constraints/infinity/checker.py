@@ -65,6 +65,8 @@ def check_route(scenario: Scenario, route: Route) -> RouteVerdict:
     violations: list[Violation] = []
     measurements: dict[str, float] = {}
     for clause in ROUTE_CLAUSES:
+        if route.skill not in clause.skills:
+            continue
         found = clause().check(ctx)
         violations += found.violations
         measurements.update(found.measurements)

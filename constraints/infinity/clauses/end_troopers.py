@@ -13,7 +13,14 @@ from __future__ import annotations
 import math
 
 from constraints.core.verdict import ClauseResult
-from constraints.infinity.clauses.base import CLEAR_TOL_IN, Kept, RouteClause, RouteExample, merged
+from constraints.infinity.clauses.base import (
+    CLEAR_TOL_IN,
+    EVERY_SKILL,
+    Kept,
+    RouteClause,
+    RouteExample,
+    merged,
+)
 from constraints.infinity.clauses.context import RouteContext
 from constraints.infinity.clauses.examples import marker, town, trooper, walk
 from constraints.infinity.scenery import Point3
@@ -23,6 +30,7 @@ _ALLY = trooper("ally", 7, 12, silhouette=1)
 
 class EndTroopers(RouteClause):
     id = "route.end_troopers"
+    skills = EVERY_SKILL
     kept = Kept.END
 
     def check(self, ctx: RouteContext) -> ClauseResult:

@@ -58,3 +58,12 @@ def walk(*points: tuple[float, float, float], mid: tuple[float, float, float] | 
     if prone is not None:
         out["prone"] = prone
     return out
+
+
+def skill(name: str, *points: tuple[float, float, float], unit: str = "fusilier",
+          prone: bool | None = None) -> Json:
+    """A declared Dodge, Jump or Climb through `points`."""
+    out: Json = {"unit": unit, "skill": name, "path": [list(p) for p in points]}
+    if prone is not None:
+        out["prone"] = prone
+    return out

@@ -83,7 +83,7 @@ def test_bad_scenarios_exit_2_with_one_line(tmp_path, capsys, why, change, messa
     (["--unit", "fusilier", "--to", "500,5"], "off the battlefield"),
     (["--unit", "fusilier"], "either --to"),
     (["--unit", "fusilier", "--to", "5,5", "--reach"], "either --to"),
-    (["--unit", "fusilier", "--to", "5,5", "--skill", "jump"], "invalid choice"),
+    (["--unit", "fusilier", "--to", "5,5", "--skill", "fly"], "invalid choice"),
 ])
 def test_bad_requests_exit_2(capsys, args, message):
     assert main(["route", RUINS, *args]) == 2
@@ -92,7 +92,8 @@ def test_bad_requests_exit_2(capsys, args, message):
 
 @pytest.mark.parametrize("route, message", [
     ({"unit": "fusilier", "path": [[1, 1, 0]]}, "not where"),
-    ({"unit": "fusilier", "skill": "jump", "path": [[4.8, 13, 0]]}, "unknown skill"),
+    ({"unit": "fusilier", "skill": "fly", "path": [[4.8, 13, 0]]}, "unknown skill"),
+    ({"unit": "fusilier", "skill": "jump", "path": [[4.8, 13, 0]]}, "at least 2 items"),
     ({"unit": "fusilier", "skill": "move_move", "path": [[4.8, 13, 0], [6, 13, 0]],
       "midpoint": [5, 13, 0]}, "not one of the path"),
     ({"unit": "fusilier", "path": [[4.8, 13, 0], [6, 13]]}, "expected 3 items"),

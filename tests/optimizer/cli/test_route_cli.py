@@ -33,7 +33,8 @@ def test_route_to_the_roof_is_optimal_and_checked(capsys):
 
 
 def test_too_far_for_one_move_is_idle(capsys):
-    code = main(["route", RUINS, "--unit", "fusilier", "--to", "9.3,16.3", "--json"])
+    code = main(["route", RUINS, "--unit", "fusilier", "--to", "9.3,16.3", "--skill", "move",
+                 "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 1 and out["idle"] and not out["legal"]
     assert [v["clause"] for v in out["violations"]] == ["route.length"]
@@ -120,3 +121,27 @@ def test_render_draws_a_route_result(tmp_path, capsys):
     picture = tmp_path / "result.png"
     assert main(["render", RUINS, str(result), "-o", str(picture)]) == 0
     assert picture.stat().st_size > 10_000
+
+
+def test_route_chooses_the_skill_and_says_which(capsys):
+    assert main(["route", RUINS, "--unit", "fusilier", "--to", "9.3,16.3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["skill"] == "move_move" and out["tried"] == {"move": "OPTIMAL",
+                                                            "move_move": "OPTIMAL"}
+    assert "Move + Move reaches it" in out["chosen"]
+    assert main(["route", RUINS, "--unit", "fusilier", "--to", "9.3,16.3"]) == 0
+    assert "move_move chosen" in capsys.readouterr().out
+
+
+def test_route_reach_per_skill_and_move_move_refused(capsys):
+    assert main(["route", RUINS, "--unit", "fusilier", "--reach", "--skill", "dodge",
+                 "--json"]) == 0
+    dodge = json.loads(capsys.readouterr().out)
+    assert dodge["skill"] == "dodge" and dodge["mov"] == 2.0
+    assert main(["route", RUINS, "--unit", "fusilier", "--reach", "--skill", "jump",
+                 "--json"]) in (0, 1)
+    jump = json.loads(capsys.readouterr().out)
+    assert jump["skill"] == "jump" and jump["area"] <= jump["outer_area"]
+    assert main(["route", RUINS, "--unit", "fusilier", "--reach", "--skill",
+                 "move_move"]) == 2
+    assert "not built" in capsys.readouterr().err

@@ -150,7 +150,9 @@ def result_text(r: RouteResult) -> str:
     if "chosen" in r.extra:
         lines.append(f"  {r.skill} chosen: {r.extra['chosen']}")
     if "tried" in r.extra:
-        lines.append("  tried: " + ", ".join(f"{k} {v}" for k, v in r.extra["tried"].items()))
+        lines.append("  tried: " + ", ".join(
+            f"{k} {v['status']}{'' if v['legal'] else ' (not legal)'}"
+            for k, v in r.extra["tried"].items()))
     for v in r.verdict.violations if r.verdict else ():
         lines.append(f"  broken {v.clause}: {v.message}")
     return "\n".join(lines)

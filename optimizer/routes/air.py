@@ -81,11 +81,11 @@ def shortest_jump(request: RouteRequest, base: dict[str, Any]) -> RouteResult:
             first, first_path = verdict, path
     assert first is not None
     spot = [v for v in first.violations if v.clause in SPOT_CLAUSES]
-    if distance > t.move_allowance_in(0) + 1e-9:
+    if spot:
+        reason = f"no Jump to that spot: {spot[0].message}"
+    elif distance > t.move_allowance_in(0) + 1e-9:
         reason = (f"the landing spot is {distance:.3f} in from the start Silhouette, more "
                   f"than the first MOV value: no Jump reaches it")
-    elif spot:
-        reason = f"no Jump may land there: {spot[0].message}"
     else:
         return RouteResult(Status.NOT_FOUND, path=first_path, length_in=distance,
                            bound_in=distance, verdict=first, reason="no trajectory tried is "

@@ -1,7 +1,8 @@
 """Which skill takes a trooper to a spot (docs/rules.md §13.9): a Move where one is legal,
 else Move + Move, else the shorter legal Jump or Climb (a Jump on a tie).  The answer is the
 chosen skill's own search result (its status is about that skill), with `tried`: every
-skill asked and its status.  When none is legal the answer is the Move + Move's, with an
+skill asked, its search's status and whether its route is legal (a Move's shortest route may
+be OPTIMAL and too long).  When none is legal the answer is the Move + Move's, with an
 `idle` proof only when every skill's search proved it has no legal way.
 """
 
@@ -24,7 +25,7 @@ def route_to(scenario: Scenario, unit: str, target: tuple[float, ...],
         results[skill] = shortest_route(scenario, unit, target, skill, prone, tolerance_in)
         if skill in ("move", "move_move") and results[skill].legal:
             break
-    tried = {skill: str(r.status) for skill, r in results.items()}
+    tried = {skill: {"status": str(r.status), "legal": r.legal} for skill, r in results.items()}
     for skill in ("move", "move_move"):
         if results[skill].legal:
             return _chosen(results[skill], tried, f"a {_name(skill)} reaches it")
@@ -42,7 +43,7 @@ def route_to(scenario: Scenario, unit: str, target: tuple[float, ...],
                    extra={**last.extra, "tried": tried})
 
 
-def _chosen(result: RouteResult, tried: dict[str, str], why: str) -> RouteResult:
+def _chosen(result: RouteResult, tried: dict[str, dict[str, object]], why: str) -> RouteResult:
     return replace(result, extra={**result.extra, "tried": tried, "chosen": why})
 
 

@@ -69,7 +69,8 @@ class ClimbShape(RouteClause):
             stray = [j for j in range(len(legs)) if j != k and j not in allowed]
             lip = max((legs[j].length_in for j in allowed if 0 <= j < len(legs)), default=0.0)
             limit = 2.0 * ctx.trooper.radius_in
-            found.append(self.result("climb_step", lip, limit, lip <= limit + CLEAR_TOL_IN
+            # The base's diameter within the contact tolerance: a file's rounded spots.
+            found.append(self.result("climb_step", lip, limit, lip <= limit + WALL_CONTACT_IN
                                      and not stray,
                                      f"the step over the edge is {lip:.3f} in (at most the "
                                      f"base, {limit:.3f} in) with {len(stray)} other legs",

@@ -126,8 +126,9 @@ def test_render_draws_a_route_result(tmp_path, capsys):
 def test_route_chooses_the_skill_and_says_which(capsys):
     assert main(["route", RUINS, "--unit", "fusilier", "--to", "9.3,16.3", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["skill"] == "move_move" and out["tried"] == {"move": "OPTIMAL",
-                                                            "move_move": "OPTIMAL"}
+    assert out["skill"] == "move_move" and out["tried"] == {
+        "move": {"status": "OPTIMAL", "legal": False},
+        "move_move": {"status": "OPTIMAL", "legal": True}}
     assert "Move + Move reaches it" in out["chosen"]
     assert main(["route", RUINS, "--unit", "fusilier", "--to", "9.3,16.3"]) == 0
     assert "move_move chosen" in capsys.readouterr().out

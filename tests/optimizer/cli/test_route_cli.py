@@ -5,6 +5,7 @@ line, never a traceback)."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -146,3 +147,21 @@ def test_route_reach_per_skill_and_move_move_refused(capsys):
     assert main(["route", RUINS, "--unit", "fusilier", "--reach", "--skill",
                  "move_move"]) == 2
     assert "not built" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name, unit, to, skill, length", [
+    ("climb_tower", "sniper", "8.492126,11,3", "climb", 3 + 25 / 25.4),
+    ("rooftop_gap", "runner", "12,15,3", "jump",
+     math.hypot(12 - (9 - 25 / 25.4 / 2), 3) - 25 / 25.4),
+])
+def test_the_skill_examples(capsys, name, unit, to, skill, length):
+    scene = str(ROOT / "examples" / f"{name}.json")
+    assert main(["check", scene, str(ROOT / "examples" / f"{name}_route.json"), "--json"]) == 0
+    declared = json.loads(capsys.readouterr().out)
+    assert declared["legal"] and declared["skill"] == skill
+    assert declared["length"] == pytest.approx(length, abs=1e-5)
+    assert main(["route", scene, "--unit", unit, "--to", to, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["skill"] == skill and out["status"] == "OPTIMAL" and out["legal"]
+    assert not out["tried"]["move_move"]["legal"]
+    assert out["length"] == pytest.approx(length, abs=1e-5)

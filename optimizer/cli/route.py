@@ -10,7 +10,7 @@ from typing import Any
 from constraints.core.scenario_io import load_scenario
 from constraints.errors import InvalidInputError
 from constraints.infinity.route import SKILLS
-from optimizer.routes import ReachableArea, RouteResult, reachable_area, route_to, shortest_route
+from optimizer.routes import ReachableArea, RouteResult, reachable_area, shortest_route
 
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1, rules infinity-n4)"
 EXIT_OK, EXIT_NO = 0, 1
@@ -59,6 +59,8 @@ def cmd_route(args: argparse.Namespace) -> int:
         _draw(output, scenario, None, area)
         return EXIT_OK if area.status == "FEASIBLE" else EXIT_NO
     if args.skill == "auto":
+        from optimizer.routes.choose import route_to
+
         result = route_to(scenario, args.unit, _point(args.to), args.prone, args.tolerance)
     else:
         result = shortest_route(scenario, args.unit, _point(args.to), args.skill, args.prone,

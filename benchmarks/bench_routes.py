@@ -13,10 +13,16 @@ Town maps (`infinity_maps.ruined_town`, with levels, ladders and troopers): whol
 per trooper (preparation) apart, and `reachable_area` of the first trooper in units of the
 median query (the target: at most 20).
 
+Skills (`--skills`, on the town maps): every skill's `shortest_route` (Move, Move + Move,
+Dodge, Jump, Climb) and the chosen skill (`route_to`) on the same targets, on free ground
+and on roofs near the trooper, median times beside the Move's (the baseline, same run);
+then each skill's `reachable_area` of the first trooper, in Move areas.
+
     .venv/bin/pip install -e '.[bench]'
     .venv/bin/python benchmarks/bench_routes.py            # 30, 60, 100 pieces; ~3 min
     .venv/bin/python benchmarks/bench_routes.py --quick    # 30 pieces
     .venv/bin/python benchmarks/bench_routes.py --sizes 30,200 --queries 40 --json out.json
+    .venv/bin/python benchmarks/bench_routes.py --skills --no-epf --sizes 30,60   # skills only
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from typing import Any
 
 import numpy as np
 import shapely
+from shapely.ops import nearest_points
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -41,7 +48,9 @@ from benchmarks.infinity_maps import flat_town, queries, ruined_town  # noqa: E4
 from constraints.core.scenario_io import scenario_from_json  # noqa: E402
 from constraints.geometry.paths import PathFinder  # noqa: E402
 from constraints.infinity.surfaces import table_of  # noqa: E402
-from optimizer.routes import reachable_area, shortest_route  # noqa: E402
+from optimizer.routes import reachable_area, route_to, shortest_route  # noqa: E402
+
+SKILLS = ("move", "move_move", "dodge", "jump", "climb")
 
 RADIUS_IN = 25 / 25.4 / 2
 QUAD_SEGS = 2
@@ -127,6 +136,76 @@ def town_case(n_pieces: int, n_queries: int, seed: int) -> dict[str, Any]:
             "outer_area_in2": area.outer_area_in2}
 
 
+def roof_targets(data: dict[str, Any], n: int, seed: int) -> list[tuple[str, tuple[float, ...]]]:
+    """`n` (trooper, spot on a roof) targets: one of the three roofs nearest a random
+    trooper (a Jump's or a Climb's query), a spot at least the base's radius inside its
+    edge within 1 in of its point nearest the trooper."""
+    rng = np.random.default_rng(seed)
+    roofs = [t for t in data["terrain"] if t["kind"] == "building"]
+    troopers = [u for u in data["units"] if u["kind"] == "trooper"]
+    out: list[tuple[str, tuple[float, ...]]] = []
+    while len(out) < n and roofs:
+        u = troopers[int(rng.integers(len(troopers)))]
+        near = sorted(roofs, key=lambda t: shapely.Polygon(t["polygon"]).distance(
+            shapely.Point(u["centre"])))[int(rng.integers(min(3, len(roofs))))]
+        inner = shapely.Polygon(near["polygon"]).buffer(-u["base"] / 25.4 / 2)
+        if inner.is_empty:
+            continue
+        # Near the roof's point nearest the trooper: within reach of a Jump, often.
+        spot = inner.intersection(shapely.Point(nearest_points(inner, shapely.Point(
+            u["centre"]))[0]).buffer(1.0)).representative_point()
+        if not spot.is_empty:
+            out.append((u["id"], (spot.x, spot.y, near.get("level", 0.0) + near["height"])))
+    return out
+
+
+def skills_case(n_pieces: int, n_queries: int, seed: int) -> dict[str, Any]:
+    data = ruined_town(n_pieces, seed)
+    scenario = scenario_from_json(data)
+    for unit in data["units"]:  # preparation, as in town_case
+        shortest_route(scenario, unit["id"], (*unit["centre"], unit["level"]))
+    targets = {"ground": queries(data, n_queries, seed + 2),
+               "roof": roof_targets(data, n_queries, seed + 3)}
+    out: dict[str, Any] = {"pieces": n_pieces, "queries": n_queries, "skills": {}}
+    for skill in (*SKILLS, "auto"):
+        row: dict[str, Any] = {}
+        for where, found in targets.items():
+            times, statuses, legal = [], {}, 0
+            for unit, target in found:
+                t0 = time.perf_counter()
+                result = route_to(scenario, unit, target) if skill == "auto" else \
+                    shortest_route(scenario, unit, target, skill)
+                times.append(time.perf_counter() - t0)
+                statuses[str(result.status)] = statuses.get(str(result.status), 0) + 1
+                legal += result.legal
+            row[where] = {"query_ms": 1e3 * statistics.median(times), "statuses": statuses,
+                          "legal": legal}
+        out["skills"][skill] = row
+    first = data["units"][0]["id"]
+    areas = {}
+    for skill in ("move", "dodge", "jump", "climb"):
+        t0 = time.perf_counter()
+        area = reachable_area(scenario, first, skill=skill)
+        areas[skill] = {"ms": 1e3 * (time.perf_counter() - t0), "area_in2": area.area_in2,
+                        "outer_area_in2": area.outer_area_in2}
+    out["areas"] = areas
+    return out
+
+
+def print_skills(r: dict[str, Any]) -> None:
+    base = {w: r["skills"]["move"][w]["query_ms"] for w in ("ground", "roof")}
+    print(f"skills {r['pieces']} pieces, {r['queries']} targets on the ground and on roofs")
+    print("  skill      | ground ms (x Move) legal | roof ms (x Move) legal | statuses (roof)")
+    for skill, row in r["skills"].items():
+        g, f = row["ground"], row["roof"]
+        print(f"  {skill:10s} | {g['query_ms']:7.2f} ({g['query_ms'] / base['ground']:4.1f}) "
+              f"{g['legal']:3d} | {f['query_ms']:7.2f} ({f['query_ms'] / base['roof']:4.1f}) "
+              f"{f['legal']:3d} | {f['statuses']}")
+    move = r["areas"]["move"]["ms"]
+    print("  reachable area ms (x Move's): " + ", ".join(
+        f"{k} {v['ms']:.1f} ({v['ms'] / move:.2f})" for k, v in r["areas"].items()))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="30,60,100", help="pieces per map, comma separated")
@@ -134,6 +213,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="30 pieces, 10 queries")
     parser.add_argument("--no-epf", action="store_true", help="skip extremitypathfinder")
+    parser.add_argument("--skills", action="store_true",
+                        help="also time every skill's queries beside the Move's")
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
     sizes = [30] if args.quick else [int(s) for s in args.sizes.split(",")]
@@ -159,6 +240,12 @@ def main() -> None:
         out["town"].append(r)
         print(f"      {n:6d} | {r['prepare_s']:7.2f} | {r['query_ms']:8.2f} | "
               f"{r['area_ms']:8.1f} ({r['area_in_queries']:4.1f}) | {r['statuses']}")
+    if args.skills:
+        out["skills"] = []
+        for n in sizes:
+            r = skills_case(n, n_queries, args.seed)
+            out["skills"].append(r)
+            print_skills(r)
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
 

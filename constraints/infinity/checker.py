@@ -82,6 +82,8 @@ def check_route(scenario: Scenario, route: Route,
     measurements: dict[str, float] = {}
     readings: list[Reading] = []
     for clause in ROUTE_CLAUSES:
+        if route.skill not in clause.skills:
+            continue
         found = clause().check(ctx)
         violations += found.violations
         readings += found.readings

@@ -1,9 +1,13 @@
-"""Declared routes (docs/formats.md, "Infinity N4"): a trooper's Move, or two Moves of one
-Order with the point where the first ends, as a polyline of points (x, y, level).
+"""Declared routes (docs/formats.md, "Infinity N4"): a trooper's Move, two Moves of one
+Order with the point where the first ends, a Dodge, a Jump or a Climb, as a polyline of
+points (x, y, level).
 
 `{"unit": "fusilier", "skill": "move", "path": [[10, 12, 0], [14, 16, 0]]}`; for two Moves
 `"skill": "move_move"` and `"midpoint": [x, y, level]`, one of the path's points; optional
 `"prone": true|false` enters or leaves Prone at the start (no cost, RULES.md §5.5).
+`"skill": "dodge"` walks like a Move (up to 2").  For `"jump"` and `"climb"` the points are
+the base's underside centre in the air: every vertical part written out (a point straight
+above the last), the last point the landing spot on a surface (docs/formats.md).
 """
 
 from __future__ import annotations
@@ -18,7 +22,10 @@ from constraints.errors import InvalidInputError
 from constraints.infinity.scenery import MAX_HEIGHT_IN, Point3
 from constraints.infinity.trooper import Trooper
 
-SKILLS = ("move", "move_move")
+SKILLS = ("move", "move_move", "dodge", "jump", "climb")
+WALKS = frozenset({"move", "move_move", "dodge"})   # along surfaces, measured in the plane
+AIRBORNE = frozenset({"jump", "climb"})             # through the air, points in 3-D
+DODGE_IN = 2.0                                       # a Dodge moves up to 2" (RULES §5.10)
 MAX_POINTS = 10_000
 SAME_POINT_IN = 1e-6
 
@@ -55,12 +62,11 @@ def route_from_json(data: Any) -> Route:
     f = Node(data).fields(("unit", "path"), ("skill", "midpoint", "prone", "manoeuvre"))
     skill = f["skill"].string() if "skill" in f else "move"
     if skill not in SKILLS:
-        raise f["skill"].fail(f"unknown skill {skill!r} (known: {', '.join(SKILLS)}; Jump and "
-                              f"Climb are not Moves)")
+        raise f["skill"].fail(f"unknown skill {skill!r} (known: {', '.join(SKILLS)})")
     if "manoeuvre" in f and f["manoeuvre"].string() != skill:
         raise f["manoeuvre"].fail(f"manoeuvre {f['manoeuvre'].value!r} is not the skill "
                                   f"{skill!r}")
-    path = tuple(_point3(n) for n in f["path"].items(min_len=1))
+    path = tuple(_point3(n) for n in f["path"].items(min_len=2 if skill in AIRBORNE else 1))
     if len(path) > MAX_POINTS:
         raise f["path"].fail(f"expected at most {MAX_POINTS} points, got {len(path)}")
     midpoint = None
@@ -90,6 +96,8 @@ def trooper_of(scenario: Scenario, route: Route) -> Trooper:
         known = ", ".join(u.id for u in scenario.units)
         raise InvalidInputError(f"unknown unit {route.unit!r} (units: {known})", path="$.unit")
     trooper: Trooper = scenario.unit(route.unit)
+    if trooper.marker:
+        raise InvalidInputError(f"{trooper.id!r} is a marker: it does not move", path="$.unit")
     start = (*trooper.centre, trooper.level_in)
     if math.dist(route.path[0], start) > SAME_POINT_IN:
         raise InvalidInputError(f"the path starts at {_show(route.path[0])}, not where "

@@ -1,8 +1,13 @@
-"""Troopers: single models on round bases (docs/formats.md, "Infinity N4").
+"""Troopers and markers: single models (or markers) on round bases (docs/formats.md,
+"Infinity N4").
 
 A trooper stands with its base's centre at `centre`, on the surface at height `level`
 (inches).  Its MOV values are the most the first and the second Move of an Order may cover;
 Prone halves both (RULES.md §5.8, decision A15) and lowers the Silhouette to the base.
+
+A marker (`"kind": "marker"`: camouflage, a deployable...) is read as a `Trooper` that
+never moves (`marker` true, MOV 0-0, Silhouette 2 unless given): the route clauses treat it
+as seed 004 says of "Models, Markers, and Tokens" (docs/rules.md §13.7).
 """
 
 from __future__ import annotations
@@ -31,6 +36,11 @@ class Trooper:
     centre: tuple[float, float]
     level_in: float = 0.0
     prone: bool = False
+    marker: bool = False
+
+    @property
+    def kind(self) -> str:
+        return "marker" if self.marker else "trooper"
 
     @property
     def radius_in(self) -> float:
@@ -58,19 +68,19 @@ class Trooper:
 
 _REQUIRED = ("id", "player", "kind", "base", "silhouette", "mov", "centre")
 _OPTIONAL = ("level", "prone")
+_MARKER_REQUIRED = ("id", "player", "kind", "base", "centre")
+_MARKER_OPTIONAL = ("silhouette", "level")
+MARKER_SILHOUETTE = 2  # a marker's Silhouette when the file gives none (the issue's default)
 
 
 def read_trooper(node: Node) -> Trooper:
+    kind = node.fields(("kind",), _REQUIRED + _OPTIONAL)["kind"]
+    if kind.string() not in ("trooper", "marker"):
+        raise kind.fail(f"unknown unit kind {kind.value!r} (known: trooper, marker)")
+    if kind.string() == "marker":
+        return _read_marker(node)
     f = node.fields(_REQUIRED, _OPTIONAL)
-    if f["kind"].string() != "trooper":
-        raise f["kind"].fail(f"unknown unit kind {f['kind'].value!r} (known: trooper)")
-    base = f["base"].number(positive=True)
-    if base not in BASES_MM:
-        raise f["base"].fail(f"base {base:g} mm is not one of "
-                             f"{', '.join(f'{b:g}' for b in BASES_MM)} mm")
-    silhouette = f["silhouette"].integer(minimum=0)
-    if silhouette not in SILHOUETTES_MM:
-        raise f["silhouette"].fail(f"unknown silhouette S{silhouette} (known: S1 to S8)")
+    base, silhouette = _base(f["base"]), _silhouette(f["silhouette"])
     first, second = f["mov"].items(length=2)
     mov = (first.number(minimum=0.0, maximum=MAX_MOV_IN),
            second.number(minimum=0.0, maximum=MAX_MOV_IN))
@@ -80,7 +90,33 @@ def read_trooper(node: Node) -> Trooper:
                    f["prone"].boolean() if "prone" in f else False)
 
 
+def _read_marker(node: Node) -> Trooper:
+    f = node.fields(_MARKER_REQUIRED, _MARKER_OPTIONAL)
+    silhouette = _silhouette(f["silhouette"]) if "silhouette" in f else MARKER_SILHOUETTE
+    level = f["level"].number(minimum=0.0, maximum=MAX_LEVEL_IN) if "level" in f else 0.0
+    return Trooper(f["id"].string(), f["player"].string(), _base(f["base"]), silhouette,
+                   (0.0, 0.0), f["centre"].point(), level, False, marker=True)
+
+
+def _base(node: Node) -> float:
+    base = node.number(positive=True)
+    if base not in BASES_MM:
+        raise node.fail(f"base {base:g} mm is not one of "
+                        f"{', '.join(f'{b:g}' for b in BASES_MM)} mm")
+    return base
+
+
+def _silhouette(node: Node) -> int:
+    silhouette = node.integer(minimum=0)
+    if silhouette not in SILHOUETTES_MM:
+        raise node.fail(f"unknown silhouette S{silhouette} (known: S1 to S8)")
+    return silhouette
+
+
 def trooper_to_json(t: Trooper) -> dict[str, Any]:
+    if t.marker:
+        return {"id": t.id, "player": t.player, "kind": "marker", "base": t.base_mm,
+                "silhouette": t.silhouette, "centre": list(t.centre), "level": t.level_in}
     return {"id": t.id, "player": t.player, "kind": "trooper", "base": t.base_mm,
             "silhouette": t.silhouette, "mov": list(t.mov_in), "centre": list(t.centre),
             "level": t.level_in, "prone": t.prone}

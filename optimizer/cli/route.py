@@ -15,7 +15,8 @@ from optimizer.routes import ReachableArea, RouteResult, reachable_area, shortes
 
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1, rules infinity-n4)"
 EXIT_OK, EXIT_NO = 0, 1
-ROUTE_KEYS = ("unit", "skill", "path", "midpoint")  # what a route result shares with a route
+# What a route result shares with a route.
+ROUTE_KEYS = ("unit", "skill", "path", "midpoint", "prone")
 
 
 def add_route_command(sub: Any, epilog: str | None = None) -> None:
@@ -27,10 +28,11 @@ def add_route_command(sub: Any, epilog: str | None = None) -> None:
     route.add_argument("--to", metavar="X,Y[,LEVEL]",
                        help="the target point (level: the surface's height; default the "
                        "highest surface there)")
-    route.add_argument("--skill", choices=SKILLS, default="move",
-                       help="one Move (first MOV value) or Move + Move (default: move)")
+    route.add_argument("--skill", choices=("auto", *SKILLS), default="auto",
+                       help="force a skill (default auto: a Move, else Move + Move, else the "
+                       "shorter Jump or Climb that reaches it; with --reach: a Move)")
     route.add_argument("--reach", action="store_true",
-                       help="the area where a Move can end, per level, instead of a route")
+                       help="the area where the skill can end, per level, instead of a route")
     route.add_argument("--mov", type=float, metavar="IN",
                        help="with --reach: the distance (default: the first MOV value)")
     prone = route.add_mutually_exclusive_group()
@@ -53,13 +55,19 @@ def cmd_route(args: argparse.Namespace) -> int:
         raise InvalidInputError("give either --to X,Y[,LEVEL] or --reach", path="command line")
     warnings = warned(scenario, [(_point(args.to) if args.to else None, "the target")])
     if args.reach:
-        area = reachable_area(scenario, args.unit, args.mov, args.prone)
+        area = reachable_area(scenario, args.unit, args.mov, args.prone,
+                              "move" if args.skill == "auto" else args.skill)
         print(json.dumps(with_warnings(area.to_json(), warnings), indent=2) if args.json
               else area_text(area))
         _draw(output, scenario, None, area)
         return EXIT_OK if area.status == "FEASIBLE" else EXIT_NO
-    result = shortest_route(scenario, args.unit, _point(args.to), args.skill, args.prone,
-                            args.tolerance)
+    if args.skill == "auto":
+        from optimizer.routes.choose import route_to
+
+        result = route_to(scenario, args.unit, _point(args.to), args.prone, args.tolerance)
+    else:
+        result = shortest_route(scenario, args.unit, _point(args.to), args.skill, args.prone,
+                                args.tolerance)
     print(json.dumps(with_warnings(result_to_json(result), warnings), indent=2) if args.json
           else result_text(result))
     _draw(output, scenario, result, None)
@@ -118,8 +126,13 @@ def result_to_json(r: RouteResult) -> dict[str, Any]:
         "violations": [v.to_json() for v in r.verdict.violations] if r.verdict else []}
     if r.midpoint is not None:
         out["midpoint"] = [round(v, 6) for v in r.path[r.midpoint]]
+    if r.prone is not None:
+        out["prone"] = r.prone
     if r.reason:
         out["reason"] = r.reason
+    for key in ("chosen", "tried"):
+        if key in r.extra:
+            out[key] = r.extra[key]
     return out
 
 
@@ -140,6 +153,12 @@ def result_text(r: RouteResult) -> str:
         lines.append(f"  first Move ends at ({m[0]:.3f}, {m[1]:.3f}, {m[2]:g})")
     if r.reason:
         lines.append(f"  {r.reason}")
+    if "chosen" in r.extra:
+        lines.append(f"  {r.skill} chosen: {r.extra['chosen']}")
+    if "tried" in r.extra:
+        lines.append("  tried: " + ", ".join(
+            f"{k} {v['status']}{'' if v['legal'] else ' (not legal)'}"
+            for k, v in r.extra["tried"].items()))
     for v in r.verdict.violations if r.verdict else ():
         lines.append(f"  broken {v.clause}: {v.message}")
     return "\n".join(lines)

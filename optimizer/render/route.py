@@ -78,7 +78,8 @@ def draw_town(ax: Axes, scenario: Scenario) -> None:
     for u in scenario.units:
         colour = PLAYERS[players.index(u.player) % len(PLAYERS)]
         ax.add_patch(Circle(u.centre, u.radius_in, facecolor=colour, edgecolor="black",
-                            alpha=0.8, linewidth=0.6, zorder=6))
+                            alpha=0.4 if u.marker else 0.8, linewidth=0.6, zorder=6,
+                            linestyle="--" if u.marker else "-"))
         ax.text(u.centre[0], u.centre[1] + u.radius_in + 0.15, u.id, ha="center",
                 va="bottom", fontsize=6, zorder=7)
 

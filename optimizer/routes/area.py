@@ -19,8 +19,9 @@ import shapely
 from constraints.core.jsonread import number
 from constraints.core.scenario import Scenario
 from constraints.core.status import Status
+from constraints.errors import InvalidInputError
 from constraints.infinity.checker import check_route
-from constraints.infinity.route import Route
+from constraints.infinity.route import AIRBORNE, Route
 from constraints.infinity.trooper import MAX_MOV_IN, Trooper
 from constraints.infinity.walk import Walk
 from optimizer.routes.reach import reachable
@@ -34,6 +35,7 @@ class ReachableArea:
     mov_in: float
     levels: dict[float, shapely.Geometry]           # inner: surely reachable
     outer: dict[float, shapely.Geometry]            # holds every reachable spot
+    skill: str = "move"
 
     @property
     def area_in2(self) -> float:
@@ -44,27 +46,38 @@ class ReachableArea:
         return sum(g.area for g in self.outer.values())
 
     def to_json(self) -> dict[str, Any]:
-        return {"status": str(self.status), "unit": self.unit, "mov": self.mov_in,
+        return {"status": str(self.status), "unit": self.unit, "skill": self.skill,
+                "mov": self.mov_in,
                 "area": round(self.area_in2, 6), "outer_area": round(self.outer_area_in2, 6),
                 "levels": [{"level": level, "area": round(g.area, 6),
                             "polygons": _polygons(g)} for level, g in self.levels.items()]}
 
 
 def reachable_area(scenario: Scenario, unit: str, mov_in: float | None = None,
-                   prone: bool | None = None) -> ReachableArea:
-    """Where `unit` may end a Move of at most `mov_in` (default: its first MOV value)."""
+                   prone: bool | None = None, skill: str = "move") -> ReachableArea:
+    """Where `unit` may end a Move (or a Dodge, a Jump, a Climb) of at most `mov_in`
+    (default: its first MOV value; 2" for a Dodge)."""
+    if skill == "move_move":
+        raise InvalidInputError("the reachable area of Move + Move is not built: ask for a "
+                                "Move's (or route --to a spot)", path="skill")
     request = RouteRequest.build(scenario, unit, scenario.unit(unit).centre if
-                                 scenario.has_unit(unit) else (0.0, 0.0), "move", prone, 0.01)
+                                 scenario.has_unit(unit) else (0.0, 0.0), skill, prone, 0.01)
     trooper = request.trooper
-    budget = trooper.move_allowance_in(0) if mov_in is None else \
+    budget = request.allowance_in if mov_in is None else \
         number(mov_in, "mov", minimum=0.0, maximum=MAX_MOV_IN)
+    if skill in AIRBORNE:
+        from optimizer.routes.air_reach import air_areas
+
+        inner, outer = air_areas(request, skill, budget)
+        return ReachableArea(Status.FEASIBLE if outer else Status.INFEASIBLE, unit, budget,
+                             inner, outer, skill)
     inner = _by_level(scenario, trooper, request, budget, outer=False)
     outer = _by_level(scenario, trooper, request, budget, outer=True)
     # A Move has no minimum: staying put is a Move when the base may end where it stands,
     # so only an empty outer area and an illegal start prove Idle.
     stays = check_route(scenario, Route(unit, "move", (request.start,), prone=prone)).legal
     status = Status.FEASIBLE if outer or stays else Status.INFEASIBLE
-    return ReachableArea(status, unit, budget, inner, outer)
+    return ReachableArea(status, unit, budget, inner, outer, skill)
 
 
 def _by_level(scenario: Scenario, trooper: Trooper, request: RouteRequest, budget: float,

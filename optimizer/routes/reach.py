@@ -61,7 +61,7 @@ def _region_area(network: Network, region: int, seeds: list[tuple[tuple[float, f
         for k in np.flatnonzero(best < budget_in):
             nodes.append((tuple(finder.vertices[k]), float(best[k])))
     edges, tree = _edges(finder)
-    pieces = [_seen(p, budget_in - d, edges, tree, outer) for p, d in nodes if d < budget_in]
+    pieces = [seen(p, budget_in - d, edges, tree, outer) for p, d in nodes if d < budget_in]
     area = shapely.union_all(pieces) if pieces else Polygon()
     return area.difference(finder.region)
 
@@ -70,30 +70,34 @@ def _edges(finder: PathFinder) -> tuple[np.ndarray, shapely.STRtree]:
     """The free space's outline as segments (n, 2, 2), and a tree over them (remembered)."""
     memo = finder.memo
     if ("outline",) not in memo:
-        region = finder.region
-        segments = []
-        for poly in getattr(region, "geoms", [region]):
-            for ring in [poly.exterior, *poly.interiors] if not poly.is_empty else []:
-                pts = np.asarray(ring.coords)[:, :2]
-                segments.append(np.stack([pts[:-1], pts[1:]], axis=1))
-        edges = np.concatenate(segments) if segments else np.empty((0, 2, 2))
-        memo[("outline",)] = (edges, shapely.STRtree(shapely.linestrings(edges)))
+        memo[("outline",)] = outline(finder.region)
     found: tuple[np.ndarray, shapely.STRtree] = memo[("outline",)]  # type: ignore[assignment]
     return found
 
 
-def _seen(v: tuple[float, float], radius: float, edges: np.ndarray, tree: shapely.STRtree,
+def outline(region: shapely.Geometry) -> tuple[np.ndarray, shapely.STRtree]:
+    """A region's outline as segments (n, 2, 2), and a tree over them."""
+    segments = []
+    for poly in getattr(region, "geoms", [region]):
+        for ring in [poly.exterior, *poly.interiors] if not poly.is_empty else []:
+            pts = np.asarray(ring.coords)[:, :2]
+            segments.append(np.stack([pts[:-1], pts[1:]], axis=1))
+    edges = np.concatenate(segments) if segments else np.empty((0, 2, 2))
+    return edges, shapely.STRtree(shapely.linestrings(edges))
+
+
+def seen(v: tuple[float, float], radius: float, edges: np.ndarray, tree: shapely.STRtree,
           outer: bool) -> shapely.Geometry:
     """The part of the disc round v that v sees past the outline's edges."""
-    disc = _disc(v, radius, outer)
-    near = tree.query(disc, predicate="intersects")
+    round_ = disc(v, radius, outer)
+    near = tree.query(round_, predicate="intersects")
     if not len(near):
-        return disc
+        return round_
     shadows = _shadows(np.asarray(v, dtype=float), radius, edges[near])
-    return disc.difference(shapely.union_all(shadows)) if len(shadows) else disc
+    return round_.difference(shapely.union_all(shadows)) if len(shadows) else round_
 
 
-def _disc(v: tuple[float, float], radius: float, outer: bool) -> Polygon:
+def disc(v: tuple[float, float], radius: float, outer: bool) -> Polygon:
     reach = radius / math.cos(math.pi / DISC_SIDES) if outer else radius
     angles = np.arange(DISC_SIDES) * 2.0 * math.pi / DISC_SIDES
     return Polygon(np.column_stack([v[0] + reach * np.cos(angles),

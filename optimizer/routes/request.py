@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from constraints.core.jsonread import number
 from constraints.core.scenario import Scenario
 from constraints.errors import InvalidInputError
-from constraints.infinity.route import SKILLS
+from constraints.infinity.route import DODGE_IN, SKILLS
 from constraints.infinity.scenery import Point3
 from constraints.infinity.surfaces import Surfaces
 from constraints.infinity.trooper import Trooper
@@ -46,14 +46,25 @@ class RouteRequest:
 
     @property
     def allowance_in(self) -> float:
-        """The most the route may cover: the first MOV value, or both for Move + Move."""
+        """The most the route may cover: both MOV values for Move + Move, 2" for a Dodge
+        (halved Prone), else the first MOV value."""
         first = self.trooper.move_allowance_in(0)
-        return first if self.skill == "move" else first + self.trooper.move_allowance_in(1)
+        if self.skill == "move_move":
+            return first + self.trooper.move_allowance_in(1)
+        if self.skill == "dodge":
+            return DODGE_IN / (2.0 if self.trooper.prone else 1.0)
+        return first
 
     def why_none(self) -> str:
         return (f"no route for {self.trooper.id!r} reaches ({self.target[0]:g}, "
                 f"{self.target[1]:g}) at level {self.target[2]:g} in without Jump or Climb, "
                 f"or the base cannot stand there: it performs Idle")
+
+    @property
+    def prone_at_start(self) -> bool:
+        """Whether the trooper stands Prone before the skill (before entering or leaving)."""
+        found: Trooper = self.scenario.unit(self.trooper.id)
+        return found.prone
 
 
 def _trooper(scenario: Scenario, unit: str) -> Trooper:
@@ -61,6 +72,8 @@ def _trooper(scenario: Scenario, unit: str) -> Trooper:
         known = ", ".join(u.id for u in scenario.units)
         raise InvalidInputError(f"unknown unit {unit!r} (units: {known})", path="unit")
     found: Trooper = scenario.unit(unit)
+    if found.marker:
+        raise InvalidInputError(f"{unit!r} is a marker: it does not move", path="unit")
     return found
 
 

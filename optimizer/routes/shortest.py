@@ -21,7 +21,7 @@ from constraints.core.status import Status
 from constraints.errors import EncodingMismatchError, InvalidInputError
 from constraints.infinity.checker import RouteVerdict, check_route
 from constraints.infinity.clauses import ROUTE_CLAUSES, Kept
-from constraints.infinity.route import Route
+from constraints.infinity.route import AIRBORNE, Route
 from constraints.infinity.scenery import Point3
 from constraints.infinity.trooper import Trooper
 from optimizer.routes.midpoint import detour, meeting_impossible, with_midpoint
@@ -47,6 +47,7 @@ class RouteResult:
     reason: str = ""
     tolerance_in: float = 0.01
     extra: dict[str, Any] = field(default_factory=dict)
+    prone: bool | None = None           # Prone entered (True) or left (False) at the start
 
     @property
     def legal(self) -> bool:
@@ -66,7 +67,8 @@ class RouteResult:
         return float(self.extra.get("mov_in", math.inf))
 
     def route(self) -> Route | None:
-        return Route(self.unit, self.skill, self.path, self.midpoint) if self.path else None
+        return Route(self.unit, self.skill, self.path, self.midpoint, self.prone) \
+            if self.path else None
 
 
 def shortest_route(scenario: Scenario, unit: str, target: tuple[float, ...],
@@ -75,7 +77,11 @@ def shortest_route(scenario: Scenario, unit: str, target: tuple[float, ...],
     """The shortest route of `unit` to `target` (x, y[, level]); see the module's text."""
     request = RouteRequest.build(scenario, unit, target, skill, prone, tolerance_in)
     base: dict[str, Any] = dict(unit=unit, skill=skill, tolerance_in=tolerance_in,
-                                extra={"mov_in": request.allowance_in})
+                                extra={"mov_in": request.allowance_in}, prone=prone)
+    if skill in AIRBORNE:
+        from optimizer.routes.air import shortest_climb, shortest_jump
+
+        return (shortest_jump if skill == "jump" else shortest_climb)(request, base)
     upper = Network(scenario, request.trooper).route(request.start, request.target)
     lower = Network(scenario, request.trooper, relaxed=True).route(request.start,
                                                                    request.target)
@@ -86,7 +92,7 @@ def shortest_route(scenario: Scenario, unit: str, target: tuple[float, ...],
                            "within 0.001 in of the clearances the rules require", **base)
     path, length = upper
     bound = lower[1] if lower is not None else length
-    route = Route(unit, skill, path, None if skill == "move" else len(path) - 1, prone)
+    route = Route(unit, skill, path, len(path) - 1 if skill == "move_move" else None, prone)
     if skill == "move_move":
         route, on_shortest = with_midpoint(scenario, request, route)
         if not on_shortest:

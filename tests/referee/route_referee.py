@@ -96,3 +96,65 @@ class Town:
             if np.any(gap < -1e-9):
                 return True
         return False
+
+
+# --- Jumps and Climbs in the air (docs/rules.md §13.8), judged by sampling volumes -------
+
+AIR_SAMPLE_IN = 0.03           # spacing of the samples along a leg
+AIR_HEIGHTS = 9                # sampled heights through the Silhouette
+AIR_TOLERANCE_IN = 0.05        # compare a clause only when its measure is this far from the limit
+
+
+@dataclass(frozen=True)
+class AirFound:
+    enters_scenery: bool       # some sampled point of the Silhouette strictly inside a prism
+    distance: float            # a Jump: least sampled distance start Silhouette -> end base
+    length: float              # the path's 3-D length
+
+
+def _cylinder(centre: np.ndarray, r: float, z: float, h: float, fracs=RINGS) -> np.ndarray:
+    """Points of a cylinder: rings at several radii and heights, and its axis."""
+    angles = np.arange(RING) * 2 * math.pi / RING
+    pts = [np.asarray([[centre[0], centre[1]]])]
+    for frac in (*fracs, 0.999):
+        pts.append(np.stack([centre[0] + r * frac * np.cos(angles),
+                             centre[1] + r * frac * np.sin(angles)], axis=1))
+    flat = np.concatenate(pts)
+    zs = np.linspace(z, z + h, AIR_HEIGHTS)
+    return np.concatenate([np.column_stack([flat, np.full(len(flat), zz)]) for zz in zs])
+
+
+class Air(Town):
+    def __init__(self, data: dict[str, Any]) -> None:
+        super().__init__(data)
+        prisms = [t for t in data["terrain"] if t["kind"] in ("building", "obstacle")]
+        self.lows = np.asarray([t.get("level", 0.0) for t in prisms])
+
+    def inside(self, pts: np.ndarray) -> bool:
+        """Whether any 3-D point is strictly inside a prism (margins keep touching out)."""
+        for poly, low, top in zip(self.polys, self.lows, self.tops, strict=True):
+            inner = poly.buffer(-1e-4)
+            if inner.is_empty:
+                continue
+            x0, y0, x1, y1 = inner.bounds
+            near = pts[(pts[:, 0] > x0) & (pts[:, 0] < x1) & (pts[:, 1] > y0)
+                       & (pts[:, 1] < y1) & (pts[:, 2] > low + 1e-4) & (pts[:, 2] < top - 1e-4)]
+            if len(near) and bool(shapely.contains(inner, shapely.points(near[:, :2])).any()):
+                return True
+        return False
+
+    def judge_air(self, unit_id: str, path: list[tuple[float, float, float]]) -> AirFound:
+        me = next(u for u in self.units if u["id"] == unit_id)
+        r, h = me["base"] / 25.4 / 2, _height(me["silhouette"])
+        enters = False
+        for a, b in zip(path, path[1:], strict=False):
+            steps = max(2, math.ceil(math.dist(a, b) / AIR_SAMPLE_IN) + 1)
+            pts = np.concatenate([_cylinder(p[:2], r, p[2], h) for p in np.linspace(a, b, steps)])
+            if self.inside(pts):
+                enters = True
+                break
+        start = _cylinder(np.asarray(path[0][:2]), r, path[0][2], h)
+        end = _cylinder(np.asarray(path[-1][:2]), r, path[-1][2], 0.0)
+        gaps = np.sqrt(((start[:, None, :] - end[None, :, :]) ** 2).sum(axis=2))
+        length = sum(math.dist(a, b) for a, b in zip(path, path[1:], strict=False))
+        return AirFound(enters, float(gaps.min()), length)

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from constraints.core.verdict import ClauseResult, Violation, measurement
 from constraints.geometry.plane import Point
 from constraints.infinity.clauses.context import RouteContext
+from constraints.infinity.route import SKILLS, WALKS
 
 CLEAR_TOL_IN = 1e-9   # a distance this far under its limit still passes (float noise)
 CONTACT_IN = 1e-6     # Silhouette contact: the bases within this of touching
@@ -46,10 +47,14 @@ class Kept(Enum):
     END = "end"
 
 
+EVERY_SKILL = frozenset(SKILLS)
+
+
 class RouteClause(ABC):
     id: ClassVar[str]
     examples: ClassVar[tuple[RouteExample, ...]] = ()
     kept: ClassVar[Kept] = Kept.FREE_SPACE
+    skills: ClassVar[frozenset[str]] = WALKS   # the skills whose routes this clause judges
 
     @abstractmethod
     def check(self, ctx: RouteContext) -> ClauseResult:

@@ -4,7 +4,8 @@ into legs (docs/rules.md §13.4).
 A leg joins two consecutive points of the path.  It is a *walk* when both points belong to
 one walk region (measured in the plane: vertical steps are not counted), a *ladder* when
 it runs from one end of a ladder or stairs to the other (measured along it), and *broken*
-otherwise (a point on no surface, or a change of level with no way up or down).
+otherwise (a point on no surface, or a change of level with no way up or down).  A Jump's
+or a Climb's legs are *in the air*: straight 3-D segments of the base's underside centre.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from functools import cached_property
 import shapely
 
 from constraints.core.scenario import Scenario
-from constraints.infinity.route import SAME_POINT_IN, Route, trooper_of
+from constraints.infinity.route import AIRBORNE, SAME_POINT_IN, Route, trooper_of
 from constraints.infinity.scenery import Connector, Point3, connectors
 from constraints.infinity.trooper import Trooper
+from constraints.infinity.volumes import silhouette_gap
 from constraints.infinity.walk import Walk
 
 
@@ -30,15 +32,18 @@ class Leg:
     move: int                      # 0: the first Move, 1: the second
     region: int | None = None      # a walk in this region
     connector: Connector | None = None
+    air: bool = False              # a Jump's or a Climb's straight segment in 3-D
 
     @property
     def broken(self) -> bool:
-        return self.region is None and self.connector is None
+        return self.region is None and self.connector is None and not self.air
 
     @property
     def length_in(self) -> float:
         if self.connector is not None:
             return self.connector.length_in
+        if self.air:
+            return math.dist(self.start, self.end)
         return math.dist(self.start[:2], self.end[:2])
 
     @cached_property
@@ -55,8 +60,18 @@ class RouteContext:
         self.walk = Walk.of(scenario, self.trooper)
         self.legs = self._legs()
 
+    @property
+    def skill(self) -> str:
+        return self.route.skill
+
+    @property
+    def airborne(self) -> bool:
+        return self.route.skill in AIRBORNE
+
     def _legs(self) -> tuple[Leg, ...]:
         path, mid = self.route.path, self.route.midpoint
+        if self.airborne:
+            return tuple(Leg(a, b, 0, air=True) for a, b in zip(path, path[1:], strict=False))
         legs = []
         for k in range(len(path) - 1):
             move = 1 if mid is not None and k >= mid else 0
@@ -87,7 +102,17 @@ class RouteContext:
         found.append(("the end", self.route.path[-1]))
         return found
 
+    def jump_distance(self, p: Point3) -> float:
+        """How far a Jump to p is measured (N4 FAQ): from any point of the Silhouette at
+        the start to the base's edge and underside at p."""
+        t = self.trooper
+        return silhouette_gap(self.route.path[0], p, t.radius_in, t.height_in)
+
     def move_lengths(self) -> list[float]:
+        """What the skill measures: each Move's length, a Dodge's, a Climb's along its
+        path, a Jump's from the start Silhouette to the landing base."""
+        if self.skill == "jump":
+            return [self.jump_distance(self.route.path[-1])]
         lengths = [0.0] * len(self.route.moves())
         for leg in self.legs:
             lengths[leg.move] += leg.length_in

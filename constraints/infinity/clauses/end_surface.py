@@ -14,9 +14,16 @@ from __future__ import annotations
 import shapely
 
 from constraints.core.verdict import ClauseResult
-from constraints.infinity.clauses.base import CLEAR_TOL_IN, Kept, RouteClause, RouteExample, merged
+from constraints.infinity.clauses.base import (
+    CLEAR_TOL_IN,
+    EVERY_SKILL,
+    Kept,
+    RouteClause,
+    RouteExample,
+    merged,
+)
 from constraints.infinity.clauses.context import RouteContext
-from constraints.infinity.clauses.examples import rect, town, walk
+from constraints.infinity.clauses.examples import rect, skill, town, walk
 from constraints.infinity.scenery import Point3
 from constraints.infinity.surfaces import table_of
 
@@ -27,6 +34,7 @@ _LEDGE = (rect("roof_a", 0, 10, 4, 14, 3.0), rect("catwalk", 4, 11.7, 12, 12.3, 
 
 class EndSurface(RouteClause):
     id = "route.end_surface"
+    skills = EVERY_SKILL
     kept = Kept.END
 
     def check(self, ctx: RouteContext) -> ClauseResult:
@@ -75,4 +83,9 @@ class EndSurface(RouteClause):
         RouteExample("two touching roofs of one height are one surface to stand on",
                      town(rect("a", 6, 10, 8, 14, 1.0), rect("b", 8, 10, 10, 14, 1.0)),
                      walk((4, 12, 0), (8, 12, 1)), False, ("end_overhang", 0.0)),
+        RouteExample("a Jump needs a landing spot at least the base: not a 0.6 in catwalk",
+                     town(*_LEDGE, at=(3.5, 12, 3)), skill("jump", (3.5, 12, 3), (6, 12, 3)),
+                     True, ("end_overhang", 25 / 25.4 / 2 - 0.3)),
+        RouteExample("a Jump landing on the far roof", town(*_LEDGE, at=(3.5, 12, 3)),
+                     skill("jump", (3.5, 12, 3), (6, 12, 3), (12.6, 12, 3)), False),
     )

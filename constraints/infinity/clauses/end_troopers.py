@@ -2,9 +2,10 @@
 with Move + Move, the first Move's end neither.
 
 Rule (seed 004): a Trooper moving through allied Models "cannot end their movement within
-the allied Model".  Troopers standing in the same walk region count, allies of every height
-and enemies (a base may end touching an enemy's: that is Silhouette contact).  Measured: the
-least distance between the end base and another (negative: they overlap).
+the allied Model, Marker, or Token".  Troopers and markers standing in the same walk region
+count, allies of every height and enemies (a base may end touching an enemy's: that is
+Silhouette contact).  Measured: the least distance between the end base and another
+(negative: they overlap).
 """
 
 from __future__ import annotations
@@ -12,9 +13,16 @@ from __future__ import annotations
 import math
 
 from constraints.core.verdict import ClauseResult
-from constraints.infinity.clauses.base import CLEAR_TOL_IN, Kept, RouteClause, RouteExample, merged
+from constraints.infinity.clauses.base import (
+    CLEAR_TOL_IN,
+    EVERY_SKILL,
+    Kept,
+    RouteClause,
+    RouteExample,
+    merged,
+)
 from constraints.infinity.clauses.context import RouteContext
-from constraints.infinity.clauses.examples import town, trooper, walk
+from constraints.infinity.clauses.examples import marker, town, trooper, walk
 from constraints.infinity.scenery import Point3
 
 _ALLY = trooper("ally", 7, 12, silhouette=1)
@@ -22,6 +30,7 @@ _ALLY = trooper("ally", 7, 12, silhouette=1)
 
 class EndTroopers(RouteClause):
     id = "route.end_troopers"
+    skills = EVERY_SKILL
     kept = Kept.END
 
     def check(self, ctx: RouteContext) -> ClauseResult:
@@ -51,4 +60,9 @@ class EndTroopers(RouteClause):
                      walk((4, 12, 0), (7.5, 12, 0)), True, ("end_gap", 0.5 - 25 / 25.4)),
         RouteExample("ending in base contact with the ally", town(troopers=(_ALLY,)),
                      walk((4, 12, 0), (7 - 25 / 25.4, 12, 0)), False, ("end_gap", 0.0)),
+        RouteExample("through an allied marker and out: legal",
+                     town(troopers=(marker("camo", 7, 12),)), walk((4, 12, 0), (8, 12, 0)),
+                     False, ("end_gap", 1 - 25 / 25.4)),
+        RouteExample("ending within the allied marker", town(troopers=(marker("camo", 7, 12),)),
+                     walk((4, 12, 0), (7.2, 12, 0)), True, ("end_gap", 0.2 - 25 / 25.4)),
     )

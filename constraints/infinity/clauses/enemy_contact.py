@@ -17,7 +17,7 @@ import numpy as np
 from constraints.core.verdict import ClauseResult
 from constraints.infinity.clauses.base import CONTACT_IN, RouteClause, RouteExample
 from constraints.infinity.clauses.context import Leg, RouteContext
-from constraints.infinity.clauses.examples import town, trooper, walk
+from constraints.infinity.clauses.examples import marker, skill, town, trooper, walk
 
 _ENEMY = trooper("zhanshi", 8, 13.5, player="red")
 
@@ -68,8 +68,8 @@ class EnemyContact(RouteClause):
         contact tolerance, A21), if any."""
         best: tuple[float, str] | None = None
         for enemy in ctx.walk.troopers_in(ctx.walk.regions[leg.region]):  # type: ignore[index]
-            if enemy.player == ctx.trooper.player:
-                continue
+            if enemy.player == ctx.trooper.player or enemy.marker:
+                continue  # a marker is no trooper: reaching it does not end the Move
             reach = r + enemy.radius_in
             if math.dist(start[:2], enemy.centre) <= reach + tolerance:
                 continue  # in contact at the start, within the contact tolerance (A21)
@@ -92,5 +92,15 @@ class EnemyContact(RouteClause):
                      walk((4, 12, 0), (11, 12, 0)), True, ("contact_after", 4.0)),
         RouteExample("past an enemy 0.5 in clear: not stopped",
                      town(troopers=(trooper("zhanshi", 8, 12.5 + 25 / 25.4, player="red"),)),
+                     walk((4, 12, 0), (11, 12, 0)), False, ("contact_after", 7.0)),
+        RouteExample("a Dodge leaves the Silhouette contact it starts in",
+                     town(troopers=(trooper("zhanshi", 4 + 25 / 25.4, 12, player="red"),)),
+                     skill("dodge", (4, 12, 0), (2, 12, 0)), False, ("contact_after", 2.0)),
+        RouteExample("a Dodge ends on reaching an enemy's base",
+                     town(troopers=(trooper("zhanshi", 5.5 + 25 / 25.4, 12, player="red"),)),
+                     skill("dodge", (4, 12, 0), (5.8, 12, 0)), True, ("contact_after", 1.5)),
+        RouteExample("touching an enemy marker on the way: a marker is no trooper, the Move "
+                     "goes on (decision, docs/rules.md §13.7)",
+                     town(troopers=(marker("camo", 8, 12 + 25 / 25.4, player="red"),)),
                      walk((4, 12, 0), (11, 12, 0)), False, ("contact_after", 7.0)),
     )

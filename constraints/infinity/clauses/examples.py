@@ -27,6 +27,16 @@ def trooper(ident: str, x: float, y: float, *, player: str = "blue", base: float
             "prone": prone}
 
 
+def marker(ident: str, x: float, y: float, *, player: str = "blue", base: float = 25.0,
+           silhouette: int | None = None, level: float = 0.0) -> Json:
+    """A marker (camouflage, a deployable): Silhouette 2 unless given."""
+    out: Json = {"id": ident, "player": player, "kind": "marker", "base": base,
+                 "centre": [x, y], "level": level}
+    if silhouette is not None:
+        out["silhouette"] = silhouette
+    return out
+
+
 def rect(ident: str, x0: float, y0: float, x1: float, y1: float, height: float, *,
          kind: str = "building", level: float = 0.0) -> Json:
     return {"id": ident, "kind": kind, "polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]],
@@ -45,6 +55,15 @@ def walk(*points: tuple[float, float, float], mid: tuple[float, float, float] | 
     out: Json = {"unit": unit, "skill": "move" if mid is None else "move_move", "path": path}
     if mid is not None:
         out["midpoint"] = list(mid)
+    if prone is not None:
+        out["prone"] = prone
+    return out
+
+
+def skill(name: str, *points: tuple[float, float, float], unit: str = "fusilier",
+          prone: bool | None = None) -> Json:
+    """A declared Dodge, Jump or Climb through `points`."""
+    out: Json = {"unit": unit, "skill": name, "path": [list(p) for p in points]}
     if prone is not None:
         out["prone"] = prone
     return out

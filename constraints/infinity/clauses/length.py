@@ -19,6 +19,7 @@ ORDINALS = ("first", "second")
 
 class Length(RouteClause):
     id = "route.length"
+    skills = frozenset({"move", "move_move"})
     kept = Kept.BUDGET
 
     def check(self, ctx: RouteContext) -> ClauseResult:

@@ -11,7 +11,7 @@ import math
 import shapely
 
 from constraints.core.verdict import ClauseResult
-from constraints.infinity.clauses.base import CLEAR_TOL_IN, RouteClause, RouteExample
+from constraints.infinity.clauses.base import CLEAR_TOL_IN, EVERY_SKILL, RouteClause, RouteExample
 from constraints.infinity.clauses.context import RouteContext
 from constraints.infinity.clauses.examples import town, walk
 from constraints.infinity.surfaces import table_of
@@ -19,6 +19,7 @@ from constraints.infinity.surfaces import table_of
 
 class Table(RouteClause):
     id = "route.table"
+    skills = EVERY_SKILL
 
     def check(self, ctx: RouteContext) -> ClauseResult:
         r = ctx.trooper.radius_in

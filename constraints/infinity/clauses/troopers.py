@@ -3,9 +3,12 @@
 
 Rule (seed 004): "A Trooper can move through allied Models ... whose Silhouette Template
 height is equal to or lower than the height of the Trooper's Silhouette Template" (heights,
-not S numbers: an S3 is 32 mm, lower than an S2's 40 mm); enemies are never passed
-through.  Troopers standing in the same walk region count.  Measured: the least distance
-between the bases along the path (negative: they overlap); touching is allowed.
+not S numbers: an S3 is 32 mm, lower than an S2's 40 mm); enemies are never passed through.
+Markers ("Models, Markers, and Tokens") count the same way: an allied marker no taller than
+the trooper is passed through (Silhouette 2 when the file gives none), an enemy marker is an
+obstacle to the route (not to Line of Fire).  Troopers standing in the same walk region
+count.  Measured: the least distance between the bases along the path (negative: they
+overlap); touching is allowed.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import shapely
 from constraints.core.verdict import ClauseResult
 from constraints.infinity.clauses.base import CLEAR_TOL_IN, RouteClause, RouteExample, least
 from constraints.infinity.clauses.context import RouteContext
-from constraints.infinity.clauses.examples import town, trooper, walk
+from constraints.infinity.clauses.examples import marker, town, trooper, walk
 
 _ACROSS = walk((4, 12, 0), (10, 12, 0))
 
@@ -54,4 +57,17 @@ class Troopers(RouteClause):
                      True),
         RouteExample("round an enemy, 0.5 in clear", town(troopers=(_other(1, "red"),)),
                      walk((4, 12, 0), (7, 10.516, 0)), False),
+        RouteExample("through an allied marker (S2 by default, no taller than an S2)",
+                     town(troopers=(marker("camo", 7, 12),)), _ACROSS, False),
+        RouteExample("not through an allied marker of Silhouette 5 (45 mm) for an S2",
+                     town(troopers=(marker("tall", 7, 12, silhouette=5),)), _ACROSS, True,
+                     ("trooper_gap", -25 / 25.4)),
+        RouteExample("an S1 (25 mm) may not pass through an allied S2 marker",
+                     town(troopers=(marker("camo", 7, 12),), silhouette=1), _ACROSS, True),
+        RouteExample("an enemy marker is an obstacle to the route",
+                     town(troopers=(marker("camo", 7, 12, player="red"),)), _ACROSS, True,
+                     ("trooper_gap", -25 / 25.4)),
+        RouteExample("round an enemy marker, touching it",
+                     town(troopers=(marker("camo", 7, 12 + 25 / 25.4, player="red"),)),
+                     _ACROSS, False, ("trooper_gap", 0.0)),
     )

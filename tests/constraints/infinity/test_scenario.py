@@ -8,7 +8,7 @@ import pytest
 
 from constraints.core.scenario_io import scenario_from_json, scenario_to_json
 from constraints.errors import InvalidInputError
-from constraints.infinity.clauses.examples import ladder, rect, town, trooper
+from constraints.infinity.clauses.examples import ladder, marker, rect, town, trooper
 from constraints.infinity.silhouettes import height_in
 from constraints.infinity.surfaces import Surfaces
 
@@ -73,3 +73,42 @@ def test_troopers_on_different_levels_may_share_x_y():
     data = town(HOUSE, troopers=(trooper("up", 8, 12, level=3.0),), at=(4, 12, 0))
     data["units"][0]["centre"] = [4.0, 12.0]
     scenario_from_json(data)
+
+
+def test_markers_are_read_with_silhouette_2_by_default_and_written_back():
+    data = town(HOUSE, troopers=(marker("camo", 14, 14, player="red"),
+                                 marker("mine", 16, 16, silhouette=1)))
+    scenario = scenario_from_json(data)
+    camo = scenario.unit("camo")
+    assert camo.marker and camo.kind == "marker" and camo.silhouette == 2
+    assert camo.height_in == height_in(2) and scenario.unit("mine").height_in == height_in(1)
+    assert scenario_from_json(scenario_to_json(scenario)) == scenario
+    assert scenario_to_json(scenario)["units"][1] == {
+        "id": "camo", "player": "red", "kind": "marker", "base": 25.0, "silhouette": 2,
+        "centre": [14.0, 14.0], "level": 0.0}
+
+
+MARKER_BAD = [
+    ("a marker with MOV", lambda d: d["units"][1].update(mov=[4, 4]), "unknown key 'mov'"),
+    ("a marker overlapping a trooper", lambda d: d["units"][1].update(centre=[4.3, 12]),
+     "overlaps trooper"),
+    ("a marker of an unknown silhouette", lambda d: d["units"][1].update(silhouette=9),
+     "unknown silhouette"),
+]
+
+
+@pytest.mark.parametrize("why, change, message", MARKER_BAD, ids=[b[0] for b in MARKER_BAD])
+def test_bad_markers_are_named(why, change, message):
+    data = copy.deepcopy(town(HOUSE, troopers=(marker("camo", 14, 14),)))
+    change(data)
+    with pytest.raises(InvalidInputError, match=message):
+        scenario_from_json(data)
+
+
+def test_a_marker_does_not_move():
+    from constraints.infinity.checker import check_route
+    from constraints.infinity.route import route_from_json
+
+    scenario = scenario_from_json(town(HOUSE, troopers=(marker("camo", 14, 14),)))
+    with pytest.raises(InvalidInputError, match="is a marker"):
+        check_route(scenario, route_from_json({"unit": "camo", "path": [[14, 14, 0]]}))

@@ -5,6 +5,7 @@ line, never a traceback)."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -33,7 +34,8 @@ def test_route_to_the_roof_is_optimal_and_checked(capsys):
 
 
 def test_too_far_for_one_move_is_idle(capsys):
-    code = main(["route", RUINS, "--unit", "fusilier", "--to", "9.3,16.3", "--json"])
+    code = main(["route", RUINS, "--unit", "fusilier", "--to", "9.3,16.3", "--skill", "move",
+                 "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 1 and out["idle"] and not out["legal"]
     assert [v["clause"] for v in out["violations"]] == ["route.length"]
@@ -83,7 +85,7 @@ def test_bad_scenarios_exit_2_with_one_line(tmp_path, capsys, why, change, messa
     (["--unit", "fusilier", "--to", "500,5"], "off the battlefield"),
     (["--unit", "fusilier"], "either --to"),
     (["--unit", "fusilier", "--to", "5,5", "--reach"], "either --to"),
-    (["--unit", "fusilier", "--to", "5,5", "--skill", "jump"], "invalid choice"),
+    (["--unit", "fusilier", "--to", "5,5", "--skill", "fly"], "invalid choice"),
 ])
 def test_bad_requests_exit_2(capsys, args, message):
     assert main(["route", RUINS, *args]) == 2
@@ -92,7 +94,8 @@ def test_bad_requests_exit_2(capsys, args, message):
 
 @pytest.mark.parametrize("route, message", [
     ({"unit": "fusilier", "path": [[1, 1, 0]]}, "not where"),
-    ({"unit": "fusilier", "skill": "jump", "path": [[4.8, 13, 0]]}, "unknown skill"),
+    ({"unit": "fusilier", "skill": "fly", "path": [[4.8, 13, 0]]}, "unknown skill"),
+    ({"unit": "fusilier", "skill": "jump", "path": [[4.8, 13, 0]]}, "at least 2 items"),
     ({"unit": "fusilier", "skill": "move_move", "path": [[4.8, 13, 0], [6, 13, 0]],
       "midpoint": [5, 13, 0]}, "not one of the path"),
     ({"unit": "fusilier", "path": [[4.8, 13, 0], [6, 13]]}, "expected 3 items"),
@@ -119,3 +122,46 @@ def test_render_draws_a_route_result(tmp_path, capsys):
     picture = tmp_path / "result.png"
     assert main(["render", RUINS, str(result), "-o", str(picture)]) == 0
     assert picture.stat().st_size > 10_000
+
+
+def test_route_chooses_the_skill_and_says_which(capsys):
+    assert main(["route", RUINS, "--unit", "fusilier", "--to", "9.3,16.3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["skill"] == "move_move" and out["tried"] == {
+        "move": {"status": "OPTIMAL", "legal": False},
+        "move_move": {"status": "OPTIMAL", "legal": True}}
+    assert "Move + Move reaches it" in out["chosen"]
+    assert main(["route", RUINS, "--unit", "fusilier", "--to", "9.3,16.3"]) == 0
+    assert "move_move chosen" in capsys.readouterr().out
+
+
+def test_route_reach_per_skill_and_move_move_refused(capsys):
+    assert main(["route", RUINS, "--unit", "fusilier", "--reach", "--skill", "dodge",
+                 "--json"]) == 0
+    dodge = json.loads(capsys.readouterr().out)
+    assert dodge["skill"] == "dodge" and dodge["mov"] == 2.0
+    assert main(["route", RUINS, "--unit", "fusilier", "--reach", "--skill", "jump",
+                 "--json"]) in (0, 1)
+    jump = json.loads(capsys.readouterr().out)
+    assert jump["skill"] == "jump" and jump["area"] <= jump["outer_area"]
+    assert main(["route", RUINS, "--unit", "fusilier", "--reach", "--skill",
+                 "move_move"]) == 2
+    assert "not built" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name, unit, to, skill, length", [
+    ("climb_tower", "sniper", "8.492126,11,3", "climb", 3 + 25 / 25.4),
+    ("rooftop_gap", "runner", "12,15,3", "jump",
+     math.hypot(12 - (9 - 25 / 25.4 / 2), 3) - 25 / 25.4),
+])
+def test_the_skill_examples(capsys, name, unit, to, skill, length):
+    scene = str(ROOT / "examples" / f"{name}.json")
+    assert main(["check", scene, str(ROOT / "examples" / f"{name}_route.json"), "--json"]) == 0
+    declared = json.loads(capsys.readouterr().out)
+    assert declared["legal"] and declared["skill"] == skill
+    assert declared["length"] == pytest.approx(length, abs=1e-5)
+    assert main(["route", scene, "--unit", unit, "--to", to, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["skill"] == skill and out["status"] == "OPTIMAL" and out["legal"]
+    assert not out["tried"]["move_move"]["legal"]
+    assert out["length"] == pytest.approx(length, abs=1e-5)

@@ -99,7 +99,7 @@ def test_bad_requests_raise():
         with pytest.raises(InvalidInputError):
             shortest_route(scenario, *args)
     with pytest.raises(InvalidInputError):
-        shortest_route(scenario, "fusilier", (5, 5), skill="jump")
+        shortest_route(scenario, "fusilier", (5, 5), skill="fly")
 
 
 @pytest.fixture(scope="module")

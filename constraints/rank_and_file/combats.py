@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from constraints.rank_and_file.contact import in_contact, named_facing, touched_facings
 from constraints.rank_and_file.unit import Unit
+
+if TYPE_CHECKING:  # networkx is loaded when a graph is built: a move's check never needs it
+    import networkx as nx
 
 Combat = tuple[str, ...]
 
@@ -29,6 +31,8 @@ def contact_graph(units: Iterable[Unit]) -> nx.Graph:
     Edge attributes, keyed by the unit id of each side: `facing`, the side's Facing in which
     the other engages it (`engaged_facing`), and `touched`, all its Facings the other
     touches (`touched_facings`)."""
+    import networkx as nx
+
     ordered = sorted(units, key=lambda u: u.id)
     graph = nx.Graph()
     graph.add_nodes_from(u.id for u in ordered)
@@ -47,6 +51,8 @@ def contact_graph(units: Iterable[Unit]) -> nx.Graph:
 def combats(units: Iterable[Unit]) -> list[Combat]:
     """The combats: each group of two or more units joined by enemy contact, its unit ids
     sorted, the list sorted."""
+    import networkx as nx
+
     graph = contact_graph(units)
     found = (tuple(sorted(part)) for part in nx.connected_components(graph))
     return sorted(c for c in found if len(c) >= 2)

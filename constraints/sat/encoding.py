@@ -18,10 +18,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from ortools.sat.python import cp_model
+
+if TYPE_CHECKING:
+    pass
 
 from constraints.geometry.plane import Point
 from constraints.sat.lattice import Lattice
@@ -53,6 +55,8 @@ class MoveEncoding:
     """
 
     def __init__(self, options: Sequence[Option], lattice: Lattice, bound_in: float) -> None:
+        from ortools.sat.python import cp_model  # here: a check alone never loads the solver
+
         self.sat_model = cp_model.CpModel()
         self.options = list(options)
         self.lattice = lattice
@@ -179,6 +183,8 @@ class MoveEncoding:
         if bound < -reach:
             self._false(enforce)
             return
+        from ortools.sat.python import cp_model
+
         expr = cp_model.LinearExpr.weighted_sum([v for _, v, _ in kept], coefs)
         ct = self.sat_model.add(expr <= bound)
         if enforce:

@@ -11,8 +11,6 @@ from constraints.core.jsonread import read_json
 from constraints.core.scenario import Scenario, require_system
 from constraints.core.scenario_io import load_scenario
 from constraints.errors import InvalidInputError
-from optimizer.nudge import load_losses, losses_from_json, resolve
-from optimizer.nudge.output import result_text, result_to_json
 
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1)"
 
@@ -32,6 +30,8 @@ def add_nudge_command(sub: Any, epilog: str | None = None) -> None:
 
 
 def cmd_nudge(args: argparse.Namespace) -> int:
+    from optimizer.nudge import load_losses, resolve
+    from optimizer.nudge.output import result_text, result_to_json
     from optimizer.render.output import check_output
 
     output = check_output(args.render) if args.render else None
@@ -55,6 +55,7 @@ def is_nudge_result(path: str) -> bool:
 def render_nudge_result(scenario: Scenario, path: str, output: Path) -> int:
     """Draw a `nudge --json` result: resolved again from its echoed casualties (the
     resolution is deterministic), so the picture shows every model."""
+    from optimizer.nudge import losses_from_json, resolve
     from optimizer.render.nudge import render_nudge_to_file
 
     data = read_json(path)

@@ -10,12 +10,7 @@ from constraints.core.scenario import Scenario, require_system
 from constraints.core.scenario_io import load_scenario
 from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
-from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
-from constraints.t9a.combat_reform_io import (
-    CombatResult,
-    combat_reform_from_json,
-    load_combat_result,
-)
+from constraints.t9a.combat_reform_io import CombatResult, load_combat_result
 from optimizer.cli.options import finite
 
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1)"
@@ -88,4 +83,7 @@ def is_combat_reform(data: Any) -> bool:
 
 
 def check_reform_file(scenario: Scenario, data: Any, result: CombatResult | None) -> Verdict:
+    from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
+    from constraints.t9a.combat_reform_io import combat_reform_from_json
+
     return check_combat_reform(scenario, combat_reform_from_json(data, scenario), result)

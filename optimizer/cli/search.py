@@ -4,14 +4,13 @@ solve result and a legal region."""
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import shapely
 
@@ -25,10 +24,14 @@ from constraints.geometry.plane import Point, normalise_deg
 from constraints.t9a.move_io import move_from_json
 from constraints.t9a.moves import Move
 from optimizer.cli.options import finite, point, seconds_since_start
-from optimizer.queries import legal_moves, legal_region
-from optimizer.search.objectives import Objective
-from optimizer.search.request import DEFAULT_MAX_WHEELS, DEFAULT_TOLERANCE, MAX_WHEELS
-from optimizer.search.solve import SearchResult, best_move
+
+if TYPE_CHECKING:  # the searches (and the solver) are imported by the commands that run them
+    from optimizer.search.objectives import Objective
+    from optimizer.search.solve import SearchResult
+
+# optimizer.search.request's defaults, written here so that building the parser (for
+# --version, --help or `check`) imports no search; tests/optimizer/cli compares them.
+DEFAULT_MAX_WHEELS, MAX_WHEELS, DEFAULT_TOLERANCE = 3, 8, 0.01
 
 REGION_STYLE = {"facecolor": "#2ca02c", "alpha": 0.3, "edgecolor": "none",
                 "label": "legal end centres (this facing)"}
@@ -43,8 +46,6 @@ PRINT_MARGIN_S = 0.1
 # The least time a search is given when start-up has used up the limit: it then answers at
 # once (TIMEOUT, or a starting answer) instead of not at all.
 MIN_SEARCH_S = 0.01
-# best_move's deterministic work budget, when this build's search has one.
-HAS_EFFORT = "effort" in inspect.signature(best_move).parameters
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1)"
 
 
@@ -71,8 +72,7 @@ def add_search_commands(sub: Any, epilog: str | None = None) -> None:
                        f"at most {MAX_TIME_LIMIT_S:g})")
     solve.add_argument("--effort", type=finite, metavar="E",
                        help="the search's work budget in CP-SAT deterministic time units "
-                       "(the same answer on any machine; default: the search's own)"
-                       + ("" if HAS_EFFORT else "; this build's search has none: ignored"))
+                       "(the same answer on any machine; default: the search's own)")
     solve.add_argument("--max-wheels", type=int, default=DEFAULT_MAX_WHEELS, metavar="K",
                        help="Advance and March: search ways of up to K wheels (default "
                        f"{DEFAULT_MAX_WHEELS}, at most {MAX_WHEELS})")
@@ -92,6 +92,8 @@ def add_search_commands(sub: Any, epilog: str | None = None) -> None:
 def objective_of(args: argparse.Namespace) -> Objective:
     """The objective the options ask for; `--front` and `--facing` only go with `--target`
     (and not together: a target pose measures the unit's centre)."""
+    from optimizer.search.objectives import Objective
+
     if args.target is None:
         extra = [name for name, given in (("--front", args.front),
                                           ("--facing", args.facing is not None)) if given]
@@ -129,6 +131,8 @@ def as_options() -> Iterator[None]:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    from optimizer.search.solve import best_move
+
     if not 0 < args.time_limit <= MAX_TIME_LIMIT_S:
         raise InvalidInputError(f"expected 0 < S <= {MAX_TIME_LIMIT_S:g}, got "
                                 f"{args.time_limit:g}", path="--time-limit")
@@ -136,8 +140,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         objective = objective_of(args)
     scenario = load_scenario(args.scenario)
     # --effort is passed only to a search that has a work budget (an older one ignores it).
-    effort: dict[str, Any] = {"effort": args.effort} \
-        if args.effort is not None and HAS_EFFORT else {}
+    effort: dict[str, Any] = {"effort": args.effort} if args.effort is not None else {}
     with as_options():
         result = best_move(scenario, args.unit, args.manoeuvre, objective,
                            time_limit_s=search_time(args), max_wheels=args.max_wheels,
@@ -201,6 +204,8 @@ def result_text(result: SearchResult) -> str:
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
+    from optimizer.queries import legal_moves
+
     if not 1 <= args.limit <= MAX_LIST:
         raise InvalidInputError(f"expected 1 <= N <= {MAX_LIST}, got "
                                 f"{args.limit if abs(args.limit) < 10**12 else 'more'}",
@@ -265,5 +270,7 @@ def _target(result: dict[str, Any]) -> Point | None:
 
 
 def region_of(scenario: Scenario, move: Move, verdict: Verdict) -> shapely.Geometry:
+    from optimizer.queries import legal_region
+
     files = None if move.manoeuvre.snaking else verdict.end_files
     return legal_region(scenario, move.unit, move.manoeuvre, verdict.end_facing_deg, files)

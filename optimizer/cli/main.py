@@ -166,9 +166,16 @@ def cmd_check(args: argparse.Namespace) -> int:
     from constraints.errors import InvalidInputError
     from constraints.t9a.combat_reform_io import load_combat_result
     from optimizer.cli.reform import check_reform_file, is_combat_reform
+    from optimizer.cli.results import check_nudge_result, is_nudge_data, move_of_result
 
     scenario = load_scenario(args.scenario)
     data = read_json(args.move)
+    if is_nudge_data(data):  # a `nudge --json` output: its resolution replayed and judged
+        return check_nudge_result(scenario, data, args.move, args.json)
+    try:
+        data = move_of_result(data)  # a `solve --json` or `route --json` output: its move
+    except InvalidInputError as exc:
+        raise exc.in_file(args.move) from None
     if args.result and not is_combat_reform(data):
         raise InvalidInputError("--result goes only with a Combat Reform proposal",
                                 path="command line")
@@ -185,11 +192,13 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    from constraints.core.jsonread import read_json
     from constraints.core.scenario import require_system
     from constraints.core.scenario_io import load_scenario
     from constraints.core.system import find_system
     from constraints.errors import InvalidInputError
     from optimizer.cli.nudge import is_nudge_result, render_nudge_result
+    from optimizer.cli.reform import is_combat_reform, render_reform_file
     from optimizer.cli.route import render_route_file
     from optimizer.cli.search import REGION_STYLE, load_drawing, region_of
     from optimizer.render import check_output, render_to_file
@@ -200,6 +209,8 @@ def cmd_render(args: argparse.Namespace) -> int:
         return render_route_file(scenario, args.move, output)
     if args.move and is_nudge_result(args.move):
         return render_nudge_result(scenario, args.move, output)
+    if args.move and is_combat_reform(read_json(args.move)):
+        return render_reform_file(scenario, args.move, output)
     system = find_system(scenario.rules)
     drawing = load_drawing(args.move, system.read_move) if args.move else None
     move = drawing.move if drawing is not None else None

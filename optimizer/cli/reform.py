@@ -87,3 +87,25 @@ def check_reform_file(scenario: Scenario, data: Any, result: CombatResult | None
     from constraints.t9a.combat_reform_io import combat_reform_from_json
 
     return check_combat_reform(scenario, combat_reform_from_json(data, scenario), result)
+
+
+def render_reform_file(scenario: Scenario, path: str, output: Any) -> int:
+    """`manoeuvre render` of a Combat Reform proposal (or a `combat-reform --json` output):
+    the units before and with the proposal placed, titled with the checker's verdict."""
+    from constraints.core.jsonread import read_json
+    from constraints.t9a.combat_reform import placed
+    from constraints.t9a.combat_reform_io import combat_reform_from_json
+    from optimizer.render.reform import render_placed_to_file
+
+    data = read_json(path)
+    try:
+        verdict = check_reform_file(scenario, data, None)
+        reforms = combat_reform_from_json(data, scenario)
+    except InvalidInputError as exc:
+        raise exc.in_file(path) from None
+    title = f"the proposal ({', '.join(r.unit for r in reforms)}): " \
+        + ("legal" if verdict.legal else "illegal")
+    render_placed_to_file(scenario, placed(scenario, reforms), title, output)
+    print(f"wrote {output}")
+    return 0
+

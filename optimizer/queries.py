@@ -158,6 +158,16 @@ class LegalMoves:
                     yield self.family.move(self.unit_id, self.frame, option,
                                            (float(centre[0]), float(centre[1])))
 
+    def __len__(self) -> int:
+        """Refused, on purpose: counting runs the batch mask over the whole view (a Reform's
+        takes a minute), and `list(view)` would pay it twice (list asks for a length
+        first).  `view.count()` counts; `bool(view)` stops at the first legal move."""
+        raise TypeError("a LegalMoves view has no len(): counting judges every pose on the "
+                        "lattice; call view.count() (or len(list(view)))")
+
+    def __bool__(self) -> bool:
+        return next(iter(self), None) is not None
+
     def count(self) -> int:
         """How many legal end poses the lattice holds."""
         return sum(len(legal.centres) for k in range(len(self.options))

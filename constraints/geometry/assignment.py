@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from ortools.graph.python import linear_sum_assignment
 
 
 @dataclass(frozen=True)
@@ -73,6 +72,8 @@ def perfect_matching(edges: np.ndarray) -> dict[int, int] | None:
     if not edges.any(axis=1).all() or not edges.any(axis=0).all():
         return None
     rows, cols = np.nonzero(edges)
+    from ortools.graph.python import linear_sum_assignment  # loaded when first needed
+
     solver = linear_sum_assignment.SimpleLinearSumAssignment()
     solver.add_arcs_with_cost(rows, cols, np.zeros(len(rows), dtype=np.int64))
     if solver.solve() != solver.OPTIMAL:
@@ -97,6 +98,8 @@ def _least_squares(cost: np.ndarray, usable: np.ndarray) -> list[int] | None:
         return None
     rows, cols = np.nonzero(usable)
     scaled = np.round(np.minimum(cost[rows, cols], 1e4) ** 2 * 1e4).astype(np.int64)
+    from ortools.graph.python import linear_sum_assignment  # loaded when first needed
+
     solver = linear_sum_assignment.SimpleLinearSumAssignment()
     solver.add_arcs_with_cost(rows, cols, scaled)
     if solver.solve() != solver.OPTIMAL:

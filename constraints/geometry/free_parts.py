@@ -10,7 +10,6 @@ candidates to the point's group never changes an answer.
 
 from __future__ import annotations
 
-import networkx as nx
 import numpy as np
 import shapely
 from shapely.geometry import box
@@ -40,6 +39,8 @@ class FreeParts:
 
     def _groups(self) -> np.ndarray:
         i, j = self.tree.query(self.parts, predicate="dwithin", distance=TOUCH_IN)
+        import networkx as nx  # loaded when first needed: a move's check never is
+
         graph = nx.Graph()
         graph.add_nodes_from(range(len(self.parts)))
         graph.add_edges_from(zip(i.tolist(), j.tolist(), strict=True))

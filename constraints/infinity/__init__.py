@@ -3,14 +3,33 @@ clauses.  Importing it registers the system (`constraints.core.system`) with its
 `infinity-n4`."""
 
 from types import MappingProxyType
+from typing import Any
 
 from constraints.core.profile import RulesProfile
 from constraints.core.system import System, register_system
-from constraints.infinity.checker import check_route
-from constraints.infinity.placement import check_placement
-from constraints.infinity.route import route_from_json
 from constraints.infinity.scenery import TERRAIN_KINDS, read_terrain, terrain_to_json
 from constraints.infinity.trooper import named_ids, read_trooper, trooper_to_json
+
+
+# The route clauses and the walk regions are imported when a route is first read, judged or
+# placed: a Ninth Age `manoeuvre check` then never loads them (benchmarks/bench_startup.py).
+def route_from_json(data: Any) -> Any:
+    from constraints.infinity.route import route_from_json as read
+
+    return read(data)
+
+
+def check_route(scenario: Any, route: Any) -> Any:
+    from constraints.infinity.checker import check_route as check
+
+    return check(scenario, route)
+
+
+def check_placement(scenario: Any) -> None:
+    from constraints.infinity.placement import check_placement as check
+
+    check(scenario)
+
 
 # Routes are not Move Manoeuvres: their clauses are `constraints.infinity.clauses.ROUTE_CLAUSES`
 # (as the nudge's are) and the skills (`route.SKILLS`) are not manoeuvres, so the searches

@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-import networkx as nx
 import numpy as np
 import shapely
 from shapely.geometry import Polygon, box
@@ -99,6 +98,8 @@ class Surfaces:
         tops = np.asarray([p.top_in for p in self.pieces])
         i, j = shapely.STRtree(polys).query(polys, predicate="dwithin", distance=TOUCH_IN)
         step = (i < j) & (np.abs(tops[i] - tops[j]) <= self.height_in + LEVEL_TOL_IN)
+        import networkx as nx  # loaded when a town is first walked, not by other systems
+
         graph = nx.Graph()
         graph.add_nodes_from(range(len(polys)))
         graph.add_edges_from(zip(i[step].tolist(), j[step].tolist(), strict=True))
@@ -158,6 +159,8 @@ class Surfaces:
 def _flat(pieces: tuple[Piece, ...], k: int) -> shapely.Geometry:
     same = [i for i, p in enumerate(pieces) if p.standable
             and abs(p.top_in - pieces[k].top_in) <= LEVEL_TOL_IN]
+    import networkx as nx
+
     graph = nx.Graph()
     graph.add_nodes_from(same)
     for a in same:

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from constraints.rank_and_file.contact import (
     CONTACT_IN,
@@ -23,6 +22,9 @@ from constraints.rank_and_file.contact import (
     touched_facings,
 )
 from constraints.rank_and_file.unit import Unit
+
+if TYPE_CHECKING:  # networkx is loaded when a graph is built: a move's check never needs it
+    import networkx as nx
 
 Combat = tuple[str, ...]
 
@@ -34,6 +36,8 @@ def contact_graph(units: Iterable[Unit], tolerance: float = CONTACT_IN) -> nx.Gr
     Edge attributes, keyed by the unit id of each side: `facing`, the side's Facing in which
     the other engages it (`engaged_facing`), and `touched`, all its Facings the other
     touches (`touched_facings`)."""
+    import networkx as nx
+
     ordered = sorted(units, key=lambda u: u.id)
     graph = nx.Graph()
     graph.add_nodes_from(u.id for u in ordered)
@@ -53,6 +57,8 @@ def contact_graph(units: Iterable[Unit], tolerance: float = CONTACT_IN) -> nx.Gr
 def combats(units: Iterable[Unit], tolerance: float = CONTACT_IN) -> list[Combat]:
     """The combats: each group of two or more units joined by enemy contact, its unit ids
     sorted, the list sorted."""
+    import networkx as nx
+
     graph = contact_graph(units, tolerance)
     found = (tuple(sorted(part)) for part in nx.connected_components(graph))
     return sorted(c for c in found if len(c) >= 2)

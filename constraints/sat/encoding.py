@@ -21,7 +21,6 @@ from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from constraints.geometry.plane import Point
 from constraints.sat.lattice import Lattice
@@ -57,6 +56,8 @@ class MoveEncoding:
 
     def __init__(self, options: Sequence[Option], lattice: Lattice, bound_in: float,
                  watch: Callable[[], None] | None = None) -> None:
+        from ortools.sat.python import cp_model  # here: a check alone never loads the solver
+
         self.sat_model = cp_model.CpModel()
         self.options = list(options)
         self.lattice = lattice
@@ -97,6 +98,8 @@ class MoveEncoding:
         return inches / self.tick
 
     def _corner_offsets(self) -> tuple[list[Any], list[Any]]:
+        from ortools.sat.python import cp_model
+
         dxs: list[Any] = []
         dys: list[Any] = []
         every = [corner_offsets(o) for o in self.options]
@@ -200,6 +203,8 @@ class MoveEncoding:
         if bound < -reach:
             self._false(enforce)
             return
+        from ortools.sat.python import cp_model
+
         expr = cp_model.LinearExpr.weighted_sum([v for _, v, _ in kept], coefs)
         ct = self.sat_model.add(expr <= bound)
         if enforce:

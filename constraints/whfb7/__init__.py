@@ -2,11 +2,25 @@
 the centre, and their rule clauses (seed 003, docs/rules.md §14).  Importing it registers the
 system (`constraints.core.system`) with its profile `whfb7`."""
 
+from typing import Any
+
 from constraints.core.system import System, register_system
-from constraints.whfb7.checker import check_move
-from constraints.whfb7.move_io import move_from_json
 from constraints.whfb7.profiles import WHFB7_PROFILES
 from constraints.whfb7.unit_io import TERRAIN_KINDS, named_ids, read_unit, unit_to_json
+
+
+# The checker is imported when a move is first read or judged (a Ninth Age check never).
+def move_from_json(data: Any) -> Any:
+    from constraints.whfb7.move_io import move_from_json as read
+
+    return read(data)
+
+
+def check_move(scenario: Any, move: Any) -> Any:
+    from constraints.whfb7.checker import check_move as check
+
+    return check(scenario, move)
+
 
 SYSTEM = System("whfb7", WHFB7_PROFILES, TERRAIN_KINDS, read_unit, unit_to_json, named_ids,
                 move_from_json, check_move)

@@ -12,42 +12,16 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
-from importlib import metadata
+from collections.abc import Callable, Sequence
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-from constraints.core.jsonread import read_json
-from constraints.core.referee import checked_tolerance
-from constraints.core.scenario import require_system
-from constraints.core.scenario_io import load_scenario
-from constraints.core.system import find_system
-from constraints.core.verdict import Verdict
-from constraints.errors import InvalidInputError
-from constraints.t9a.combat_reform_io import load_combat_result
-from optimizer.cli.nudge import (
-    add_nudge_command,
-    check_nudge_file,
-    cmd_nudge,
-    is_nudge_data,
-    is_nudge_result,
-    render_nudge_result,
-)
 from optimizer.cli.options import finite, join_negative_values
-from optimizer.cli.reform import (
-    add_reform_command,
-    check_reform_file,
-    cmd_combat_reform,
-    is_combat_reform,
-)
-from optimizer.cli.route import add_route_command, cmd_route, render_route_file
-from optimizer.cli.search import (
-    REGION_STYLE,
-    add_search_commands,
-    cmd_moves,
-    cmd_solve,
-    load_drawing,
-    region_of,
-)
-from optimizer.cli.warn import warned, with_warnings
+
+# Each command imports what it needs when it runs: `--version` loads no game system and
+# `check` no solver (benchmarks/bench_startup.py measures the start-up).
+if TYPE_CHECKING:
+    from constraints.core.verdict import Verdict
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
 EPILOG = """\
@@ -61,23 +35,39 @@ exit status:
      problem; no output file is left behind
 
 docs/formats.md describes the files and every command."""
+# Each command's own --help: the units and a pointer, not the whole paragraph again.
+COMMAND_EPILOG = """\
+units: inches, mm (base sizes), degrees counter-clockwise from +x, seconds.
+exit status: 0 done, 1 no (illegal, infeasible, nothing found), 2 bad input; see
+`manoeuvre --help` and docs/formats.md."""
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line and exit status 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
+        from constraints.errors import InvalidInputError
+
         raise InvalidInputError(message, path="command line")
 
 
+SHOWN: dict[str, Any] = {"epilog": COMMAND_EPILOG,
+                         "formatter_class": argparse.RawDescriptionHelpFormatter}
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from optimizer.cli.nudge import add_nudge_command
+    from optimizer.cli.reform import add_reform_command
+    from optimizer.cli.route import add_route_command
+    from optimizer.cli.search import add_search_commands
+
     parser = _Parser(prog="manoeuvre", description="Referee and optimiser for unit movement "
                      "(The Ninth Age Move Manoeuvres).", epilog=EPILOG,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     check = sub.add_parser("check", help="judge a move: legal, or every broken clause",
-                           epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                           **SHOWN)
     check.add_argument("scenario", help=SCENARIO_HELP)
     check.add_argument("move", help="a move file (JSON: unit, manoeuvre, steps or end pose), "
                        "or a Combat Reform proposal (manoeuvre combat_reform, reforms)")
@@ -92,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="for nudges (a `nudge --json` result, its legs possibly edited): "
                        "the casualties file given to `nudge`")
     render = sub.add_parser("render", help="draw a scenario, a move or a solve result",
-                            epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                            **SHOWN)
     render.add_argument("scenario", help=SCENARIO_HELP)
     render.add_argument("move", nargs="?", help="a move file, the JSON output of `solve` "
                         "(its target is marked), or the JSON output of `nudge`")
@@ -100,10 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="FILE.png or FILE.svg (written whole or not at all)")
     render.add_argument("--region", action="store_true",
                         help="shade where the unit may legally end at the move's end facing")
-    add_search_commands(sub, EPILOG)
-    add_nudge_command(sub, EPILOG)
-    add_reform_command(sub, EPILOG)
-    add_route_command(sub, EPILOG)
+    add_search_commands(sub, COMMAND_EPILOG)
+    add_nudge_command(sub, COMMAND_EPILOG)
+    add_reform_command(sub, COMMAND_EPILOG)
+    add_route_command(sub, COMMAND_EPILOG)
     return parser
 
 
@@ -111,10 +101,9 @@ SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1)"
 
 
 def _version() -> str:
-    try:
-        return metadata.version("manoeuvre")
-    except metadata.PackageNotFoundError:
-        return "unknown (not installed)"
+    from optimizer import __version__
+
+    return __version__
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -124,9 +113,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     the start of the process; with `argv`, from this call.
     """
     called_at = time.monotonic()
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words == ["--version"]:  # answered before any command's modules are loaded
+        print(f"manoeuvre {_version()}")
+        return EXIT_OK
+    from constraints.errors import InvalidInputError
+
     try:
-        args = build_parser().parse_args(
-            join_negative_values(sys.argv[1:] if argv is None else argv))
+        args = build_parser().parse_args(join_negative_values(words))
     except InvalidInputError as exc:
         print(f"manoeuvre: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -138,16 +132,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from constraints.errors import InvalidInputError
+
+    status = EXIT_OK
     try:
-        status = COMMANDS[args.command](args)
+        status = command(args.command)(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit
         return status
     except InvalidInputError as exc:
         print(f"manoeuvre: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
+        # The reader took what it wanted (`| head`): not an error.  The command's own status
+        # when it had finished, else 0.
         _silence_stdout()
-        return EXIT_NO
+        return status
 
 
 def _leave_now(status: int) -> None:
@@ -168,11 +167,26 @@ def _silence_stdout() -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from constraints.core.jsonread import read_json
+    from constraints.core.referee import checked_tolerance
+    from constraints.core.scenario_io import load_scenario
+    from constraints.core.system import find_system
+    from constraints.errors import InvalidInputError
+    from constraints.t9a.combat_reform_io import load_combat_result
+    from optimizer.cli.nudge import check_nudge_file, is_nudge_data
+    from optimizer.cli.reform import check_reform_file, is_combat_reform
+    from optimizer.cli.results import move_of_result
+    from optimizer.cli.warn import warned, with_warnings
+
     scenario = load_scenario(args.scenario)
     data = read_json(args.move)
     warnings = warned(scenario, move=data)
-    if is_nudge_data(data) or args.casualties:
+    if is_nudge_data(data) or args.casualties:  # the player's nudges (a `nudge --json` file)
         return check_nudge_file(args, scenario, data)
+    try:
+        data = move_of_result(data)  # a `solve --json` or `route --json` output: its move
+    except InvalidInputError as exc:
+        raise exc.in_file(args.move) from None
     if args.result and not is_combat_reform(data):
         raise InvalidInputError("--result goes only with a Combat Reform proposal",
                                 path="command line")
@@ -194,6 +208,15 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    from constraints.core.jsonread import read_json
+    from constraints.core.scenario import require_system
+    from constraints.core.scenario_io import load_scenario
+    from constraints.core.system import find_system
+    from constraints.errors import InvalidInputError
+    from optimizer.cli.nudge import is_nudge_result, render_nudge_result
+    from optimizer.cli.reform import is_combat_reform, render_reform_file
+    from optimizer.cli.route import render_route_file
+    from optimizer.cli.search import REGION_STYLE, load_drawing, region_of
     from optimizer.render import check_output, render_to_file
 
     output = check_output(args.output)  # before the work, which may take a while
@@ -202,6 +225,8 @@ def cmd_render(args: argparse.Namespace) -> int:
         return render_route_file(scenario, args.move, output)
     if args.move and is_nudge_result(args.move):
         return render_nudge_result(scenario, args.move, output)
+    if args.move and is_combat_reform(read_json(args.move)):
+        return render_reform_file(scenario, args.move, output)
     system = find_system(scenario.rules)
     drawing = load_drawing(args.move, system.read_move) if args.move else None
     move = drawing.move if drawing is not None else None
@@ -245,8 +270,19 @@ def verdict_text(verdict: Verdict) -> str:
     return "\n".join(lines)
 
 
-COMMANDS = {"check": cmd_check, "render": cmd_render, "solve": cmd_solve, "moves": cmd_moves,
-            "nudge": cmd_nudge, "combat-reform": cmd_combat_reform, "route": cmd_route}
+# Each command's function, as "module:function": its module is imported when it runs.
+COMMANDS = {"check": "optimizer.cli.main:cmd_check", "render": "optimizer.cli.main:cmd_render",
+            "solve": "optimizer.cli.search:cmd_solve", "moves": "optimizer.cli.search:cmd_moves",
+            "nudge": "optimizer.cli.nudge:cmd_nudge",
+            "combat-reform": "optimizer.cli.reform:cmd_combat_reform",
+            "route": "optimizer.cli.route:cmd_route"}
+
+
+def command(name: str) -> Callable[[argparse.Namespace], int]:
+    """The function running the command `name`."""
+    module, _, function = COMMANDS[name].partition(":")
+    found: Callable[[argparse.Namespace], int] = getattr(import_module(module), function)
+    return found
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -12,8 +12,6 @@ from constraints.core.scenario import Scenario, require_system
 from constraints.core.scenario_io import load_scenario
 from constraints.errors import InvalidInputError
 from optimizer.cli.warn import warned, with_warnings
-from optimizer.nudge import load_losses, losses_from_json, resolve
-from optimizer.nudge.output import result_text, result_to_json
 
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1)"
 
@@ -33,6 +31,8 @@ def add_nudge_command(sub: Any, epilog: str | None = None) -> None:
 
 
 def cmd_nudge(args: argparse.Namespace) -> int:
+    from optimizer.nudge import load_losses, resolve
+    from optimizer.nudge.output import result_text, result_to_json
     from optimizer.render.output import check_output
 
     output = check_output(args.render) if args.render else None
@@ -60,6 +60,7 @@ def is_nudge_data(data: Any) -> bool:
 
 def check_nudge_file(args: argparse.Namespace, scenario: Scenario, data: Any) -> int:
     """`check SCENARIO NUDGE.json [--casualties FILE]`: judge the player's nudges."""
+    from optimizer.nudge import load_losses, losses_from_json
     from optimizer.nudge.judge import judge_nudges
 
     if not is_nudge_data(data):
@@ -69,8 +70,10 @@ def check_nudge_file(args: argparse.Namespace, scenario: Scenario, data: Any) ->
         raise InvalidInputError("--result goes only with a Combat Reform proposal",
                                 path="command line")
     require_system(scenario, "t9a", "manoeuvre check (nudges)")
-    losses = load_losses(args.casualties, scenario) if args.casualties else ()
     try:
+        # Without --casualties, those a `nudge --json` file echoes (so its output chains).
+        losses = load_losses(args.casualties, scenario) if args.casualties else \
+            losses_from_json(data.get("casualties", {}), scenario)
         verdict = judge_nudges(scenario, losses, data)
     except InvalidInputError as exc:
         raise exc.in_file(args.move) from None
@@ -81,6 +84,7 @@ def check_nudge_file(args: argparse.Namespace, scenario: Scenario, data: Any) ->
 def render_nudge_result(scenario: Scenario, path: str, output: Path) -> int:
     """Draw a `nudge --json` result: resolved again from its echoed casualties (the
     resolution is deterministic), so the picture shows every model."""
+    from optimizer.nudge import losses_from_json, resolve
     from optimizer.render.nudge import render_nudge_to_file
 
     data = read_json(path)

@@ -10,12 +10,7 @@ from constraints.core.scenario import Scenario, require_system
 from constraints.core.scenario_io import load_scenario
 from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
-from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
-from constraints.t9a.combat_reform_io import (
-    CombatResult,
-    combat_reform_from_json,
-    load_combat_result,
-)
+from constraints.t9a.combat_reform_io import CombatResult, load_combat_result
 from optimizer.cli.options import finite
 from optimizer.cli.warn import warned, with_warnings
 
@@ -91,4 +86,29 @@ def is_combat_reform(data: Any) -> bool:
 
 
 def check_reform_file(scenario: Scenario, data: Any, result: CombatResult | None) -> Verdict:
+    from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
+    from constraints.t9a.combat_reform_io import combat_reform_from_json
+
     return check_combat_reform(scenario, combat_reform_from_json(data, scenario), result)
+
+
+def render_reform_file(scenario: Scenario, path: str, output: Any) -> int:
+    """`manoeuvre render` of a Combat Reform proposal (or a `combat-reform --json` output):
+    the units before and with the proposal placed, titled with the checker's verdict."""
+    from constraints.core.jsonread import read_json
+    from constraints.t9a.combat_reform import placed
+    from constraints.t9a.combat_reform_io import combat_reform_from_json
+    from optimizer.render.reform import render_placed_to_file
+
+    data = read_json(path)
+    try:
+        verdict = check_reform_file(scenario, data, None)
+        reforms = combat_reform_from_json(data, scenario)
+    except InvalidInputError as exc:
+        raise exc.in_file(path) from None
+    title = f"the proposal ({', '.join(r.unit for r in reforms)}): " \
+        + ("legal" if verdict.legal else "illegal")
+    render_placed_to_file(scenario, placed(scenario, reforms), title, output)
+    print(f"wrote {output}")
+    return 0
+

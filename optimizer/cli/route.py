@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from constraints.core.scenario_io import load_scenario
 from constraints.errors import InvalidInputError
 from constraints.infinity.route import SKILLS
 from optimizer.cli.warn import warned, with_warnings
-from optimizer.routes import ReachableArea, RouteResult, reachable_area, shortest_route
+
+if TYPE_CHECKING:  # the route searches are imported by the command that runs them
+    from optimizer.routes import ReachableArea, RouteResult
 
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1, rules infinity-n4)"
 EXIT_OK, EXIT_NO = 0, 1
@@ -48,6 +50,7 @@ def add_route_command(sub: Any, epilog: str | None = None) -> None:
 
 def cmd_route(args: argparse.Namespace) -> int:
     from optimizer.render.output import check_output
+    from optimizer.routes import reachable_area, shortest_route
 
     output = check_output(args.render) if args.render else None
     scenario = load_scenario(args.scenario)

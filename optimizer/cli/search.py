@@ -4,7 +4,6 @@ solve result and a legal region."""
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -12,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import shapely
 
@@ -27,10 +26,14 @@ from constraints.t9a.move_io import move_from_json
 from constraints.t9a.moves import Move
 from optimizer.cli.options import finite, point, seconds_since_start
 from optimizer.cli.warn import warned, with_warnings
-from optimizer.queries import legal_moves, legal_region
-from optimizer.search.objectives import Objective
-from optimizer.search.request import DEFAULT_MAX_WHEELS, DEFAULT_TOLERANCE, MAX_WHEELS, time_limit
-from optimizer.search.solve import SearchResult, best_move
+
+if TYPE_CHECKING:  # the searches (and the solver) are imported by the commands that run them
+    from optimizer.search.objectives import Objective
+    from optimizer.search.solve import SearchResult
+
+# optimizer.search.request's defaults, written here so that building the parser (for
+# --version, --help or `check`) imports no search; tests/optimizer/cli compares them.
+DEFAULT_MAX_WHEELS, MAX_WHEELS, DEFAULT_TOLERANCE = 3, 8, 0.01
 
 REGION_STYLE = {"facecolor": "#2ca02c", "alpha": 0.3, "edgecolor": "none",
                 "label": "legal end centres (this facing)"}
@@ -45,8 +48,6 @@ PRINT_MARGIN_S = 0.1
 # The least time a search is given when start-up has used up the limit: it then answers at
 # once (TIMEOUT, or a starting answer) instead of not at all.
 MIN_SEARCH_S = 0.01
-# best_move's deterministic work budget, when this build's search has one.
-HAS_EFFORT = "effort" in inspect.signature(best_move).parameters
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1)"
 
 
@@ -75,8 +76,7 @@ def add_search_commands(sub: Any, epilog: str | None = None) -> None:
                        f"at most {MAX_TIME_LIMIT_S:g})")
     solve.add_argument("--effort", type=finite, metavar="E",
                        help="the search's work budget in CP-SAT deterministic time units "
-                       "(the same answer on any machine; default: the search's own)"
-                       + ("" if HAS_EFFORT else "; this build's search has none: ignored"))
+                       "(the same answer on any machine; default: the search's own)")
     solve.add_argument("--max-wheels", type=int, default=DEFAULT_MAX_WHEELS, metavar="K",
                        help="Advance and March: search ways of up to K wheels (default "
                        f"{DEFAULT_MAX_WHEELS}, at most {MAX_WHEELS})")
@@ -102,6 +102,9 @@ def objective_of(args: argparse.Namespace) -> Objective:
     if args.target is None and args.face is None and not args.forward:
         raise InvalidInputError("one of the arguments --target --face --forward is required",
                                 path="command line")
+
+    from optimizer.search.objectives import Objective
+
     if args.target is None:
         extra = [name for name, given in (("--front", args.front),
                                           ("--facing", args.facing is not None)) if given]
@@ -139,6 +142,9 @@ def as_options() -> Iterator[None]:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    from optimizer.search.request import time_limit
+    from optimizer.search.solve import best_move
+
     args.time_limit = time_limit(args.time_limit)
     if not 0 < args.time_limit <= MAX_TIME_LIMIT_S:
         raise InvalidInputError(f"expected 0 < S <= {MAX_TIME_LIMIT_S:g}, got "
@@ -153,8 +159,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     warnings = warned(scenario, [(args.target if args.target is not None else args.face,
                                   "the target")])
     # --effort is passed only to a search that has a work budget (an older one ignores it).
-    effort: dict[str, Any] = {"effort": args.effort} \
-        if args.effort is not None and HAS_EFFORT else {}
+    effort: dict[str, Any] = {"effort": args.effort} if args.effort is not None else {}
     search: Callable[..., SearchResult] = best_move
     if getattr(args, "avoid", None):
         from optimizer.search.avoid import avoiding
@@ -234,6 +239,8 @@ def result_text(result: SearchResult) -> str:
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
+    from optimizer.queries import legal_moves
+
     if not 1 <= args.limit <= MAX_LIST:
         raise InvalidInputError(f"expected 1 <= N <= {MAX_LIST}, got "
                                 f"{args.limit if abs(args.limit) < 10**12 else 'more'}",
@@ -304,5 +311,7 @@ def _target(result: dict[str, Any]) -> Point | None:
 
 
 def region_of(scenario: Scenario, move: Move, verdict: Verdict) -> shapely.Geometry:
+    from optimizer.queries import legal_region
+
     files = None if move.manoeuvre.snaking else verdict.end_files
     return legal_region(scenario, move.unit, move.manoeuvre, verdict.end_facing_deg, files)

@@ -19,13 +19,18 @@ from optimizer.render.panels import draw_panel
 
 
 def make_reform_figure(before: Scenario, found: PlayerReforms) -> Figure:
+    return make_placed_figure(before, found.after,
+                              f"after {found.player}'s reforms: {status_of(found)}")
+
+
+def make_placed_figure(before: Scenario, after: Scenario, title: str) -> Figure:
+    """Before and after side by side, `title` over the after panel."""
     figure = Figure(figsize=(14, 6.5), layout="constrained")
     left, right = figure.subplots(1, 2)
     players = list(dict.fromkeys(u.player for u in before.units))
     draw_panel(left, before, players, "before the Combat Reforms", _touching(before))
-    draw_panel(right, found.after, players, f"after {found.player}'s reforms: "
-               f"{status_of(found)}", _touching(found.after))
-    shapes = [u.boundary() for u in (*before.units, *found.after.units)]
+    draw_panel(right, after, players, title, _touching(after))
+    shapes = [u.boundary() for u in (*before.units, *after.units)]
     x0, y0, x1, y1 = shapely.union_all(shapes).bounds
     half = max(x1 - x0, y1 - y0) / 2.0 + 2.0
     for ax in (left, right):
@@ -35,8 +40,16 @@ def make_reform_figure(before: Scenario, found: PlayerReforms) -> Figure:
 
 
 def render_reforms_to_file(before: Scenario, found: PlayerReforms, path: str | Path) -> None:
+    _save(make_reform_figure(before, found), path)
+
+
+def render_placed_to_file(before: Scenario, after: Scenario, title: str,
+                          path: str | Path) -> None:
+    _save(make_placed_figure(before, after, title), path)
+
+
+def _save(figure: Figure, path: str | Path) -> None:
     out = check_output(path)
-    figure = make_reform_figure(before, found)
 
     def save(stream: BinaryIO) -> None:
         figure.savefig(stream, format=out.suffix.lower()[1:], dpi=150, bbox_inches="tight")

@@ -45,6 +45,7 @@ from optimizer.search.request import (
     time_limit,
 )
 from optimizer.search.result import SearchResult
+from optimizer.search.tidy import tidied
 from optimizer.search.unproved import unproved
 
 __all__ = ["DEFAULT_TIME_LIMIT_S", "SearchResult", "best_move", "objective_value", "solve"]
@@ -125,7 +126,7 @@ def solve(request: SearchRequest) -> SearchResult:
         result = _fallback(request, options, result, incumbent, still, clock)
     result = unproved(request, options, result, regions, relaxed)
     result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
-    result = with_more_wheels(request, result, clock)
+    result = tidied(request, with_more_wheels(request, result, clock))  # no float noise
     return replace(result, stopped_by="wall_clock" if clock.fired else result.stopped_by)
 
 

@@ -91,6 +91,14 @@ def test_lazy_view_yields_distinct_legal_moves_and_counts_them():
     assert Move("u", "march", steps=(forward(2.5),)) not in view  # more than 2 x Mob
 
 
+def test_len_of_a_view_says_why_not_and_truth_stops_at_the_first_move():
+    small = scenario(unit("u", models=4, files=2, centre=(36.0, 10.0), mobility=1.0))
+    view = legal_moves(small, "u", "march", Lattice(inch=0.25, degree=15.0))
+    with pytest.raises(TypeError, match=r"view\.count\(\)"):
+        len(view)
+    assert view and len(list(view)) == view.count()
+
+
 def test_membership_agrees_with_iteration():
     """`in` answers what iteration yields: every yielded move is in the view; a legal move
     whose end lies off the view's lattice is not (though `is_legal` says it is legal)."""

@@ -1,0 +1,103 @@
+"""Start-up of the command line: whole-process wall time of `manoeuvre --version`, a `check`
+and a `solve` on the bundled examples, against `python -c pass` and
+`python -c "import numpy, shapely"` timed in the same run.
+
+    .venv/bin/python benchmarks/bench_startup.py [--runs N] [--json OUT] [--source DIR]
+
+Each round runs every command once, in turn (so a burst of load on the shared machine falls
+on all of them alike); the table shows min / median / max seconds over `--runs` rounds and the
+median's ratio to the two baselines.  The commands run as `python -m optimizer.cli ...` (what
+the `manoeuvre` script runs) from the project folder.  `--source DIR` times another checkout
+of the project (its folder first on PYTHONPATH, run from there) with this interpreter: how
+the "before" figures of benchmarks/README.md were taken.  Targets (issue 26): `--version` at
+most 3x `python -c pass`; `check` at most 2.5x `import numpy, shapely`.  These are timings,
+not tests: nothing here asserts a speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = [sys.executable, "-m", "optimizer.cli"]
+COMMANDS: dict[str, list[str]] = {
+    "python -c pass": [sys.executable, "-c", "pass"],
+    "import numpy, shapely": [sys.executable, "-c", "import numpy, shapely"],
+    "--version": [*CLI, "--version"],
+    "check": [*CLI, "check", "examples/spears.json", "examples/spears_march.json"],
+    "solve": [*CLI, "solve", "examples/spears.json", "--unit", "spears", "--manoeuvre",
+              "march", "--forward", "--time-limit", "30"],
+}
+# Each command's target, as (baseline, most times the baseline's median).
+TARGETS = {"--version": ("python -c pass", 3.0), "check": ("import numpy, shapely", 2.5)}
+
+
+def wall_time(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
+    """Seconds from starting the process to its exit (it must exit 0)."""
+    start = time.perf_counter()
+    subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - start
+
+
+def measure(runs: int, source: Path) -> dict[str, list[float]]:
+    env = dict(os.environ, MPLBACKEND="Agg")
+    if source != ROOT:
+        env["PYTHONPATH"] = str(source)
+    for argv in COMMANDS.values():  # warm the file cache; not timed
+        wall_time(argv, source, env)
+    times: dict[str, list[float]] = {name: [] for name in COMMANDS}
+    for _ in range(runs):
+        for name, argv in COMMANDS.items():
+            times[name].append(wall_time(argv, source, env))
+    return times
+
+
+def table(times: dict[str, list[float]]) -> tuple[str, dict[str, Any]]:
+    medians = {name: statistics.median(t) for name, t in times.items()}
+    base_pass, base_np = medians["python -c pass"], medians["import numpy, shapely"]
+    lines = ["| command | min s | median s | max s | x `python -c pass` | x `import numpy, "
+             "shapely` | target |", "|---|---|---|---|---|---|---|"]
+    for name, t in times.items():
+        target = TARGETS.get(name)
+        shown = "" if target is None else (
+            f"<= {target[1]:g}x `{target[0]}`: "
+            f"{'met' if medians[name] <= target[1] * medians[target[0]] else 'NOT met'}")
+        lines.append(f"| `{name}` | {min(t):.3f} | {medians[name]:.3f} | {max(t):.3f} | "
+                     f"{medians[name] / base_pass:.1f} | {medians[name] / base_np:.2f} | "
+                     f"{shown} |")
+    figures = {name: {"min_s": min(t), "median_s": medians[name], "max_s": max(t),
+                      "x_pass": medians[name] / base_pass, "x_numpy_shapely":
+                      medians[name] / base_np} for name, t in times.items()}
+    return "\n".join(lines), figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=7, help="rounds (default 7)")
+    parser.add_argument("--json", metavar="OUT", help="also write the figures here")
+    parser.add_argument("--source", type=Path, default=ROOT,
+                        help="time this checkout of the project (default: this one)")
+    args = parser.parse_args()
+    source = args.source.resolve()
+    text, figures = table(measure(args.runs, source))
+    print(text)
+    if args.json:
+        Path(args.json).write_text(json.dumps({
+            "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            "python": platform.python_version(), "cpus": os.cpu_count(),
+            "load_average": os.getloadavg(), "source": str(source), "runs": args.runs,
+            "figures": figures}, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+"""Answers without float noise (optimizer/search/tidy.py): legs cut down to a millionth of an
+inch, angles rounded to a millionth of a degree, legs shorter than that dropped, neighbours of
+one kind joined; the tidied move is judged again and replaces the answer only when legal."""
+
+from __future__ import annotations
+
+from constraints.rank_and_file.steps import Step, StepKind, turn
+from constraints.t9a.checker import check_move
+from constraints.t9a.moves import Move, forward, wheel
+from optimizer import load_scenario
+from optimizer.search.objectives import Objective
+from optimizer.search.solve import best_move
+from optimizer.search.tidy import tidy_move, tidy_steps
+from tests.support import ROOT
+
+
+def test_noise_legs_are_dropped_and_neighbours_joined() -> None:
+    steps = (forward(1.3322676295501878e-15), wheel(-59.0), forward(9.7816569847337))
+    assert tidy_steps(steps) == (wheel(-59.0), forward(9.781656))
+    assert tidy_steps((forward(1.0), wheel(1e-9), forward(2.0))) == (forward(3.0),)
+    assert tidy_steps((wheel(10.0), wheel(5.0000000001))) == (wheel(15.0),)
+
+
+def test_wheels_the_other_way_and_turns_are_kept_apart() -> None:
+    assert tidy_steps((wheel(10.0), wheel(-10.0))) == (wheel(10.0), wheel(-10.0))
+    assert tidy_steps((turn(90.0), turn(90.0))) == (turn(90.0), turn(90.0))
+
+
+def test_a_forward_leg_is_never_lengthened() -> None:
+    (leg,) = tidy_steps((forward(0.9999999999),))
+    assert leg == Step(StepKind.FORWARD, 0.999999) and leg.value <= 0.9999999999
+
+
+def test_an_end_pose_is_rounded() -> None:
+    move = Move("u", "reform", files=5, centre=(36.00000000001, 9.9999999999),
+                facing_deg=90.00000000004)
+    assert tidy_move(move) == Move("u", "reform", files=5, centre=(36.0, 10.0),
+                                   facing_deg=90.0)
+
+
+def test_the_searched_answer_is_tidy_and_legal() -> None:
+    """The flank example's March came back as forward 1.3e-15, wheel -59, forward
+    9.7816569847337 (issue 26); the answer returned has no such leg and is legal."""
+    scenario = load_scenario(ROOT / "examples" / "flank_march.json")
+    result = best_move(scenario, "knights", "march",
+                       Objective("front_target_distance", (42.0, 18.5)), time_limit_s=60)
+    assert result.move is not None and result.verdict is not None and result.verdict.legal
+    for step in result.move.steps:
+        assert abs(step.value) >= 1e-6 and round(step.value, 6) == step.value
+    assert check_move(scenario, result.move).legal
+    kinds = [s.kind for s in result.move.steps]
+    assert all(a != b for a, b in zip(kinds, kinds[1:], strict=False))

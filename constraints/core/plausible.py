@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from constraints.core.jsonread import MAX_MAGNITUDE
 from constraints.core.scenario import Scenario
 
 SMALLEST_BASE_MM = 10.0
@@ -31,10 +32,10 @@ def scenario_warnings(scenario: Scenario) -> list[str]:
 
 def point_warnings(scenario: Scenario, point: Sequence[float] | None, what: str) -> list[str]:
     """A warning when `point` (x, y in inches) lies more than a table's width off the
-    table; none for None or a malformed point (the readers report those)."""
+    table; none for None or a malformed or absurd point (the readers report those)."""
     if point is None or len(point) < 2 \
             or not all(isinstance(v, int | float) and not isinstance(v, bool)
-                       and math.isfinite(v) for v in point[:2]):
+                       and math.isfinite(v) and abs(v) <= MAX_MAGNITUDE for v in point[:2]):
         return []
     field = scenario.battlefield
     off = field.overhang_in([(float(point[0]), float(point[1]))])

@@ -4,6 +4,7 @@ casualties files (exit status 2, one line naming the file, the JSON path and the
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -114,9 +115,16 @@ def test_check_names_the_clause_an_edited_leg_breaks(tmp_path, capsys, legs, cla
     assert f"{clause} (wolves)" in capsys.readouterr().out
 
 
-def test_check_without_the_casualties_judges_the_unfrozen_scenario(tmp_path, capsys):
-    """No casualties: nobody lost contact, so a nudge of the wolves breaks nudge.eligible."""
+def test_check_without_the_casualties_reads_those_the_file_echoes(tmp_path, capsys):
+    """A `nudge --json` file echoes its casualties: without --casualties they are read from
+    it (the tool's own answer is legal); a file that echoes none judges the unfrozen
+    scenario, where nobody lost contact, so a nudge of the wolves breaks nudge.eligible."""
     path = _nudge_file(tmp_path, capsys)
+    assert main(["check", MELEE, path]) == 0
+    capsys.readouterr()
+    data = json.loads(Path(path).read_text())
+    data.pop("casualties", None)
+    Path(path).write_text(json.dumps(data))
     assert main(["check", MELEE, path]) == 1
     assert "nudge.eligible (wolves)" in capsys.readouterr().out
 

@@ -43,7 +43,7 @@ def test_a_result_is_checked_and_drawn(writer: str, tmp_path: Path,
     assert picture.stat().st_size > 1000
 
 
-def test_a_nudge_result_that_is_not_the_resolution_is_refused(
+def test_a_nudge_result_with_an_edited_leg_is_judged(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     melee = str(EX / "melee.json")
     assert main(["nudge", melee, "--casualties", str(EX / "melee_casualties.json"),
@@ -52,8 +52,8 @@ def test_a_nudge_result_that_is_not_the_resolution_is_refused(
     data["nudges"][0]["legs"] = [{"sideways": 0.5}]
     wrong = tmp_path / "wrong.json"
     wrong.write_text(json.dumps(data), encoding="utf-8")
-    assert main(["check", melee, str(wrong)]) == 1
-    assert "NOT THE RESOLUTION" in capsys.readouterr().out
+    assert main(["check", melee, str(wrong)]) == 1  # its echoed casualties are read
+    assert "nudge.minimum (wolves)" in capsys.readouterr().out
 
 
 def test_a_solve_result_without_a_move_is_bad_input(tmp_path: Path,

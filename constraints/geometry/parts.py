@@ -2,7 +2,7 @@
 
 A checker measures the area a move sweeps (each leg's, each wheel's) against obstacles and
 the table's edges.  The union of those parts is an overlay, and GEOS's overlay can silently
-drop a piece of one part (docs/techniques.md §9: four valid sweeps whose union lost most of
+drop a piece of one part (docs/techniques.md §10: four valid sweeps whose union lost most of
 a forward leg).  The least distance to a union is the least distance to any of its parts,
 and its bounds are the hull of the parts' bounds, so both are measured part by part: no
 measurement depends on an overlay's robustness.
@@ -48,3 +48,41 @@ def reach_past(parts: Parts, width_in: float, depth_in: float) -> float:
     minx, miny = bounds[:, 0].min(), bounds[:, 1].min()
     maxx, maxy = bounds[:, 2].max(), bounds[:, 3].max()
     return float(max(0.0, -minx, -miny, maxx - width_in, maxy - depth_in))
+
+
+def holding_union(parts: Parts) -> shapely.Geometry:
+    """The union of `parts`, checked to hold each of them (`holds`: predicates, not an
+    overlay); when GEOS's overlay lost a piece, the parts unioned one at a time, checked the
+    same way, and failing that the convex hull of every part.  For shapes that must hold
+    their parts (a mask's or an encoding's copy of the checker's sweep, obstacles grown for
+    paths): the answer may be larger than the union, never smaller."""
+    shapes = nonempty(parts)
+    if not shapes:
+        return shapely.Polygon()
+    union = shapely.union_all(shapes)
+    if holds(union, shapes):
+        return union
+    union = shapes[0]
+    for p in shapes[1:]:
+        union = shapely.union(union, p)
+    if holds(union, shapes):
+        return union
+    return shapely.convex_hull(shapely.GeometryCollection(shapes))
+
+
+def holds(union: shapely.Geometry, shapes: list[shapely.Geometry]) -> bool:
+    """Whether `union` holds sample points well inside each shape: a point on its surface
+    and its vertices drawn a tenth of the way towards it (those inside the shape).  An exact
+    `covers` fails on the float noise of the overlay's own noding; the points lie inside by
+    a margin, so only a lost piece of some size (the repro lost most of a leg) fails."""
+    for shape in shapes:
+        if shape.geom_type not in ("Polygon", "MultiPolygon") or shape.area <= 0:
+            continue
+        inner = np.asarray(shapely.get_coordinates(shapely.point_on_surface(shape)))
+        vertices = shapely.get_coordinates(shape)
+        samples = np.vstack([inner, vertices + 0.1 * (inner - vertices)])
+        inside = shapely.contains_xy(shape, samples[:, 0], samples[:, 1])
+        held = shapely.intersects_xy(union, samples[inside, 0], samples[inside, 1])
+        if not held.all():
+            return False
+    return True

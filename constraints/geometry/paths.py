@@ -38,6 +38,7 @@ import shapely
 from shapely.geometry import LineString, Point, Polygon
 
 from constraints.geometry.free_parts import FreeParts
+from constraints.geometry.parts import holding_union
 
 ROUNDING_IN = 0.001  # how far past the clearance a grown corner may reach
 STRICT_IN = 1e-9     # pushed out this much more, so a path exactly at the clearance is refused
@@ -72,7 +73,8 @@ def grown(obstacles: Sequence[shapely.Geometry], clearance_in: float) -> shapely
             pieces.append(poly)
             for ring in rings:
                 pieces += ring.strips() + ring.fans()
-    return shapely.union_all(pieces) if pieces else Polygon()
+    # Checked to cover every piece: an overlay that lost one would let a path through.
+    return holding_union(pieces) if pieces else Polygon()
 
 
 class _Ring:

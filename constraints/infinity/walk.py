@@ -26,6 +26,7 @@ from shapely.geometry import Polygon, box
 
 from constraints.core.cache import remembered
 from constraints.core.scenario import Scenario
+from constraints.geometry.parts import holding_union
 from constraints.geometry.paths import ROUNDING_IN, PathFinder, grown
 from constraints.infinity.surfaces import LEVEL_TOL_IN, Region, Surfaces, table_of
 from constraints.infinity.trooper import Trooper
@@ -132,7 +133,8 @@ class Walk:
                      else Polygon()]
         else:
             parts = [grown(self.shapes(walls), r), grown(self.shapes(drops), r / 2.0)]
-        return self.surfaces.pieces[k].polygon.intersection(shapely.union_all(parts))
+        # The zone must hold every grown wall and drop: a union checked to cover its parts.
+        return self.surfaces.pieces[k].polygon.intersection(holding_union(parts))
 
     def blockers(self, region: Region) -> list[Trooper]:
         """Other troopers in the region the mover may not pass through: enemies, and
@@ -160,7 +162,8 @@ class Walk:
         else:
             parts.append(grown([frame], r))
             parts += [disc_zone(t.centre, t.radius_in + r) for t in blockers]
-        return shapely.union_all(parts)
+        # Checked to cover each part: an overlay that lost a piece would open a way through.
+        return holding_union(parts)
 
     def finder(self, region: int) -> PathFinder:
         """The region's path finder, built when first asked for (a town has many roofs)."""

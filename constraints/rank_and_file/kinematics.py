@@ -19,6 +19,7 @@ import shapely
 from shapely.geometry import LineString, Polygon
 
 from constraints.core.scenario import Pose
+from constraints.geometry.parts import holding_union
 from constraints.geometry.plane import rectangle_corners, rotate_about, unit_vector
 from constraints.geometry.wheel import wheel_sweep
 from constraints.rank_and_file.formation import Formation
@@ -106,8 +107,9 @@ class Trajectory:
 
     @cached_property
     def front_sweep(self) -> shapely.Geometry:
-        """The union of `front_sweep_parts`, for drawing only: never measure it."""
-        return shapely.union_all(self.front_sweep_parts)
+        """The union of `front_sweep_parts` (checked to hold each), for drawing only: never
+        measure it."""
+        return holding_union(self.front_sweep_parts)
 
 
 def front_segment(pose: Pose, width_in: float, depth_in: float) -> LineString:

@@ -21,6 +21,7 @@ import shapely
 from shapely.geometry import MultiPoint, Polygon
 
 from constraints.core.scenario import Pose
+from constraints.geometry.parts import holding_union
 from constraints.geometry.plane import Point, rotate_about
 from constraints.geometry.wheel import ARC_STEP_DEG
 from constraints.rank_and_file.kinematics import advance_step
@@ -33,8 +34,9 @@ QUAD_SEGS = 8  # arc segments per quarter circle of a model's turning disc
 
 def unit_sweep(unit: Unit, steps: tuple[Step, ...]) -> shapely.Geometry:
     """Everything the unit's boundary covers from its pose through `steps` (circumscribed):
-    the union of `unit_sweep_parts`, for regions and pictures; checkers measure the parts."""
-    return shapely.union_all(unit_sweep_parts(unit, steps))
+    the union of `unit_sweep_parts` checked to hold each (for masks, encodings, pictures);
+    checkers measure the parts."""
+    return holding_union(unit_sweep_parts(unit, steps))
 
 
 def unit_sweep_parts(unit: Unit, steps: tuple[Step, ...]) -> list[shapely.Geometry]:
@@ -51,7 +53,7 @@ def unit_sweep_parts(unit: Unit, steps: tuple[Step, ...]) -> list[shapely.Geomet
 def step_sweep(unit: Unit, step: Step) -> tuple[shapely.Geometry, Unit]:
     """The area one step covers, and the unit after it."""
     parts, after = step_parts(unit, step)
-    return (parts[0] if len(parts) == 1 else shapely.union_all(parts)), after
+    return (parts[0] if len(parts) == 1 else holding_union(parts)), after
 
 
 def step_parts(unit: Unit, step: Step) -> tuple[list[shapely.Geometry], Unit]:
@@ -75,7 +77,7 @@ def _wheeled(unit: Unit, pivot: Point, angle_deg: float) -> Unit:
 
 def wheel_area(corners: tuple[Point, ...], pivot: Point, angle_deg: float) -> shapely.Geometry:
     """A convex polygon (`corners`) turned by `angle_deg` about `pivot`, everything between."""
-    return shapely.union_all(wheel_parts(corners, pivot, angle_deg))
+    return holding_union(wheel_parts(corners, pivot, angle_deg))
 
 
 def wheel_parts(corners: tuple[Point, ...], pivot: Point,
@@ -145,7 +147,7 @@ def arc_points(point: Point, pivot: Point, angle_deg: float, steps: int,
 def turn_sweep(before: Unit, after: Unit) -> shapely.Geometry:
     """A turn on the spot: each model's disc of its half diagonal, and the hull of the unit
     before and after (the union of `turn_parts`)."""
-    return shapely.union_all(turn_parts(before, after))
+    return holding_union(turn_parts(before, after))
 
 
 def turn_parts(before: Unit, after: Unit) -> list[shapely.Geometry]:

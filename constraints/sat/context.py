@@ -99,11 +99,6 @@ class EncodeContext:
         return pieces
 
     @cached_property
-    def obstacle_union(self) -> shapely.Geometry:
-        """Obstacles in world coordinates (for exact sweep checks)."""
-        return shapely.union_all([s for _, s in self.scenario.obstacles_for(self.unit.id)])
-
-    @cached_property
     def table(self) -> list[HalfPlane]:
         """The battlefield as half-planes in frame inches."""
         field_ = self.scenario.battlefield

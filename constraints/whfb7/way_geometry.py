@@ -36,8 +36,9 @@ from shapely.geometry import Polygon
 from constraints.core.limits import FLOAT_NOISE
 from constraints.geometry.convex import ConvexPiece
 from constraints.geometry.frame import Frame
+from constraints.geometry.parts import holding_union
 from constraints.geometry.plane import rectangle_corners
-from constraints.rank_and_file.sweeps import turn_sweep, unit_sweep, wheel_area
+from constraints.rank_and_file.sweeps import turn_parts, unit_sweep, wheel_area
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.option import Option, corner_offsets
 from constraints.whfb7.ways import option_pre_wheel, option_turn, prefix_steps, way_start
@@ -134,7 +135,7 @@ def turn_area(unit: Unit, turn_deg: float, pre_wheel_deg: float = 0.0) -> shapel
         return unit_sweep(unit, prefix_steps(turn_deg, pre_wheel_deg))
     if not turn_deg:
         return unit.boundary()
-    return shapely.union(unit.boundary(), turn_sweep(unit, way_start(unit, turn_deg)))
+    return holding_union([unit.boundary(), *turn_parts(unit, way_start(unit, turn_deg))])
 
 
 def grown(piece: ConvexPiece, gap: float) -> np.ndarray:

@@ -43,9 +43,10 @@ def encode_way_spacing(ectx: EncodeContext, gap: float, clause_id: str) -> None:
     obstacles = [shape for _, shape in ectx.scenario.obstacles_for(ectx.unit.id)]
     if not obstacles or not ectx.options:
         return
-    union = shapely.union_all(obstacles)
+    shapes = np.asarray(obstacles, dtype=object)
     ways = ways_of(ectx.watched(ectx.options, WATCH_WAYS), ectx.unit, ectx.frame)
-    clear = {k: float(shapely.distance(turn_area(ectx.unit, k[1], k[0]), union)) >
+    # The least distance to each obstacle, not to their union (an overlay may lose a piece).
+    clear = {k: float(shapely.distance(turn_area(ectx.unit, k[1], k[0]), shapes).min()) >
              gap + MARGIN_IN for k in {w.prefix for w in ways}}
     pieces = ectx.obstacles
     swollen = [grown(p, gap) for p in pieces]

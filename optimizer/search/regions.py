@@ -29,6 +29,8 @@ from constraints.rank_and_file.unit import Unit
 from constraints.sat.option import Option
 from optimizer.families.base import family_for
 
+VERTEX_NOISE_IN = 1e-7  # a kept vertex this near what is left is on it (float noise)
+
 
 class CentreRegions:
     """Regions of end centres of one unit's manoeuvre options, in its start frame."""
@@ -64,7 +66,7 @@ class CentreRegions:
         region = shapely.intersection_all(keep)
         for part in parts:
             if part is not None and part.cut is not None and not region.is_empty:
-                region = region.difference(part.cut())
+                region = self._less(region, part.cut())
         return self.less_swept(option, region) if self.sweeps else region
 
     def less_swept(self, option: Option, region: shapely.Geometry) -> shapely.Geometry:
@@ -72,7 +74,17 @@ class CentreRegions:
         Nothing to cut leaves it as it is: an overlay would drop a degenerate region (a
         wheel that spends the whole budget ends on one point)."""
         cut = self.sweep_cut(option)
-        return region if cut.is_empty or region.is_empty else region.difference(cut)
+        return region if cut.is_empty or region.is_empty else self._less(region, cut)
+
+    def _less(self, region: shapely.Geometry, cut: shapely.Geometry) -> shapely.Geometry:
+        """`region` less `cut`.  A relaxation must hold every legal centre, so its difference
+        is checked (`kept_outside`) and left uncut when GEOS's overlay lost a piece
+        (docs/techniques.md §10); a sound region may lose one (the checker judges its
+        points)."""
+        left = region.difference(cut)
+        if not self.outer or kept_outside(region, cut, left):
+            return left
+        return region
 
     def sweep_cut(self, option: Option) -> shapely.Geometry:
         """The end centres of the option's reach that its way surely sweeps into a clause's
@@ -84,3 +96,23 @@ class CentreRegions:
             cuts = [clause.sweep_cut(query) for clause in self.clauses]
             self._sweep_cuts[option] = shapely.union_all([c for c in cuts if c is not None])
         return self._sweep_cuts[option]
+
+
+def kept_outside(region: shapely.Geometry, cut: shapely.Geometry,
+                 left: shapely.Geometry) -> bool:
+    """Whether `left` (region less cut, an overlay's answer) keeps every vertex of the region
+    outside the cut and every vertex of the cut inside the region, to VERTEX_NOISE_IN: a
+    piece an overlay loses has such a vertex unless all its corners are crossings of the
+    two outlines.  Predicates and distances only, no overlay."""
+    checks = ((region, ~shapely.intersects_xy(cut, *_xy(region))),
+              (cut, shapely.contains_xy(region, *_xy(cut))))
+    for shape, wanted in checks:
+        points = shapely.points(shapely.get_coordinates(shape)[wanted])
+        if len(points) and float(shapely.distance(left, points).max()) > VERTEX_NOISE_IN:
+            return False
+    return True
+
+
+def _xy(shape: shapely.Geometry) -> tuple:
+    coords = shapely.get_coordinates(shape)
+    return coords[:, 0], coords[:, 1]

@@ -91,9 +91,13 @@ def test_random_moves_agree_clause_by_clause(random_tally: Tally) -> None:
 
 def test_random_moves_compare_every_clause_both_ways(random_tally: Tally) -> None:
     clauses = set(random_tally.legal) | set(random_tally.broken)
-    assert len(clauses) == 15  # every clause of docs/rules.md §9 but the end-pose searches
+    assert len(clauses) == 16  # every clause of docs/rules.md §9 but the end-pose searches
+    # Random moves name no assignment, so characters never leave the front rank here: that
+    # clause's broken cases are compared on its rule examples (tests/constraints/t9a/
+    # test_front_rank.py).
     thin = {c: (random_tally.legal[c], random_tally.broken[c]) for c in clauses
-            if min(random_tally.legal[c], random_tally.broken[c]) < LEAST_EACH}
+            if c != "t9a.characters.front_rank"
+            and min(random_tally.legal[c], random_tally.broken[c]) < LEAST_EACH}
     assert not thin, f"too few compared cases (legal, broken): {thin}"
 
 

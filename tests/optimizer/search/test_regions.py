@@ -216,3 +216,19 @@ def test_lattice_floor_is_the_least_value_over_the_lattice():
         assert goal.at_lattice_floor(option, tuple(best * tick), tick)
         worse = (best + [2, 0]) * tick
         assert not goal.at_lattice_floor(option, tuple(worse), tick)
+
+
+def test_a_relaxed_difference_that_lost_a_piece_is_left_uncut(monkeypatch):
+    """A relaxation keeps every legal centre: when GEOS's difference loses a piece (imitated
+    here), the region is left uncut; a sound region may lose it (issue 22)."""
+    from shapely.geometry import box
+    from shapely.geometry.base import BaseGeometry
+
+    s = make_scenario("random", 0)
+    region, cut = box(0, 0, 4, 4), box(3, 3, 5, 5)
+    relaxed = CentreRegions(s, s.unit("u"), "march", outer=True)
+    sound = CentreRegions(s, s.unit("u"), "march", outer=False)
+    assert relaxed._less(region, cut).equals(region.difference(cut))
+    monkeypatch.setattr(BaseGeometry, "difference", lambda self, other: box(0, 0, 1, 1))
+    assert relaxed._less(region, cut).equals(region)
+    assert sound._less(region, cut).equals(box(0, 0, 1, 1))

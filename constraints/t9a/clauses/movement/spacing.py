@@ -214,11 +214,14 @@ class PivotSpacing(_SpacingClause):
     def _failing(self, ectx: EncodeContext, pivots: list[float]) -> set[float]:
         """The Pivot angles whose pivoted boundary comes within the gap of an obstacle."""
         gap, unit = self.params["spacing_in"], ectx.unit
-        if not pivots or ectx.obstacle_union.is_empty:
+        obstacles = [shape for _, shape in ectx.scenario.obstacles_for(unit.id)]
+        if not pivots or not obstacles:
             return set()
         shapes = [Polygon(rectangle_corners(unit.pose.centre, unit.pose.facing_deg + p,
                                             unit.width_in, unit.depth_in)) for p in pivots]
-        clear = shapely.distance(np.array(shapes, dtype=object), ectx.obstacle_union)
+        # The least over the obstacles, as the checker measures: never their union.
+        clear = shapely.distance(np.array(shapes, dtype=object)[:, None],
+                                 np.array(obstacles, dtype=object)[None, :]).min(axis=1)
         return {p for p, d in zip(pivots, clear, strict=True) if not more_than(d, gap)}
 
 

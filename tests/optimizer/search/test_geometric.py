@@ -157,7 +157,7 @@ def _optimum(request: SearchRequest, regions: list, worst: float | None) -> floa
     """The model's optimum over every option in the goal's terms (None: no solution)."""
     search = build_search(request)
     post_objective(request, search.enc, regions, worst)
-    solver = solver_for(60.0, 1, 100.0)
+    solver = solver_for(600.0, 1, 100.0)  # the budget stops it; the clock is a backstop
     status = solver.solve(search.enc.sat_model)
     if solver.status_name(status) not in ("OPTIMAL",):
         assert solver.status_name(status) == "INFEASIBLE"

@@ -202,7 +202,7 @@ def accepted_moves(search, rng, tries: int = 2):
         cx, cy = rng.normal(size=2)
         enc.sat_model.maximize(int(1000 * cx) * enc.right_ticks +
                                int(1000 * cy) * enc.forward_ticks)
-        solver = solver_for(10.0, 1, 5.0)
+        solver = solver_for(600.0, 1, 5.0)  # the budget stops it; the clock is a backstop
         if solver.solve(enc.sat_model) not in (2, 4):  # FEASIBLE, OPTIMAL
             return
         yield decode(search, solver)

@@ -143,7 +143,7 @@ class UnitSpacing(_SpacingClause):
         RuleExample("but may not end closer than it started", _behind(0.3),
                     reform(centre=(36.0, 9.8)), True, ("clearance", 0.1)),
         RuleExample("a unit touching a friend may end touching it", _beside(),
-                    march(fw(0.5)), False, ("clearance", 0.0)),
+                    reform(centre=(36.0, 9.5)), False, ("clearance", 0.0)),
     )
     measurement = "clearance"
     what = "the end position"

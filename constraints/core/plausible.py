@@ -8,6 +8,7 @@ likely a point in millimetres or centimetres.  Both are legal input, so they are
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,7 +33,8 @@ def point_warnings(scenario: Scenario, point: Sequence[float] | None, what: str)
     """A warning when `point` (x, y in inches) lies more than a table's width off the
     table; none for None or a malformed point (the readers report those)."""
     if point is None or len(point) < 2 \
-            or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in point[:2]):
+            or not all(isinstance(v, int | float) and not isinstance(v, bool)
+                       and math.isfinite(v) for v in point[:2]):
         return []
     field = scenario.battlefield
     off = field.overhang_in([(float(point[0]), float(point[1]))])

@@ -45,7 +45,7 @@ from optimizer.cli.search import (
     load_drawing,
     region_of,
 )
-from optimizer.cli.warn import warned, with_warnings
+from optimizer.cli.warn import shown, warned, with_warnings
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
 EPILOG = """\
@@ -180,7 +180,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         verdict = verdict.refereed(checked_tolerance(args.referee, "--referee"))
     text = verdict.text() if hasattr(verdict, "text") else verdict_text(verdict)
     print(json.dumps(with_warnings(verdict.to_json(), warnings), indent=2) if args.json
-          else text)
+          else shown(text, warnings))
     if verdict.referee is not None and verdict.referee.passes:
         return EXIT_OK  # legal, or within the referee's tolerance
     return EXIT_OK if verdict.status == "legal" else EXIT_NO  # illegal or not proved: 1

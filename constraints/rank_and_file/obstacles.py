@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import math
 
+import shapely
+
 from constraints.core.cache import remembered
 from constraints.core.scenario import Scenario
-from constraints.geometry.paths import PathFinder
+from constraints.geometry.paths import ROUNDING_IN, PathFinder, grown
+from constraints.rank_and_file.start_close import HAIR_IN, StartClose
 from constraints.rank_and_file.unit import Unit
 
 NEAR_ROOM_IN = 0.01  # kept obstacles reach this much past the exact reach, for float noise
@@ -43,5 +46,24 @@ def walking_clearance(unit: Unit, spacing_in: float) -> float:
 def walking_paths(scenario: Scenario, unit: Unit, spacing_in: float,
                   reach_in: float = math.inf) -> PathFinder:
     """The path finder for `unit`'s walking models (the clearance of `walking_clearance`),
-    exact for walks of at most `reach_in` (see `path_finder`)."""
-    return path_finder(scenario, unit.id, walking_clearance(unit, spacing_in), reach_in)
+    exact for walks of at most `reach_in` (see `path_finder`).
+
+    A20: towards an object the unit starts within `spacing_in` of, a model keeps the unit's
+    start distance instead (less the grown outline's ROUNDING_IN, so that no model starts
+    inside it), and one touched at the start only its own base (no overlap beyond a hair)."""
+    close = StartClose.of(scenario, unit.id)
+    if not close.any_close(spacing_in):
+        return path_finder(scenario, unit.id, walking_clearance(unit, spacing_in), reach_in)
+    half = min(unit.base.width_in, unit.base.depth_in) / 2.0
+
+    def build() -> PathFinder:
+        here = scenario.unit(unit.id).boundary()
+        zones = []
+        for label, shape in scenario.obstacles_for(unit.id):
+            limit = close.limit(label, spacing_in)
+            keep = spacing_in if limit >= spacing_in else \
+                max(close.gaps[label] - ROUNDING_IN, 0.0) - HAIR_IN
+            if shape.distance(here) <= reach_in + half + keep + NEAR_ROOM_IN:
+                zones.append(grown([shape], half + keep))
+        return PathFinder.around(shapely.union_all(zones)) if zones else PathFinder([], 0.0)
+    return remembered(scenario, ("paths_a20", unit.id, spacing_in, half, reach_in), build)

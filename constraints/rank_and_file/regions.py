@@ -19,6 +19,7 @@ from shapely.geometry import Point, Polygon
 
 from constraints.geometry.convex import convex_pieces
 from constraints.geometry.frame import Frame
+from constraints.rank_and_file.start_close import StartClose
 from constraints.rank_and_file.sweep_regions import GrownPieces
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.option import corner_offsets
@@ -38,7 +39,27 @@ class RegionSetting:
     pieces: list[np.ndarray]       # obstacles as convex pieces (vertices)
     shapes: list[Polygon]
     circle: np.ndarray             # a unit circle's vertices (scaled out when outer)
+    labels: list[str] = field(default_factory=list)  # each piece's object (A20 limits)
+    close: StartClose | None = None  # the unit's start distances (A20)
     _grown: dict[float, GrownPieces] = field(default_factory=dict)
+    _grown_far: dict[tuple[float, float], GrownPieces] = field(default_factory=dict)
+
+    def limits(self, spacing: float) -> list[float]:
+        """Each piece's Unit Spacing limit (A20): relaxed for a relaxation (at most the
+        checker's), sound otherwise (at least the checker's)."""
+        if self.close is None:
+            return [spacing] * len(self.pieces)
+        pick = self.close.relaxed if self.outer else self.close.sound
+        return [pick(label, spacing) for label in self.labels]
+
+    def grown_far(self, radius: float, spacing: float) -> GrownPieces:
+        """As `grown`, of the pieces whose limit is `spacing` (not started close, A20)."""
+        key = (radius, spacing)
+        if key not in self._grown_far:
+            far = [s for s, limit in zip(self.shapes, self.limits(spacing), strict=True)
+                   if limit == spacing]
+            self._grown_far[key] = GrownPieces(far, radius)
+        return self._grown_far[key]
 
     def grown(self, radius: float) -> GrownPieces:
         """The obstacle pieces grown by `radius` (constraints.rank_and_file.sweep_regions),
@@ -54,15 +75,16 @@ class RegionSetting:
         table = np.array([frame.point(c) for c in ((0.0, 0.0), (board.width_in, 0.0),
                           (board.width_in, board.depth_in), (0.0, board.depth_in))])
         start = np.array([frame.point(c) for c in unit.corners()])
-        pieces = [p.vertices for label, shape in scenario.obstacles_for(unit.id)
+        framed = [p for label, shape in scenario.obstacles_for(unit.id)
                   for p in convex_pieces(label, shape, frame)]
+        pieces = [p.vertices for p in framed]
         # A regular polygon with its vertices on the unit circle is inscribed in the disc; the
         # relaxation scales it out by 1 / cos(pi / n) so that its edges touch the circle.
         n = 4 * DISC_SEGS
         circle = shapely.get_coordinates(Point(0.0, 0.0).buffer(1.0, quad_segs=DISC_SEGS))
         circle = circle / math.cos(math.pi / n) if outer else circle
         return cls(unit, frame, outer, table, start, pieces, [Polygon(v) for v in pieces],
-                   circle)
+                   circle, [p.label for p in framed], StartClose.of(scenario, unit.id))
 
 
 @dataclass

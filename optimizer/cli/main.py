@@ -176,7 +176,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from optimizer.cli.nudge import check_nudge_file, is_nudge_data
     from optimizer.cli.reform import check_reform_file, is_combat_reform
     from optimizer.cli.results import move_of_result
-    from optimizer.cli.warn import warned, with_warnings
+    from optimizer.cli.warn import shown, warned, with_warnings
 
     scenario = load_scenario(args.scenario)
     data = read_json(args.move)
@@ -201,7 +201,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         verdict = verdict.refereed(checked_tolerance(args.referee, "--referee"))
     text = verdict.text() if hasattr(verdict, "text") else verdict_text(verdict)
     print(json.dumps(with_warnings(verdict.to_json(), warnings), indent=2) if args.json
-          else text)
+          else shown(text, warnings))
     if verdict.referee is not None and verdict.referee.passes:
         return EXIT_OK  # legal, or within the referee's tolerance
     return EXIT_OK if verdict.status == "legal" else EXIT_NO  # illegal or not proved: 1

@@ -11,7 +11,7 @@ from constraints.core.jsonread import read_json
 from constraints.core.scenario import Scenario, require_system
 from constraints.core.scenario_io import load_scenario
 from constraints.errors import InvalidInputError
-from optimizer.cli.warn import warned, with_warnings
+from optimizer.cli.warn import shown, warned, with_warnings
 
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1)"
 
@@ -42,7 +42,7 @@ def cmd_nudge(args: argparse.Namespace) -> int:
     losses = load_losses(args.casualties, scenario) if args.casualties else ()
     result = resolve(scenario, losses)
     print(json.dumps(with_warnings(result_to_json(result), warnings), indent=2) if args.json
-          else result_text(result))
+          else shown(result_text(result), warnings))
     if output is not None:
         from optimizer.render.nudge import render_nudge_to_file
         render_nudge_to_file(result, output)

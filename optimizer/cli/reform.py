@@ -12,7 +12,7 @@ from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
 from constraints.t9a.combat_reform_io import CombatResult, load_combat_result
 from optimizer.cli.options import finite
-from optimizer.cli.warn import warned, with_warnings
+from optimizer.cli.warn import shown, warned, with_warnings
 
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1)"
 RESULT_HELP = ("the combat result (JSON: loser, passed, first, skip, ...); without it no "
@@ -66,7 +66,7 @@ def cmd_combat_reform(args: argparse.Namespace) -> int:
                            Asks(args.widest, tuple(_pair(k) for k in args.keep)),
                            joint=args.joint)
     print(json.dumps(with_warnings(reforms_to_json(found), warnings), indent=2) if args.json
-          else reforms_text(found))
+          else shown(reforms_text(found), warnings))
     if output is not None:
         from optimizer.render.reform import render_reforms_to_file
         render_reforms_to_file(scenario, found, output)

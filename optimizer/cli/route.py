@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from constraints.core.scenario_io import load_scenario
 from constraints.errors import InvalidInputError
 from constraints.infinity.route import SKILLS
-from optimizer.cli.warn import warned, with_warnings
+from optimizer.cli.warn import shown, warned, with_warnings
 
 if TYPE_CHECKING:  # the route searches are imported by the command that runs them
     from optimizer.routes import ReachableArea, RouteResult
@@ -61,7 +61,7 @@ def cmd_route(args: argparse.Namespace) -> int:
         area = reachable_area(scenario, args.unit, args.mov, args.prone,
                               "move" if args.skill == "auto" else args.skill)
         print(json.dumps(with_warnings(area.to_json(), warnings), indent=2) if args.json
-              else area_text(area))
+              else shown(area_text(area), warnings))
         _draw(output, scenario, None, area)
         return EXIT_OK if area.status == "FEASIBLE" else EXIT_NO
     if args.skill == "auto":
@@ -72,7 +72,7 @@ def cmd_route(args: argparse.Namespace) -> int:
         result = shortest_route(scenario, args.unit, _point(args.to), args.skill, args.prone,
                                 args.tolerance)
     print(json.dumps(with_warnings(result_to_json(result), warnings), indent=2) if args.json
-          else result_text(result))
+          else shown(result_text(result), warnings))
     _draw(output, scenario, result, None)
     return EXIT_OK if result.legal else EXIT_NO
 

@@ -25,7 +25,7 @@ from constraints.geometry.plane import Point, normalise_deg
 from constraints.t9a.move_io import move_from_json
 from constraints.t9a.moves import Move
 from optimizer.cli.options import finite, point, seconds_since_start
-from optimizer.cli.warn import warned, with_warnings
+from optimizer.cli.warn import shown, warned, with_warnings
 
 if TYPE_CHECKING:  # the searches (and the solver) are imported by the commands that run them
     from optimizer.search.objectives import Objective
@@ -171,7 +171,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                         time_limit_s=search_time(args), max_wheels=args.max_wheels,
                         tolerance=args.tolerance, **effort)
     print(json.dumps(with_warnings(result_json(result), warnings), indent=2) if args.json
-          else result_text(result))
+          else shown(result_text(result), warnings))
     return 0 if result.status.found else 1
 
 
@@ -270,7 +270,8 @@ def cmd_moves(args: argparse.Namespace) -> int:
         ways = view.searched.get("ways")
         lines = ([f"ways of the family searched: {ways}"] if ways else []) + \
             [json.dumps(m.to_json()) for m in found]
-        print("\n".join(lines) if found else "\n".join(lines + ["no legal move"]))
+        print(shown("\n".join(lines) if found else "\n".join(lines + ["no legal move"]),
+                    warnings))
     return 0 if found else 1
 
 

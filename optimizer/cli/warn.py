@@ -14,19 +14,27 @@ from constraints.core.scenario import Scenario
 def warned(scenario: Scenario, points: Sequence[tuple[Any, str]] = (),
            move: Any = None) -> list[str]:
     """Every warning of the scenario, of `points` ((x, y) or None, and what it is) and of a
-    move file's JSON, each printed once on stderr as `manoeuvre: warning: ...`."""
+    move file's JSON, once each (printed by `with_warnings` with the output, so that bad
+    input found later still gives its one line alone)."""
     found = scenario_warnings(scenario)
     for point, what in points:
         found += point_warnings(scenario, point, what)
     found += move_warnings(scenario, move)
-    unique = list(dict.fromkeys(found))
-    for line in unique:
+    return list(dict.fromkeys(found))
+
+
+def shown(text: str, warnings: list[str]) -> str:
+    """Text output, its warnings printed on stderr first (one line each)."""
+    for line in warnings:
         print(f"manoeuvre: warning: {line}", file=sys.stderr)
-    return unique
+    return text
 
 
 def with_warnings(data: Any, warnings: list[str]) -> Any:
-    """JSON output with its `warnings` list, when there are any (else unchanged)."""
+    """Print the warnings on stderr, one line each (`manoeuvre: warning: ...`), as the
+    output is written; JSON output gets its `warnings` list when there are any."""
+    for line in warnings:
+        print(f"manoeuvre: warning: {line}", file=sys.stderr)
     if warnings and isinstance(data, dict):
         return {**data, "warnings": warnings}
     return data

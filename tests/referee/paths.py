@@ -106,17 +106,21 @@ class PathGraph:
     """Shortest walking paths keeping at least `radius` from every obstacle."""
 
     def __init__(self, obstacles: Sequence[Polygon], radius: float,
-                 step_deg: float = ARC_STEP_DEG) -> None:
-        self.obstacles = [o for o in obstacles if not o.is_empty]
+                 step_deg: float = ARC_STEP_DEG,
+                 radii: Sequence[float] | None = None) -> None:
+        """`radii`: each obstacle's own radius (A20), else `radius` for all."""
+        keep = [k for k, o in enumerate(obstacles) if not o.is_empty]
+        self.obstacles = [obstacles[k] for k in keep]
         self.radius = radius
+        self.radii = [radius] * len(keep) if radii is None else [radii[k] for k in keep]
         self.step_deg = step_deg
         self._sources: dict[tuple[float, float], dict[int, float]] = {}
 
     @cached_property
     def _rings(self) -> list[np.ndarray]:
-        outer = self.radius / math.cos(math.radians(self.step_deg) / 2.0)
-        return [_grown_ring(o, outer, self.step_deg) for o in self.obstacles] or \
-            [np.empty((0, 2))]
+        c = math.cos(math.radians(self.step_deg) / 2.0)
+        return [_grown_ring(o, r / c, self.step_deg)
+                for o, r in zip(self.obstacles, self.radii, strict=True)] or [np.empty((0, 2))]
 
     @cached_property
     def nodes(self) -> np.ndarray:
@@ -143,8 +147,8 @@ class PathGraph:
         if not len(a):
             return ok
         lines = shapely.linestrings(np.stack([a, b], axis=1))
-        for obstacle in self.obstacles:
-            ok &= shapely.distance(lines, obstacle) >= self.radius - EDGE_TOL
+        for obstacle, radius in zip(self.obstacles, self.radii, strict=True):
+            ok &= shapely.distance(lines, obstacle) >= radius - EDGE_TOL
         return ok
 
     def _tangent_at(self, k: np.ndarray, other: np.ndarray) -> np.ndarray:
@@ -195,7 +199,8 @@ class PathGraph:
     def inside(self, point: np.ndarray) -> bool:
         """Whether `point` is closer than the radius to an obstacle (it cannot walk at all)."""
         here = shapely.Point(point)
-        return any(here.distance(o) < self.radius - EDGE_TOL for o in self.obstacles)
+        return any(here.distance(o) < r - EDGE_TOL
+                   for o, r in zip(self.obstacles, self.radii, strict=True))
 
     def lengths(self, sources: np.ndarray, targets: np.ndarray) -> np.ndarray:
         """(len(sources), len(targets)) shortest path lengths; inf where there is none."""

@@ -148,6 +148,37 @@ def obstacles(scenario: Scenario, unit_id: str) -> list[Polygon]:
     return found + [Polygon(t.polygon) for t in scenario.terrain if t.kind == "impassable"]
 
 
+# A20 (RULES 2.3.2.4): towards an object the unit starts within a spacing limit of, the
+# limit becomes its start distance ("not closer than it stood": more than that less a hair);
+# one it starts touching (within A21's 0.001") only may not be overlapped.
+TOUCH_IN = 0.001
+STAND_IN = 1e-6
+
+
+def spaced(shapes: shapely.Geometry | np.ndarray, near: list[Polygon], start: Polygon,
+           spacing: float, lo_slack: float = EXACT_IN, hi_slack: float = EXACT_IN) -> Measure:
+    """Unit Spacing of `shapes` against each obstacle, each with its own limit (A20): the
+    measure of the obstacle that breaks its limit, else the one nearest its limit."""
+    shapes = np.atleast_1d(np.asarray(shapes, dtype=object))
+    found: list[tuple[bool, float, Measure]] = []
+    for o in near:
+        gap = float(shapely.distance(shapes, o).min())
+        begun = float(start.distance(o))
+        if begun > spacing:
+            m = Measure(gap, spacing, True, gap - lo_slack, gap + hi_slack)
+        elif begun > TOUCH_IN:
+            limit = begun - STAND_IN
+            m = Measure(gap, limit, True, gap - lo_slack, gap + hi_slack)
+        elif any(shapely.relate_pattern(sh, o, "T********") for sh in shapes):
+            m = Measure(-1.0, -TOUCH_IN, True, -math.inf, 0.0)  # overlapping: how deep, unsaid
+        else:
+            m = Measure(gap, -TOUCH_IN, True, gap - lo_slack, gap + hi_slack)
+        found.append((not m.broken, m.value - m.limit, m))
+    if not found:
+        return Measure(math.inf, spacing, True, math.inf, math.inf)
+    return min(found, key=lambda f: (f[0], f[1]))[2]
+
+
 def clearance(shapes: shapely.Geometry | np.ndarray, obstacles: list[Polygon]) -> float:
     """Least distance from any of `shapes` to any obstacle (inf when there is none)."""
     shapes = np.atleast_1d(np.asarray(shapes, dtype=object))
@@ -268,7 +299,7 @@ def snaking(scenario: Scenario, unit: Unit, move: Move, book: Rulebook) -> Rulin
     }
     if advance:
         measures.update(pivot(unit, move, pivoted, near, book))
-    measures.update(sweep(scenario, moved.fronts, near, book))
+    measures.update(sweep(scenario, moved.fronts, near, book, Polygon(start)))
     files = unit.formation.files if move.files is None else move.files
     measures["t9a.reorder.files"] = exact(abs(files - unit.formation.files), 0, drift=0)
     measures["t9a.characters.front_rank"] = characters_behind(unit, unit.formation, move)
@@ -288,21 +319,21 @@ def pivot(unit: Unit, move: Move, pivoted: np.ndarray, near: list[Polygon],
     out = {"t9a.pivot.model_distance": exact(bottleneck(cost, allowed),
                                              book.model_move_mob * unit.mobility_in)}
     if angle != 0:
-        gap = clearance(Polygon(pivoted), near)
-        out["t9a.pivot.unit_spacing"] = exact(gap, book.mid_move_spacing_in, strict=True)
+        out["t9a.pivot.unit_spacing"] = spaced(Polygon(pivoted), near,
+                                               Polygon(unit_corners(unit)),
+                                               book.mid_move_spacing_in)
     return out
 
 
 def sweep(scenario: Scenario, fronts: list[np.ndarray], near: list[Polygon],
-          book: Rulebook) -> dict[str, Measure]:
+          book: Rulebook, start: Polygon) -> dict[str, Measure]:
     """The Front Facing's sweep (§3.3-3.4), from its sampled positions."""
     segments = np.asarray(fronts)
-    gap = clearance(shapely.linestrings(segments), near)
     over = overhang(segments.reshape(-1, 2), scenario)
     slack = SAMPLE_IN / 2 + CHECKER_ARC_IN
     return {
-        "t9a.snaking.front_spacing": Measure(gap, book.mid_move_spacing_in, True,
-                                             gap - slack, gap + EXACT_IN),
+        "t9a.snaking.front_spacing": spaced(shapely.linestrings(segments), near, start,
+                                            book.mid_move_spacing_in, lo_slack=slack),
         "t9a.table_edge.front": Measure(over, 0.0, False, over - EXACT_IN, over + slack),
     }
 
@@ -313,8 +344,7 @@ def end(scenario: Scenario, unit: Unit, start: np.ndarray, finish: np.ndarray,
     return {
         "t9a.valid_final_position": exact(final_reach(start, finish),
                                           book.final_position_mob * unit.mobility_in),
-        "t9a.unit_spacing": exact(clearance(Polygon(finish), near), book.end_spacing_in,
-                                  strict=True),
+        "t9a.unit_spacing": spaced(Polygon(finish), near, Polygon(start), book.end_spacing_in),
         "t9a.table_edge.end": exact(overhang(finish, scenario), 0.0),
     }
 
@@ -414,12 +444,13 @@ def model_paths(unit: Unit, placed: Unit, move: Move, near: list[Polygon],
     """Longest walk under the move's assignment or the best one (§5.5, §8.4), with its
     bracket: the same bottleneck on graphs just inside and just outside the accepted radii."""
     radius = walking_radius(unit, book)
-    low, high = bracket_radii(radius, CHECKER_RADIUS_SLACK)
+    radii = walking_radii(unit, near, book)
+    brackets = [bracket_radii(r, CHECKER_RADIUS_SLACK) for r in radii]
     a, b = unit.model_positions(), placed.model_positions()
     allowed = slot_rule(unit, placed.formation, move)
     found: list[tuple[np.ndarray, float]] = []
-    for r in (radius, low, high):
-        cost = graph(near, r).lengths(a, b)
+    for rs in (radii, [lo for lo, _ in brackets], [hi for _, hi in brackets]):
+        cost = graph(near, radius, rs).lengths(a, b)
         # Nothing in the way at any radius (the usual case): one assignment serves all three.
         same = next((v for c, v in found if np.array_equal(c, cost)), None)
         found.append((cost, bottleneck(cost, allowed) if same is None else same))
@@ -428,14 +459,29 @@ def model_paths(unit: Unit, placed: Unit, move: Move, near: list[Polygon],
                    hi + EXACT_IN)
 
 
+def walking_radii(unit: Unit, near: list[Polygon], book: Rulebook) -> list[float]:
+    """Each obstacle's radius for a walking centre: A20 (RULES 2.3.2.4), towards one the
+    unit starts within the partway spacing of, the base keeps the start distance instead
+    (touching: none; the checker's grown outline may reach 0.001" further, so a hair less)."""
+    half = min(base_in(unit)) / 2
+    here = Polygon(unit_corners(unit))
+    spacing = book.mid_move_spacing_in
+    radii = []
+    for o in near:
+        begun = float(here.distance(o))
+        keep = spacing if begun > spacing else max(begun - 0.001, 0.0)
+        radii.append(half + keep)
+    return radii
+
+
 _GRAPHS: dict[tuple, PathGraph] = {}
 
 
-def graph(near: list[Polygon], radius: float) -> PathGraph:
-    """One path graph per set of obstacles and radius (building it is the slow part)."""
-    key = (tuple(o.wkb for o in near), radius)
+def graph(near: list[Polygon], radius: float, radii: list[float]) -> PathGraph:
+    """One path graph per set of obstacles and radii (building it is the slow part)."""
+    key = (tuple(o.wkb for o in near), radius, tuple(radii))
     if key not in _GRAPHS:
         if len(_GRAPHS) > 64:  # a few scenarios' worth is all a test run reuses
             _GRAPHS.clear()
-        _GRAPHS[key] = PathGraph(near, radius)
+        _GRAPHS[key] = PathGraph(near, radius, radii=radii)
     return _GRAPHS[key]

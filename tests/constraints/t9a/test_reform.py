@@ -111,15 +111,17 @@ def test_grown_obstacles_keep_the_full_clearance():
     assert round_the_square(0.5) <= length <= round_the_square(0.501)
 
 
-def test_a_model_starting_inside_the_spacing_zone_gives_a_verdict_not_a_crash():
+def test_a_unit_starting_in_contact_with_rocks_may_reform_away_from_them():
     # Rocks touching the front of a unit on 20 mm bases: the front models' centres start
-    # 0.39" from the rocks, inside the 0.5" mid-move zone, so they cannot be routed; the
-    # Reform is illegal and the checker says so instead of failing.
+    # 0.39" from the rocks, inside the 0.5" mid-move zone.  A20 (RULES 2.3.2.4): towards
+    # the rocks the unit started touching, its models need only not overlap them, so the
+    # Reform away is legal (it once was "stranded").
     u = unit("u", models=10, files=5, centre=(20.0, 10.0), mobility=4.0, base=Base(20, 20))
     front = 10.0 + 20 / 25.4
     rocks = wall("rocks", 18.0, front, 22.0, front + 1.0)
     verdict = reform(u, files=6, centre=(20.0, 8.5), facing=120.0, terrain=(rocks,))
-    assert "t9a.reform.model_path" in verdict.clauses()
+    assert "t9a.reform.model_path" not in verdict.clauses()
+    assert verdict.measurements["model_path"] < 8.0
 
 
 def test_paths_bend_round_a_courtyard_wall_with_a_hole():

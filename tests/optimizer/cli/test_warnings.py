@@ -65,3 +65,16 @@ def test_solve_warns_of_a_far_target(tmp_path, capsys):
     assert code in (0, 1)
     assert captured.err.count("manoeuvre: warning:") == 1 and "the target" in captured.err
     assert json.loads(captured.out)["warnings"][0].startswith("the target")
+
+
+def test_text_output_warns_too_and_bad_input_stays_one_line(tmp_path, capsys):
+    path = _write(tmp_path, scenario(unit("tiny", base=Base(1.0, 1.0), models=4, files=2)))
+    move = tmp_path / "move.json"
+    move.write_text(json.dumps({"unit": "tiny", "manoeuvre": "reform"}), encoding="utf-8")
+    assert main(["check", path, str(move)]) == 0
+    assert capsys.readouterr().err.count("manoeuvre: warning:") == 1
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"unit": "nobody", "manoeuvre": "reform"}), encoding="utf-8")
+    assert main(["check", path, str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("manoeuvre: error:")

@@ -52,7 +52,8 @@ def _hop(mobility: float) -> dict:
 
 
 def _stuck() -> dict:
-    """The default unit (front edge y = 11) with a wall 0.3" ahead of its left files."""
+    """The default unit (front edge y = 11) with a wall 0.3" ahead of its left files (after a
+    failed charge, say: RULES §2.3.2.4)."""
     return field(terrain=(wall("wall", 33.0, 11.3, 35.0, 12.0),))
 
 
@@ -110,16 +111,24 @@ class ModelPath(Clause):
                     ("model_path", 5.5)),
         RuleExample("but no narrower one", _gap(_LONG, 25.0 / 25.4 + 1.0 - _HAIR), _THROUGH,
                     True),
-        RuleExample("a model 0.3\" behind a wall cannot keep more than 0.5\" from it: it has "
-                    "no path, not even standing still", _stuck(), reform(), True),
-        RuleExample("nor has it one back from the wall", _stuck(),
-                    reform(centre=(36.0, 8.0)), True),
+        # RULES §2.3.2.4: "A unit that ended within 1\" through an uncontrolled move or
+        # unintended event may stay within 1\" until the units are more than 1\" apart"; A20:
+        # its models keep the unit's start distance from the wall (0.3\") instead of 0.5\".
+        RuleExample("a unit 0.3\" behind a wall (\u00a72.3.2.4, A20) may Reform in place",
+                    _stuck(), reform(), False, ("model_path", 0.0)),
+        RuleExample("and away from the wall", _stuck(), reform(centre=(36.0, 8.0)), False,
+                    ("model_path", 2.0)),
+        RuleExample("and along it at the same distance", _stuck(),
+                    reform(centre=(37.0, 10.0)), False, ("model_path", 1.0)),
+        RuleExample("but not closer to it: the front models would walk nearer than 0.3\"",
+                    _stuck(), reform(centre=(36.0, 10.2)), True),
     )
 
     def refuses_every_move(self, scenario: Any, unit: Any) -> bool:
-        """A model that starts inside the zone its centre must stay out of (its base within
-        the spacing of Impassable Terrain or another unit) has no path anywhere, not even
-        standing still: the checker refuses every Reform (`stranded`)."""
+        """A model that starts inside the zone its centre must stay out of has no path
+        anywhere, not even standing still: the checker refuses every Reform (`stranded`).  By
+        A20 the zone keeps a model only the unit's start distance from what it started close
+        to, so a model stands inside it only where it overlaps something."""
         finder = walking_paths(scenario, unit, self.params["spacing_in"], self.limit_in(unit))
         return stranded(finder, unit.model_positions())
 

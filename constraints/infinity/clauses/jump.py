@@ -25,7 +25,14 @@ from __future__ import annotations
 import math
 
 from constraints.core.verdict import ClauseResult
-from constraints.infinity.clauses.base import CLEAR_TOL_IN, Kept, RouteClause, RouteExample, merged
+from constraints.infinity.clauses.base import (
+    CLEAR_TOL_IN,
+    CONTACT_IN,
+    Kept,
+    RouteClause,
+    RouteExample,
+    merged,
+)
 from constraints.infinity.clauses.context import RouteContext
 from constraints.infinity.clauses.examples import rect, skill, town
 from constraints.infinity.scenery import prisms
@@ -108,7 +115,8 @@ class JumpClear(RouteClause):
 
 def clearance(clause: RouteClause, ctx: RouteContext, name: str, what: str) -> ClauseResult:
     """The least plane distance from the legs' centre line to a prism the Silhouette meets
-    in height, against the base's radius."""
+    in height, against the base's radius (a base within CONTACT_IN of it touches it: a
+    trooper may stand that close to a wall, as placement allows)."""
     r, h = ctx.trooper.radius_in, ctx.trooper.height_in
     solids = prisms(ctx.scenario.terrain)
     found = [ClauseResult({name: math.inf})]
@@ -116,7 +124,7 @@ def clearance(clause: RouteClause, ctx: RouteContext, name: str, what: str) -> C
         c = sweep(leg.start, leg.end, h, solids)
         if math.isfinite(c.gap_in):
             found.append(clause.result(
-                name, c.gap_in, r, c.gap_in >= r - CLEAR_TOL_IN,
+                name, c.gap_in, r, c.gap_in >= r - CONTACT_IN,
                 f"the {what} takes the Silhouette into {c.scenery!r}: its centre comes "
                 f"{c.gap_in:.3f} in from it, less than the base's radius {r:.3f} in", (c.at,)))
     least = min(f.measurements[name] for f in found)

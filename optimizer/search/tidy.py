@@ -9,8 +9,10 @@ joined (they turn about the same corner).  It ends where the unrounded move ends
 millionth.
 
 The tidied move is judged again by the exact checker, and it replaces the search's move only
-when it is legal, its value is not worse by more than ROUNDING_COST, and an OPTIMAL answer's
-value stays within the tolerance of its bound: tidying never makes an answer illegal and
+when it is legal, its value is no worse (beyond float noise, SAME), and an OPTIMAL answer's
+value stays within the tolerance of its bound; when rounding costs value (a leg cut down
+ends a millionth short of the target), only the noise legs are dropped and neighbours
+joined, values unrounded.  Tidying never makes an answer illegal, never makes it worse and
 never costs a proof.
 """
 
@@ -27,20 +29,22 @@ from optimizer.search.result import SearchResult, Status
 
 PLACES = 6            # legs to 1e-6", angles to 1e-6 deg
 SHORTEST = 10.0 ** -PLACES
-# How much worse the tidied value may be (each rounding moves the end by at most 5e-7).
-ROUNDING_COST = 1e-5
+# How much worse a tidied answer's value may be: float noise only.  Rounding a leg moves the
+# end by up to 5e-7", which may cost that much: then only the noise legs are dropped.
+SAME = 1e-12
 
 
-def tidy_steps(steps: tuple[Step, ...]) -> tuple[Step, ...]:
-    """Rounded, no leg shorter than a millionth, neighbours of one kind joined."""
+def tidy_steps(steps: tuple[Step, ...], rounding: bool = True) -> tuple[Step, ...]:
+    """Rounded (unless `rounding` is false), no leg shorter than a millionth, neighbours of
+    one kind joined."""
     out: list[Step] = []
     for step in steps:
-        value = _rounded(step)
+        value = _rounded(step) if rounding else step.value
         if step.kind is not StepKind.TURN and abs(value) < SHORTEST:
             continue
         last = out[-1] if out else None
         if last is not None and last.kind is step.kind and _joins(step.kind, last.value, value):
-            value = round(last.value + value, PLACES)
+            value = round(last.value + value, PLACES) if rounding else last.value + value
             out.pop()
             if abs(value) < SHORTEST:
                 continue
@@ -64,35 +68,38 @@ def _joins(kind: StepKind, a: float, b: float) -> bool:
     return kind is StepKind.WHEEL and (a > 0) == (b > 0)
 
 
-def tidy_move(move: Any) -> Any:
-    """The move with its steps tidied and its numbers rounded (a T9A or whfb7 move)."""
+def tidy_move(move: Any, rounding: bool = True) -> Any:
+    """The move with its steps tidied and (with `rounding`) its numbers rounded."""
     changes: dict[str, Any] = {}
     if getattr(move, "steps", ()):
-        changes["steps"] = tidy_steps(move.steps)
-    if getattr(move, "pivot_deg", None):
+        changes["steps"] = tidy_steps(move.steps, rounding)
+    if rounding and getattr(move, "pivot_deg", None):
         changes["pivot_deg"] = round(move.pivot_deg, PLACES) + 0.0
-    if getattr(move, "centre", None) is not None:
+    if rounding and getattr(move, "centre", None) is not None:
         changes["centre"] = tuple(round(v, PLACES) + 0.0 for v in move.centre)
-    if getattr(move, "facing_deg", None) is not None:
+    if rounding and getattr(move, "facing_deg", None) is not None:
         changes["facing_deg"] = round(move.facing_deg, PLACES) + 0.0
     return replace(move, **changes) if changes else move
 
 
 def tidied(request: SearchRequest, result: SearchResult) -> SearchResult:
-    """`result` with its move tidied, when the checker passes the tidied move and nothing
-    proved is lost; else `result` as it was."""
+    """`result` with its move tidied: rounded if the checker passes it and its value is no
+    worse (beyond float noise), else with only its noise legs dropped on the same terms,
+    else as it was.  An OPTIMAL answer must also stay within the tolerance of its bound."""
     if result.move is None or result.value is None:
         return result
-    move = tidy_move(result.move)
-    if move == result.move:
-        return result
-    verdict = find_system(request.scenario.rules).check(request.scenario, move)
-    if not verdict.legal:
-        return result
-    value = request.goal.exact(verdict)
-    if request.goal.better(result.value, value) and abs(value - result.value) > ROUNDING_COST:
-        return result
-    if result.status == Status.OPTIMAL and result.bound is not None \
-            and result.tolerance is not None and abs(value - result.bound) > result.tolerance:
-        return result
-    return replace(result, move=move, verdict=verdict, value=value)
+    for rounding in (True, False):
+        move = tidy_move(result.move, rounding)
+        if move == result.move:
+            return result
+        verdict = find_system(request.scenario.rules).check(request.scenario, move)
+        if not verdict.legal:
+            continue
+        value = request.goal.exact(verdict)
+        if request.goal.better(result.value, value) and abs(value - result.value) > SAME:
+            continue
+        if result.status == Status.OPTIMAL and result.bound is not None \
+                and result.tolerance is not None and abs(value - result.bound) > result.tolerance:
+            continue
+        return replace(result, move=move, verdict=verdict, value=value)
+    return result

@@ -22,7 +22,6 @@ from optimizer.search.objectives import Objective
 from optimizer.search.regions import CentreRegions
 from optimizer.search.request import DEFAULT_EFFORT, SearchRequest
 from optimizer.search.solve import best_move, post_objective
-from optimizer.search.tidy import ROUNDING_COST
 from tests.solver_support import make_request, make_scenario
 from tests.support import SCENARIOS
 
@@ -191,9 +190,7 @@ def test_an_advance_wheel_refined_is_legal_and_no_worse(seed, k):
     plain = geometric_answer(request, options, bounds).answer
     if plain is not None:
         exact = request.goal.exact(plain.verdict)
-        # The answer returned is tidied (legs to a millionth: optimizer/search/tidy.py),
-        # which may cost it up to ROUNDING_COST.
-        room = ROUNDING_COST if request.goal.maximise else -ROUNDING_COST
+        room = 1e-9 if request.goal.maximise else -1e-9
         assert not request.goal.better(exact, result.value + room)
 
 

@@ -26,7 +26,7 @@ Three forms of the limit, for the three forms of a clause:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,29 +87,33 @@ class StartClose:
         return any(g <= spacing for g in self.gaps.values())
 
 
-def nearest_limit(shape: shapely.Geometry, obstacles: list[tuple[str, Any]],
-                  close: StartClose, spacing: float, what: str
-                  ) -> tuple[float, float, bool, str, tuple] | None:
+def nearest_limit(shape: shapely.Geometry | Sequence[shapely.Geometry],
+                  obstacles: list[tuple[str, Any]], close: StartClose, spacing: float,
+                  what: str) -> tuple[float, float, bool, str, tuple] | None:
     """Unit Spacing of `shape` against each obstacle, each with its own limit (A20): (gap,
     limit, legal, message, witness) of the one that breaks its limit, else of the one
     nearest its limit; None without obstacles.  Against a touched object the gap is minus
-    the overlap's depth and the limit minus the contact tolerance."""
+    the overlap's depth and the limit minus the contact tolerance.  `shape` may be given as
+    its parts (a sweep's legs): each is measured on its own, never their union."""
+    parts = [shape] if isinstance(shape, shapely.Geometry) else list(shape)
+    parts = [p for p in parts if not p.is_empty]
     worst: tuple[tuple[bool, float], tuple[float, float, bool, str, tuple]] | None = None
     for label, obstacle in obstacles:
         limit = close.limit(label, spacing)
         witness: tuple = ()
+        gaps = [float(p.distance(obstacle)) for p in parts]
+        gap = min(gaps, default=float("inf"))
         if limit == CONTACT:
-            depth = overlap_depth(shape, obstacle, close.touch)
-            gap = -depth if depth > 0 else float(shape.distance(obstacle))
+            depth = max((overlap_depth(p, obstacle, close.touch) for p in parts), default=0.0)
+            gap = -depth if depth > 0 else gap
             lim, legal = -close.touch, depth <= close.touch
             why = f"{what} overlaps {label}, which it started touching, by {depth:.4f}\""
         else:
-            gap = float(shape.distance(obstacle)) if not shape.is_empty else float("inf")
             lim, legal = limit, more_than(gap, limit)
             start = "it started at" if limit < spacing else "must be more than"
             why = f"{what} is {gap:.3f}\" from {label}, {start} {limit:.3f}\""
             if gap < float("inf"):
-                witness = closest_points(shape, obstacle)
+                witness = closest_points(parts[gaps.index(gap)], obstacle)
         rank = (legal, gap - lim)  # a broken limit first, then the nearest to its limit
         if worst is None or rank < worst[0]:
             worst = (rank, (gap, lim, legal, why, witness))

@@ -79,8 +79,10 @@ def test_front_path_must_stay_more_than_half_an_inch_from_terrain():
 
 
 def test_front_clearance_of_exactly_half_an_inch_is_illegal_and_a_bit_more_legal():
+    # The rocks begin 0.5" ahead of the Front Facing, so the unit does not start within the
+    # 0.5" limit of them (A20 would make its start distance the limit).
     for gap, legal in ((0.5, False), (0.501, True)):
-        rocks = wall("rocks", 33.5 - gap - 1.0, 11.0, 33.5 - gap, 12.0)
+        rocks = wall("rocks", 33.5 - gap - 1.0, 11.5, 33.5 - gap, 12.5)
         s = scenario(unit(centre=(36.0, 10.0)), terrain=(rocks,))
         verdict = march(forward(0.9), s=s)
         assert verdict.measurements["front_clearance"] == pytest.approx(gap)

@@ -89,7 +89,7 @@ class _SpacingClause(Clause):
                                message, witness)
         return self._start_close(shape, ctx.obstacles, close, spacing)
 
-    def _start_close(self, shape: shapely.Geometry, obstacles: list[tuple[str, Any]],
+    def _start_close(self, shape: shapely.Geometry | Parts, obstacles: list[tuple[str, Any]],
                      close: StartClose, spacing: float) -> ClauseResult:
         """A20: towards an object the unit started within `spacing` of, the limit is its
         start distance (a touched one: no overlap); the measurement reported is the one

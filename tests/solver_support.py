@@ -115,27 +115,36 @@ def random_scenario(seed: int, near: tuple[float, float] = (3.0, 11.0),
     return scenario(mover, *others, terrain=tuple(terrain), width=TABLE[0], depth=TABLE[1])
 
 
-def boxed_scenario(seed: int, gap_in: float) -> Scenario:
+def boxed_scenario(seed: int, gap_in: float, over_edge_in: float = 0.0) -> Scenario:
     """An axis-aligned unit with a unit in front and behind and walls on both flanks, each
-    `gap_in` away: below 1" its own position is not a legal end, and nothing gets it out."""
+    `gap_in` away.  Since A20 (units that start close) its own position is a legal end
+    whatever the gap; with `over_edge_in` its Front Facing hangs that far over the table's
+    far edge instead of facing a unit (facing +y), so no move gets it out: no pose ends on
+    the table, the Pivots swing it into the walls or keep it hanging."""
     rng = np.random.default_rng(seed)
     files, ranks = int(rng.integers(3, 6)), int(rng.integers(2, 4))
     cx, cy = float(rng.uniform(20.0, 50.0)), float(rng.uniform(15.0, 30.0))
     facing = float(rng.choice([0.0, 90.0, 180.0, 270.0]))
+    mobility = float(rng.choice([3.0, 4.0, 5.0]))
+    if over_edge_in:
+        facing = 90.0
     mover = unit("u", models=files * ranks, files=files, centre=(cx, cy), facing=facing,
-                 mobility=float(rng.choice([3.0, 4.0, 5.0])))
+                 mobility=mobility)
     minx, miny, maxx, maxy = mover.boundary().bounds
     g = gap_in
     across = round(maxx - minx)  # 1" bases: the front and back units are exactly as wide
-    front = unit("front", models=2 * across, files=across, centre=(cx, maxy + g + 1.0),
-                 facing=270.0, player="blue")
     back = unit("back", models=2 * across, files=across, centre=(cx, miny - g - 1.0),
                 facing=90.0, player="blue")
-    top, bottom = maxy + g + 2.0, miny - g - 2.0
+    depth = maxy - over_edge_in if over_edge_in else TABLE[1]
+    top, bottom = (depth if over_edge_in else maxy + g + 2.0), miny - g - 2.0
     walls = (Terrain("left", "impassable", ((minx - g - 1.0, bottom), (minx - g, bottom),
                                             (minx - g, top), (minx - g - 1.0, top))),
              Terrain("right", "impassable", ((maxx + g, bottom), (maxx + g + 1.0, bottom),
                                              (maxx + g + 1.0, top), (maxx + g, top))))
+    if over_edge_in:
+        return scenario(mover, back, terrain=walls, width=TABLE[0], depth=depth)
+    front = unit("front", models=2 * across, files=across, centre=(cx, maxy + g + 1.0),
+                 facing=270.0, player="blue")
     return scenario(mover, front, back, terrain=walls, width=TABLE[0], depth=TABLE[1])
 
 
@@ -144,8 +153,8 @@ def make_scenario(kind: str, seed: int) -> Scenario:
         return random_scenario(seed)
     if kind == "crowded":  # others close by, some within 1": the start may be no legal end
         return random_scenario(seed, near=(2.0, 6.0), clear=0.3)
-    if kind == "boxed":
-        return boxed_scenario(seed, 0.9)
+    if kind == "boxed":  # hanging over the table's edge: nothing gets it out (see above)
+        return boxed_scenario(seed, 0.9, over_edge_in=0.3)
     if kind == "tight":
         return boxed_scenario(seed, 1.2)
     raise ValueError(kind)

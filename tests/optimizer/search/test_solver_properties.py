@@ -9,9 +9,10 @@ between checker and solver"):
   finds no legal move of the same family on a grid of the stated lattice.
 
 Scenarios (tests.solver_support.make_scenario): "random" (units and terrain 3-11" around a
-unit that stands legally), "crowded" (closer, some within 1"), "boxed" (a unit 0.9" from a
-unit ahead, one behind and walls on both flanks: no legal end anywhere) and "tight" (the same
-at 1.2": it can just stay).  Requests are solved in two worker processes (one scenario per
+unit that stands legally), "crowded" (closer, some within 1"), "boxed" (a unit hanging 0.3"
+over the table's far edge, 0.9" from a unit behind and walls on both flanks: no legal end
+anywhere; since A20 a unit that only starts close may stay where it stands) and "tight" (a
+unit 1.2" from a unit ahead, one behind and both walls: it can just stay).  Requests are solved in two worker processes (one scenario per
 task), with one CP-SAT worker each and a 3 s limit (about 70 s in all on two idle cores).
 """
 

@@ -37,7 +37,7 @@ from constraints.core.scenario import Scenario, validate_manoeuvre
 from constraints.errors import InvalidInputError
 from constraints.geometry.convex import ConvexPiece, convex_pieces
 from constraints.geometry.frame import Frame
-from constraints.geometry.parts import least_distance, reach_past
+from constraints.geometry.parts import least_distance, nonempty
 from constraints.geometry.plane import signed_deg
 from constraints.rank_and_file.family_limits import family_limits
 from constraints.rank_and_file.kinematics import arc, chord
@@ -54,6 +54,7 @@ from constraints.whfb7.mask_geometry import (
     WheelSweep,
     cell_states,
     minkowski_hull,
+    overhang,
     rect_overhang,
     segment_distance,
     way_offsets,
@@ -266,8 +267,11 @@ class WarhammerJudge:
             # Measured as the checker measures: part by part, never over a union.
             parts = unit_sweep_parts(self.unit, prefix_steps(prefix))
             verdicts = Verdicts(1)
-            verdicts.within(np.array([reach_past(parts, self.table.width_in,
-                                                 self.table.depth_in)]), 0.0)
+            # Signed (negative inside), as before: a clamped reach of 0 would sit at the limit
+            # and leave every pose of the prefix to the checker.
+            b = shapely.bounds(np.asarray(nonempty(parts), dtype=object))
+            bounds = (b[:, 0].min(), b[:, 1].min(), b[:, 2].max(), b[:, 3].max())
+            verdicts.within(np.array([overhang(bounds, self.table)]), 0.0)
             if self.obstacles:
                 verdicts.more_than(np.array([least_distance(
                     parts, [("", o) for o in self.obstacles])[0]]), self.gap)

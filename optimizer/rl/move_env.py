@@ -85,7 +85,7 @@ class MoveEnv(gym.Env):
         The reward of a refused move (default: `worst_reward`).
     """
 
-    metadata = {"render_modes": []}
+    metadata: dict[str, Any] = {"render_modes": []}
 
     def __init__(self, scenario: Scenario | str | Path, unit: str, manoeuvre: str,
                  objective: Objective | str | dict, *, lattice: LatticeSpec | None = None,

@@ -35,7 +35,7 @@ class EnvActor:
 
     def reset(self, seed: int | None) -> tuple[Any, np.ndarray]:
         obs, _ = self.env.reset(seed=seed)
-        return obs, self.env.action_masks()  # type: ignore[attr-defined]
+        return obs, self.env.action_masks()  # type: ignore[attr-defined, unused-ignore]
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, Any, np.ndarray]:
         obs, reward, terminated, truncated, _ = self.env.step(action)
@@ -44,7 +44,7 @@ class EnvActor:
             final = obs
             obs, _ = self.env.reset()
         return obs, float(reward), bool(terminated), bool(truncated), final, \
-            self.env.action_masks()  # type: ignore[attr-defined]
+            self.env.action_masks()  # type: ignore[attr-defined, unused-ignore]
 
 
 class RayVectorEnv(gym.vector.VectorEnv):
@@ -56,7 +56,7 @@ class RayVectorEnv(gym.vector.VectorEnv):
         if not env_fns:
             raise InvalidInputError("expected at least one environment", path="env_fns")
         ensure_ray()
-        self.actors = [EnvActor.remote(make) for make in env_fns]  # type: ignore[attr-defined]
+        self.actors = [EnvActor.remote(make) for make in env_fns]  # type: ignore[attr-defined, unused-ignore]
         self.num_envs = len(self.actors)
         spaces = ray.get([actor.spaces.remote() for actor in self.actors])
         self.single_observation_space, self.single_action_space = spaces[0]

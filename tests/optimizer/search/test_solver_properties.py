@@ -12,8 +12,9 @@ Scenarios (tests.solver_support.make_scenario): "random" (units and terrain 3-11
 unit that stands legally), "crowded" (closer, some within 1"), "boxed" (a unit hanging 0.3"
 over the table's far edge, 0.9" from a unit behind and walls on both flanks: no legal end
 anywhere; since A20 a unit that only starts close may stay where it stands) and "tight" (a
-unit 1.2" from a unit ahead, one behind and both walls: it can just stay).  Requests are solved in two worker processes (one scenario per
-task), with one CP-SAT worker each and a 3 s limit (about 70 s in all on two idle cores).
+unit 1.2" from a unit ahead, one behind and both walls: it can just stay).  Requests are
+solved in two worker processes (one scenario per task), with one CP-SAT worker each and a
+3 s limit (about 70 s in all on two idle cores).
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from constraints.geometry.plane import (
     mm_to_in,
     normalise_deg,
     rectangle_corners,
+    unit_vector,
 )
 from constraints.rank_and_file.formation import Formation, Slot
 
@@ -116,7 +117,14 @@ class Unit:
 
     def model_positions(self) -> np.ndarray:
         """Base centres of every model, in `formation.layout()` order, shape (n, 2)."""
-        return np.array([self.slot_centre(slot) for _, slot in self.formation.layout()])
+        # slot_centre's arithmetic, in the same order, on every slot at once.
+        slots = np.array([slot for _, slot in self.formation.layout()],
+                         dtype=float).reshape(-1, 2)
+        right = (slots[:, 1] + 0.5) * self.base.width_in - self.width_in / 2.0
+        fwd = self.depth_in / 2.0 - (slots[:, 0] + 0.5) * self.base.depth_in
+        fx, fy = unit_vector(self.pose.facing_deg)
+        cx, cy = self.pose.centre
+        return np.stack([cx + right * fy + fwd * fx, cy + right * -fx + fwd * fy], axis=1)
 
     def model_ids(self) -> tuple[str, ...]:
         chars = {c.id for c in self.formation.characters}

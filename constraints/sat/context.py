@@ -7,7 +7,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import shapely
@@ -54,6 +54,9 @@ class EncodeContext:
     # The most rows the model may have (counted work, bounding the building by the search's
     # effort as CP-SAT's deterministic time bounds the solve); None: no bound.
     max_rows: int | None = None
+    # What the clauses of one build share (each keyed by its maker's name): work one
+    # clause's encoding did that another's needs again.
+    shared: dict[str, Any] = field(default_factory=dict)
     frame: Frame = field(init=False)
 
     def __post_init__(self) -> None:

@@ -11,17 +11,19 @@ turn is what its end facing has beyond the two wheels (0, 90, -90 or 180).
 from __future__ import annotations
 
 from constraints.core.clause import Clause
-from constraints.core.scenario import Scenario
 from constraints.geometry.plane import normalise_deg
 from constraints.rank_and_file.steps import Step, forward, turn, wheel
 from constraints.rank_and_file.sweeps import step_sweep
 from constraints.rank_and_file.turns import turned
 from constraints.rank_and_file.unit import Unit
+from constraints.sat.context import EncodeContext
 from constraints.sat.option import Option
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.moves import Manoeuvre, WarhammerMove
 
 TURNS_DEG = (0.0, 90.0, -90.0, 180.0)
+# Reform options judged between looks at the search's limits (a check is about 5 ms under load).
+REFORM_WATCH = 64
 
 
 def option_turn(option: Option) -> float:
@@ -66,13 +68,19 @@ def reform_move(unit_id: str, option: Option) -> WarhammerMove:
                          facing_deg=normalise_deg(option.facing_deg))
 
 
-def reform_failing(clause: Clause, scenario: Scenario, unit: Unit,
-                   options: list[Option]) -> list[int]:
+def reform_failing(clause: Clause, ectx: EncodeContext) -> list[int]:
     """The indexes of the reform options a clause refuses (each option's pose is fixed: the
-    centre is kept, so the clause's own check decides it exactly)."""
+    centre is kept, so the clause's own check decides it exactly).  Each option's context is
+    made once per build and shared by every clause, as the checker shares one context among
+    its clauses (its end unit and what it covers are computed once); the search's limits are
+    looked at every REFORM_WATCH options."""
+    contexts: dict[int, WarhammerContext] = ectx.shared.setdefault("reform_failing", {})
     failing = []
-    for option in options:
-        ctx = WarhammerContext(scenario, reform_move(unit.id, option))
+    for option in ectx.watched(ectx.options, REFORM_WATCH):
+        ctx = contexts.get(option.index)
+        if ctx is None:
+            ctx = WarhammerContext(ectx.scenario, reform_move(ectx.unit.id, option))
+            contexts[option.index] = ctx
         if clause.check(ctx).violations:
             failing.append(option.index)
     return failing

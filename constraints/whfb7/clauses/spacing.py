@@ -124,5 +124,5 @@ class ReformSpacing(_Spacing):
 
     def encode(self, ectx: EncodeContext) -> None:
         """A reform option's pose is fixed (the centre kept): forbid those it refuses."""
-        for index in reform_failing(self, ectx.scenario, ectx.unit, ectx.options):
+        for index in reform_failing(self, ectx):
             ectx.enc.forbid(index, self.id)

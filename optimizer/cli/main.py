@@ -17,6 +17,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from optimizer.cli.options import finite, join_negative_values
+from optimizer.cli.results import Answer
 
 # Each command imports what it needs when it runs: `--version` loads no game system and
 # `check` no solver (benchmarks/bench_startup.py measures the start-up).
@@ -168,43 +169,58 @@ def _silence_stdout() -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from constraints.core.jsonread import read_json
-    from constraints.core.referee import checked_tolerance
     from constraints.core.scenario_io import load_scenario
-    from constraints.core.system import find_system
-    from constraints.errors import InvalidInputError
     from constraints.t9a.combat_reform_io import load_combat_result
-    from optimizer.cli.nudge import check_nudge_file, is_nudge_data
-    from optimizer.cli.reform import check_reform_file, is_combat_reform
-    from optimizer.cli.results import move_of_result
-    from optimizer.cli.warn import shown, warned, with_warnings
 
     scenario = load_scenario(args.scenario)
-    data = read_json(args.move)
+    answer = check_answer(scenario, read_json(args.move), source=args.move,
+                          referee=args.referee,
+                          result=(lambda: load_combat_result(args.result)) if args.result
+                          else None,
+                          casualties=args.casualties)
+    return answer.print(args.json)
+
+
+def check_answer(scenario: Any, data: Any, *, source: str, referee: float | None = None,
+                 result: Callable[[], Any] | None = None, casualties: Any = None) -> Answer:
+    """`check`'s answer for a move, a result file holding one, nudges or a Combat Reform
+    proposal (`data`, read from `source`).  `result` reads the combat result when one is
+    given (after the proposal is known to be a Combat Reform); `casualties`: a casualties
+    file's path, or their JSON (the HTTP service), for nudges."""
+    from constraints.core.referee import checked_tolerance
+    from constraints.core.system import find_system
+    from constraints.errors import InvalidInputError
+    from optimizer.cli.nudge import is_nudge_data, nudge_check_answer
+    from optimizer.cli.reform import check_reform_file, is_combat_reform
+    from optimizer.cli.results import move_of_result
+    from optimizer.cli.warn import warned
+
     warnings = warned(scenario, move=data)
-    if is_nudge_data(data) or args.casualties:  # the player's nudges (a `nudge --json` file)
-        return check_nudge_file(args, scenario, data)
+    if is_nudge_data(data) or casualties is not None:  # the player's nudges (`nudge --json`)
+        return nudge_check_answer(scenario, data, casualties, result is not None, source)
     try:
         data = move_of_result(data)  # a `solve --json` or `route --json` output: its move
     except InvalidInputError as exc:
-        raise exc.in_file(args.move) from None
-    if args.result and not is_combat_reform(data):
+        raise exc.in_file(source) from None
+    if result is not None and not is_combat_reform(data):
         raise InvalidInputError("--result goes only with a Combat Reform proposal",
                                 path="command line")
-    result = load_combat_result(args.result) if args.result else None
+    combat = result() if result is not None else None
     system = find_system(scenario.rules)
     try:
-        verdict = check_reform_file(scenario, data, result) if is_combat_reform(data) \
+        verdict = check_reform_file(scenario, data, combat) if is_combat_reform(data) \
             else system.check(scenario, system.read_move(data))
     except InvalidInputError as exc:
-        raise exc.in_file(args.move) from None
-    if args.referee is not None:
-        verdict = verdict.refereed(checked_tolerance(args.referee, "--referee"))
-    text = verdict.text() if hasattr(verdict, "text") else verdict_text(verdict)
-    print(json.dumps(with_warnings(verdict.to_json(), warnings), indent=2) if args.json
-          else shown(text, warnings))
+        raise exc.in_file(source) from None
+    if referee is not None:
+        verdict = verdict.refereed(checked_tolerance(referee, "--referee"))
     if verdict.referee is not None and verdict.referee.passes:
-        return EXIT_OK  # legal, or within the referee's tolerance
-    return EXIT_OK if verdict.status == "legal" else EXIT_NO  # illegal or not proved: 1
+        status = EXIT_OK  # legal, or within the referee's tolerance
+    else:
+        status = EXIT_OK if verdict.status == "legal" else EXIT_NO  # illegal, not proved: 1
+    return Answer(verdict.to_json(), status,
+                  lambda: verdict.text() if hasattr(verdict, "text") else verdict_text(verdict),
+                  warnings)
 
 
 def cmd_render(args: argparse.Namespace) -> int:

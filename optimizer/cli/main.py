@@ -61,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     from optimizer.cli.reform import add_reform_command
     from optimizer.cli.route import add_route_command
     from optimizer.cli.search import add_search_commands
+    from optimizer.cli.serve import add_serve_command
 
     parser = _Parser(prog="manoeuvre", description="Referee and optimiser for unit movement "
                      "(The Ninth Age Move Manoeuvres).", epilog=EPILOG,
@@ -95,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_nudge_command(sub, COMMAND_EPILOG)
     add_reform_command(sub, COMMAND_EPILOG)
     add_route_command(sub, COMMAND_EPILOG)
+    add_serve_command(sub, COMMAND_EPILOG)
     return parser
 
 
@@ -291,7 +293,8 @@ COMMANDS = {"check": "optimizer.cli.main:cmd_check", "render": "optimizer.cli.ma
             "solve": "optimizer.cli.search:cmd_solve", "moves": "optimizer.cli.search:cmd_moves",
             "nudge": "optimizer.cli.nudge:cmd_nudge",
             "combat-reform": "optimizer.cli.reform:cmd_combat_reform",
-            "route": "optimizer.cli.route:cmd_route"}
+            "route": "optimizer.cli.route:cmd_route",
+            "serve": "optimizer.cli.serve:cmd_serve"}
 
 
 def command(name: str) -> Callable[[argparse.Namespace], int]:

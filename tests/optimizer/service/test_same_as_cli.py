@@ -193,8 +193,11 @@ def test_health_and_openapi_31(client: httpx.Client) -> None:
     from optimizer import __version__
 
     assert client.get("/v1/health").json() == {"status": "pass", "version": __version__}
+    from openapi_spec_validator import OpenAPIV31SpecValidator
+
     spec = client.get("/openapi.json").json()
     assert spec["openapi"].startswith("3.1.")
+    OpenAPIV31SpecValidator(spec).validate()  # raises on any error
     for route in ("/v1/check", "/v1/solve", "/v1/moves", "/v1/mask", "/v1/scenarios",
                   "/v1/route", "/v1/route/reach", "/v1/nudge", "/v1/combat-reform",
                   "/v1/why-not", "/v1/nearest-legal", "/v1/region", "/v1/solve/stream"):

@@ -26,6 +26,8 @@ WHERE = {"--unit": "$.unit", "unit_id": "$.unit", "unit": "$.unit",
          "--referee": "$.referee", "--result": "$.result", "--casualties": "$.casualties",
          "--limit": "$.limit", "--avoid": "$.avoid", "--to": "$.to", "facing_deg": "$.facing",
          "files": "$.poses", "centres": "$.poses", "facings": "$.poses",
+         "mov": "$.mov", "target": "$.to", "tolerance": "$.tolerance", "prone": "$.prone",
+         "skill": "$.skill",
          "command line": "$"}
 OBJECTIVES = ("target_distance", "front_target_distance", "target_pose", "face_point",
               "forward")
@@ -184,6 +186,9 @@ def why_not(service: Service, body: Any) -> Any:
 
     f = body_fields(body, ("move",), ("time_limit",))
     entry = scenario_of(service.cache, f)
+    if entry.scenario.profile.system == "infinity":
+        raise InvalidInputError("why-not explains Move Manoeuvres (rules t9a, whfb7); an "
+                                "Infinity route is judged by /v1/check", path="$")
     try:
         move = find_system(entry.scenario.rules).read_move(f["move"])
     except InvalidInputError as exc:

@@ -80,7 +80,11 @@ class ScenarioCache:
             found = entry.judges.get(key)
         if found is not None:
             return found
-        built = BatchJudge(entry.scenario, unit, manoeuvre)
+        try:
+            built = BatchJudge(entry.scenario, unit, manoeuvre)
+        except NotImplementedError as exc:  # a clause without a batch mask (whfb7's, today)
+            raise Problem(422, f"$.manoeuvre: the batch mask cannot judge this manoeuvre of "
+                          f"rules {entry.scenario.rules!r} ({exc})", "$.manoeuvre") from None
         with self._lock:
             entry.judges[key] = built
             while len(entry.judges) > JUDGES_PER_SCENARIO:

@@ -239,3 +239,12 @@ def test_a_bad_binary_mask_is_a_problem(client: httpx.Client, content: bytes,
     answer = client.post("/v1/mask", content=content, params={"scenario_id": key, **params},
                          headers={"Content-Type": "application/octet-stream"})
     assert_problem(answer, status, path)
+
+
+def test_queries_a_system_does_not_answer_are_422(client: httpx.Client) -> None:
+    mask = client.post("/v1/mask", json={"scenario": example("goblins"), "unit": "goblins",
+                                         "manoeuvre": "march", "poses": [[1, 2, 3, 4]]})
+    assert_problem(mask, 422, "$.manoeuvre")
+    assert "batch mask" in mask.json()["detail"]
+    assert_problem(client.post("/v1/why-not", json={"scenario": example("ruins"),
+                                                    "move": example("ruins_route")}), 422, "$")

@@ -17,12 +17,12 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from optimizer.cli.options import finite, join_negative_values
-from optimizer.cli.results import Answer
 
 # Each command imports what it needs when it runs: `--version` loads no game system and
 # `check` no solver (benchmarks/bench_startup.py measures the start-up).
 if TYPE_CHECKING:
     from constraints.core.verdict import Verdict
+    from optimizer.cli.results import Answer
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
 EPILOG = """\
@@ -194,7 +194,7 @@ def check_answer(scenario: Any, data: Any, *, source: str, referee: float | None
     from constraints.errors import InvalidInputError
     from optimizer.cli.nudge import is_nudge_data, nudge_check_answer
     from optimizer.cli.reform import check_reform_file, is_combat_reform
-    from optimizer.cli.results import move_of_result
+    from optimizer.cli.results import Answer, move_of_result
     from optimizer.cli.warn import warned
 
     warnings = warned(scenario, move=data)

@@ -32,8 +32,10 @@ def add_serve_command(sub: Any, epilog: str | None = None) -> None:
                        help="registered scenarios kept (default 64; the least recently "
                        "used go first)")
     serve.add_argument("--workers", type=int, default=2, metavar="N",
-                       help="searches run at once (threads; default 2); 4 x N more wait, "
-                       "and beyond that requests answer 503")
+                       help="searches run at once (threads; default 2)")
+    serve.add_argument("--queue", type=int, default=32, metavar="N",
+                       help="searches that may wait for a worker (default 32); past that a "
+                       "search answers 503 with Retry-After")
 
 
 def settings_of(args: argparse.Namespace) -> Any:
@@ -51,11 +53,13 @@ def settings_of(args: argparse.Namespace) -> Any:
     if not 0 < args.max_time_limit <= 3600:
         raise InvalidInputError(f"expected 0 < S <= 3600, got {args.max_time_limit:g}",
                                 path="--max-time-limit")
-    for option, value in (("--cache-size", args.cache_size), ("--workers", args.workers)):
-        if not 1 <= value <= 10_000:
-            raise InvalidInputError(f"expected 1 <= N <= 10000, got {value}", path=option)
+    for option, value, least in (("--cache-size", args.cache_size, 1),
+                                 ("--workers", args.workers, 1), ("--queue", args.queue, 0)):
+        if not least <= value <= 10_000:
+            raise InvalidInputError(f"expected {least} <= N <= 10000, got {value}",
+                                    path=option)
     return Settings(max_time_limit=args.max_time_limit, cache_size=args.cache_size,
-                    workers=args.workers, queue=4 * args.workers, token=args.token,
+                    workers=args.workers, queue=args.queue, token=args.token,
                     cors_origins=list(args.cors_origin))
 
 

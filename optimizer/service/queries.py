@@ -40,7 +40,7 @@ class Settings:
     max_time_limit: float = 60.0
     cache_size: int = 64
     workers: int = 2
-    queue: int = 8
+    queue: int = 32
     token: str | None = None
     cors_origins: list[str] = field(default_factory=list)
 

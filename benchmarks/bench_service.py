@@ -15,7 +15,8 @@ Three calls, on examples/spears.json (registered once; requests name it by id):
 
 For each: requests per second, p50 / p99 latency, errors (any answer but 200; 503s counted
 apart as `busy`), and for check the service's p50 overhead over in-process at one client;
-the mask's poses per second; the server's RSS after warm-up and at the end.  Bounded: the
+the mask's poses per second; the server's RSS after warm-up (a fifth of the load at every
+level first) and at the end.  Bounded: the
 counts above (defaults: 2000 checks, 60 solves, 30 masks per concurrency level) and a
 120 s cap per level.  Timings, not tests: nothing here asserts a speed.
 """
@@ -132,6 +133,26 @@ def in_process(count: int, call: Callable[[], Any]) -> dict[str, Any]:
     return summary(latencies, time.perf_counter() - started, 0, 0)
 
 
+def paired_checks(url: str, body: Any, call: Callable[[], Any], count: int) -> dict[str, Any]:
+    """The service's overhead per check: `count` pairs of one in-process check and one
+    request, taken in turn (so the machine's load falls on both alike); the p50 of each and
+    of their difference."""
+    local, remote = [], []
+    with httpx.Client(base_url=url, timeout=60.0) as c:
+        for _ in range(count):
+            t0 = time.perf_counter()
+            call()
+            t1 = time.perf_counter()
+            c.post("/v1/check", json=body).raise_for_status()
+            t2 = time.perf_counter()
+            local.append(t1 - t0)
+            remote.append(t2 - t1)
+    return {"pairs": count, "in_process_p50_ms": 1e3 * statistics.median(local),
+            "service_p50_ms": 1e3 * statistics.median(remote),
+            "overhead_p50_ms": 1e3 * statistics.median(r - t for r, t in zip(remote, local,
+                                                                             strict=True))}
+
+
 def in_process_calls(poses: np.ndarray) -> dict[str, Callable[[], Any]]:
     import argparse as ap
 
@@ -175,29 +196,33 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                      headers={"Content-Type": "application/octet-stream"}),
         }
         counts = {"check": args.checks, "solve": args.solves, "mask": args.masks}
-        for name, send in sends.items():  # warm-up: the judge, caches, code paths
-            asyncio.run(load(url, 20 if name == "check" else 3, 2, send))
+        for name, send in sends.items():  # warm-up: a fifth of the load at every level
+            for clients in LEVELS:
+                asyncio.run(load(url, max(counts[name] // 5, 2 * clients), clients, send))
         rss_warm = rss_mib(server.pid)
         service: dict[str, Any] = {}
+        rss_series: list[int] = []  # after each call and level
         for name, send in sends.items():
             for clients in LEVELS:
                 service[f"{name}@{clients}"] = asyncio.run(load(url, counts[name], clients,
                                                                 send))
+                rss_series.append(round(rss_mib(server.pid)))
         rss_end = rss_mib(server.pid)
+        calls = in_process_calls(poses)
+        paired = paired_checks(url, check_body, calls["check"], args.checks // 4)
     finally:
         server.terminate()
         server.wait(timeout=30)
-    calls = in_process_calls(poses)
     local = {name: in_process(max(3, counts[name] // 4), call) for name, call in calls.items()}
     return {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "python": platform.python_version(), "cpus": os.cpu_count(),
             "load": os.getloadavg(), "workers": args.workers, "poses": args.poses,
             "service": service, "in_process": local,
-            "check_overhead_p50_ms": service["check@1"]["p50_ms"] - local["check"]["p50_ms"],
+            "check_overhead_p50_ms": paired["overhead_p50_ms"], "paired_checks": paired,
             "mask_poses_per_s": {k: v["per_s"] * args.poses for k, v in service.items()
                                  if k.startswith("mask")},
             "mask_poses_per_s_in_process": local["mask"]["per_s"] * args.poses,
-            "rss_mib": {"after_warm_up": rss_warm, "end": rss_end}}
+            "rss_mib": {"after_warm_up": rss_warm, "end": rss_end, "series": rss_series}}
 
 
 def table(out: dict[str, Any]) -> str:
@@ -211,13 +236,17 @@ def table(out: dict[str, Any]) -> str:
         rows.append(f"| {name} in-process | 1 | {s['requests']} | {s['per_s']:.1f} | "
                     f"{s['p50_ms']:.2f} | {s['p99_ms']:.2f} | - | - |")
     rows.append("")
-    rows.append(f"check overhead (p50, 1 client, over in-process): "
-                f"{out['check_overhead_p50_ms']:.2f} ms")
+    paired = out["paired_checks"]
+    rows.append(f"check overhead over in-process ({paired['pairs']} pairs in turn, p50 of "
+                f"the differences): {out['check_overhead_p50_ms']:.2f} ms (service "
+                f"{paired['service_p50_ms']:.2f} ms, in-process "
+                f"{paired['in_process_p50_ms']:.2f} ms)")
     rows.append("binary mask poses/s: " + ", ".join(
         f"{k.split('@')[1]} clients {v / 1e6:.2f} M" for k, v in out["mask_poses_per_s"].items())
         + f"; in-process {out['mask_poses_per_s_in_process'] / 1e6:.2f} M")
     rows.append(f"server RSS: {out['rss_mib']['after_warm_up']:.0f} MiB after warm-up, "
-                f"{out['rss_mib']['end']:.0f} MiB at the end")
+                f"{out['rss_mib']['end']:.0f} MiB at the end (after each call and level: "
+                f"{out['rss_mib']['series']})")
     return "\n".join(rows)
 
 

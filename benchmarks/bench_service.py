@@ -64,11 +64,11 @@ def rss_mib(pid: int) -> float:
     return float("nan")
 
 
-def start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
+def start_server(port: int, workers: int, processes: bool = False) -> subprocess.Popen[bytes]:
     env = dict(os.environ, MPLBACKEND="Agg")
     proc = subprocess.Popen([sys.executable, "-m", "optimizer.cli", "serve", "--port",
-                             str(port), "--workers", str(workers), "--queue", "64"],
-                            cwd=ROOT, env=env)
+                             str(port), "--workers", str(workers), "--queue", "64",
+                             *(["--processes"] if processes else [])], cwd=ROOT, env=env)
     for _ in range(300):
         try:
             httpx.get(f"http://127.0.0.1:{port}/v1/health", timeout=1.0)
@@ -225,6 +225,36 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "rss_mib": {"after_warm_up": rss_warm, "end": rss_end, "series": rss_series}}
 
 
+def solver(body: dict[str, Any]) -> Callable[[httpx.AsyncClient], Any]:
+    return lambda c: c.post("/v1/solve", json=body)
+
+
+def pools(args: argparse.Namespace) -> dict[str, Any]:
+    """Solves per second with the searches in threads and in processes: two servers, the
+    levels taken in turn on each (so the machine's load falls on both alike)."""
+    procs: list[subprocess.Popen[bytes]] = []
+    sends: dict[str, tuple[str, Callable[[httpx.AsyncClient], Any]]] = {}
+    try:
+        for mode in ("threads", "processes"):
+            port = free_port()
+            url = f"http://127.0.0.1:{port}"
+            procs.append(start_server(port, args.workers, mode == "processes"))
+            key = httpx.post(f"{url}/v1/scenarios", json=example("spears")).json()["id"]
+            sends[mode] = (url, solver({"scenario_id": key, "unit": "spears",
+                                        "manoeuvre": "march", "time_limit": 60,
+                                        "objective": {"name": "forward"}}))
+            asyncio.run(load(url, 2 * args.workers, args.workers, sends[mode][1]))  # warm
+        out: dict[str, Any] = {}
+        for clients in LEVELS:
+            for mode, (url, send) in sends.items():
+                out[f"{mode}@{clients}"] = asyncio.run(load(url, args.solves, clients, send))
+        return out
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(timeout=30)
+
+
 def table(out: dict[str, Any]) -> str:
     rows = ["| call | clients | requests | req/s | p50 ms | p99 ms | errors | busy (503) |",
             "|---|---|---|---|---|---|---|---|"]
@@ -257,10 +287,21 @@ def main() -> None:
     parser.add_argument("--masks", type=int, default=30)
     parser.add_argument("--poses", type=int, default=100_000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--pools", action="store_true",
+                        help="only compare solves in threads and in processes")
     parser.add_argument("--json", metavar="OUT")
     args = parser.parse_args()
-    out = run(args)
-    print(table(out))
+    if args.pools:
+        out = {"pools": pools(args), "workers": args.workers, "load": os.getloadavg()}
+        print("| searches in | clients | solves | solves/s | p50 ms | p99 ms | errors |")
+        print("|---|---|---|---|---|---|---|")
+        for key, v in out["pools"].items():
+            mode, clients = key.split("@")
+            print(f"| {mode} | {clients} | {v['requests']} | {v['per_s']:.1f} | "
+                  f"{v['p50_ms']:.0f} | {v['p99_ms']:.0f} | {v['errors']} |")
+    else:
+        out = run(args)
+        print(table(out))
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
 

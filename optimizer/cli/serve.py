@@ -33,6 +33,8 @@ def add_serve_command(sub: Any, epilog: str | None = None) -> None:
                        "used go first)")
     serve.add_argument("--workers", type=int, default=2, metavar="N",
                        help="searches run at once (threads; default 2)")
+    serve.add_argument("--processes", action="store_true",
+                       help="run the searches in N worker processes instead of threads")
     serve.add_argument("--queue", type=int, default=32, metavar="N",
                        help="searches that may wait for a worker (default 32); past that a "
                        "search answers 503 with Retry-After")
@@ -59,8 +61,8 @@ def settings_of(args: argparse.Namespace) -> Any:
             raise InvalidInputError(f"expected {least} <= N <= 10000, got {value}",
                                     path=option)
     return Settings(max_time_limit=args.max_time_limit, cache_size=args.cache_size,
-                    workers=args.workers, queue=args.queue, token=args.token,
-                    cors_origins=list(args.cors_origin))
+                    workers=args.workers, queue=args.queue, processes=args.processes,
+                    token=args.token, cors_origins=list(args.cors_origin))
 
 
 def _is_loopback(host: str) -> bool:

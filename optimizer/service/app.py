@@ -10,6 +10,7 @@ from __future__ import annotations
 import hmac
 import json
 from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
 from functools import partial
 from typing import Any
 
@@ -106,9 +107,24 @@ class Server:
     def __init__(self, settings: Settings) -> None:
         self.service = Service(settings, ScenarioCache(settings.cache_size))
         self.gate = Gate(settings.workers, settings.queue)
+        self.pool: Executor | None = None
+        if settings.processes:
+            import multiprocessing
+
+            from optimizer.service import pool
+
+            # spawn: the server's threads are not copied into a forked child
+            self.pool = ProcessPoolExecutor(settings.workers,
+                                            multiprocessing.get_context("spawn"),
+                                            initializer=pool.start, initargs=(settings,))
 
     async def answer(self, handler: Handler, request: Request, gated: bool) -> Any:
         body = await read_json_body(request)
+        if gated and self.pool is not None:
+            from optimizer.service import pool
+
+            sent = pool.inlined(self.service.cache, body)
+            return await self.gate.run(partial(pool.answer, handler, sent), self.pool)
         work = partial(answered, handler, self.service, body)
         return await (self.gate.run(work) if gated else anyio.to_thread.run_sync(work))
 

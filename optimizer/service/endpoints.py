@@ -80,7 +80,7 @@ JSON_ROUTES: list[tuple[str, Any, bool, dict[str, Any], str]] = [
                            "skill": STRING, "prone": {"type": "boolean"},
                            "tolerance": NUMBER}),
      "An Infinity trooper's shortest route (`route --to --json`)"),
-    ("/v1/route/reach", lambda s, b: queries.route(s, b, reach=True), True,
+    ("/v1/route/reach", queries.route_reach, True,
      body(["unit"], {"unit": STRING, "skill": STRING, "mov": NUMBER,
                      "prone": {"type": "boolean"}}),
      "Where an Infinity trooper's Move can end (`route --reach --json`)"),

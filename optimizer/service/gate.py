@@ -1,11 +1,13 @@
 """Searches run a few at a time behind a semaphore; a full queue answers 503 at once (with
-Retry-After) rather than letting requests pile up.  The work runs in threads: CP-SAT
-releases the GIL while it searches, the geometry stages do not (benchmarks/README.md)."""
+Retry-After) rather than letting requests pile up.  The work runs in threads (CP-SAT
+releases the GIL while it searches, the geometry stages do not), or in worker processes
+(`--processes`); benchmarks/README.md compares them."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from concurrent.futures import Executor
 from typing import Any
 
 import anyio.to_thread
@@ -23,7 +25,7 @@ class Gate:
         self._slots: asyncio.Semaphore | None = None
         self.inside = 0  # running and waiting
 
-    async def run(self, work: Callable[[], Any]) -> Any:
+    async def run(self, work: Callable[[], Any], pool: Executor | None = None) -> Any:
         if self._slots is None:  # made in the server's event loop
             self._slots = asyncio.Semaphore(self.workers)
         if self.inside >= self.workers + self.queue:
@@ -33,6 +35,8 @@ class Gate:
         self.inside += 1
         try:
             async with self._slots:
-                return await anyio.to_thread.run_sync(work)
+                if pool is None:
+                    return await anyio.to_thread.run_sync(work)
+                return await asyncio.get_running_loop().run_in_executor(pool, work)
         finally:
             self.inside -= 1

@@ -29,6 +29,9 @@ class Problem(Exception):
         self.status, self.detail, self.path = status, detail, path
         self.headers = headers or {}
 
+    def __reduce__(self) -> tuple[Any, ...]:  # sent back from a worker process whole
+        return (Problem, (self.status, self.detail, self.path, self.headers))
+
     def body(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": TYPES.get(self.status, "about:blank"),
                                "title": TITLES.get(self.status, "Error"),

@@ -41,6 +41,7 @@ class Settings:
     cache_size: int = 64
     workers: int = 2
     queue: int = 32
+    processes: bool = False  # searches in worker processes, not threads
     token: str | None = None
     cors_origins: list[str] = field(default_factory=list)
 
@@ -274,6 +275,10 @@ def route(service: Service, body: Any, reach: bool = False) -> Any:
     entry = scenario_of(service.cache, f)
     return route_answer(entry.scenario, Node(f["unit"], "$.unit").string(), to, skill, mov,
                         prone, tolerance)[0].to_json()
+
+
+def route_reach(service: Service, body: Any) -> Any:
+    return route(service, body, reach=True)
 
 
 def register(service: Service, body: Any) -> Any:

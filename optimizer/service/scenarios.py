@@ -29,6 +29,7 @@ def canonical_id(data: Any) -> str:
 @dataclass
 class Entry:
     scenario: Scenario
+    data: Any  # its JSON, for worker processes (optimizer/service/pool.py)
     judges: OrderedDict[tuple[str, str], Any] = field(default_factory=OrderedDict)
 
 
@@ -48,7 +49,7 @@ class ScenarioCache:
                 self._entries.move_to_end(key)
                 return key, self._entries[key]
         try:
-            entry = Entry(scenario_from_json(data))
+            entry = Entry(scenario_from_json(data), data)
         except InvalidInputError as exc:
             raise invalid(exc.in_file(path)) from None
         with self._lock:

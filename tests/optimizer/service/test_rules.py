@@ -248,3 +248,25 @@ def test_queries_a_system_does_not_answer_are_422(client: httpx.Client) -> None:
     assert "batch mask" in mask.json()["detail"]
     assert_problem(client.post("/v1/why-not", json={"scenario": example("ruins"),
                                                     "move": example("ruins_route")}), 422, "$")
+
+
+def test_searches_in_processes_answer_as_in_threads(serve: Callable[[Settings], Running],
+                                                    client: httpx.Client) -> None:
+    from tests.optimizer.service.test_same_as_cli import without_elapsed
+
+    running = serve(Settings(processes=True, workers=1))
+    body = {"unit": "spears", "manoeuvre": "march", "objective": {"name": "forward"},
+            "time_limit": 30}
+    with running.client() as c:
+        key = c.post("/v1/scenarios", json=example("spears")).json()["id"]
+        in_process = c.post("/v1/solve", json={"scenario_id": key, **body})
+        assert in_process.status_code == 200, in_process.text
+        in_thread = client.post("/v1/solve", json={"scenario": example("spears"), **body})
+        assert without_elapsed(in_process.json()) == without_elapsed(in_thread.json())
+        assert_problem(c.post("/v1/solve", json={"scenario_id": key, **body,
+                                                 "unit": "nobody"}), 422, "$.unit")
+        assert_problem(c.post("/v1/solve", json={"scenario_id": "0" * 64, **body}), 404,
+                       "$.scenario_id")
+        reach = c.post("/v1/route/reach", json={"scenario": example("ruins"),
+                                                "unit": "fusilier"})
+        assert reach.status_code == 200 and reach.json()["status"] == "FEASIBLE"

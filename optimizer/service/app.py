@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import hmac
 import json
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import asynccontextmanager
 from functools import partial
 from typing import Any
 
@@ -140,10 +141,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from optimizer.service.endpoints import add_endpoints
 
     settings = settings or Settings()
+    server = Server(settings)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        if server.pool is not None:  # the worker processes end with the server
+            server.pool.shutdown(wait=True, cancel_futures=True)
+
     app = FastAPI(title="Manoeuvre", version=__version__,
                   summary="The exact referee and optimiser for tabletop wargame movement.",
-                  docs_url="/docs", redoc_url=None)
-    server = Server(settings)
+                  docs_url="/docs", redoc_url=None, lifespan=lifespan)
     app.state.server = server
     add_endpoints(app, server)
     app.add_exception_handler(Problem, _on_problem)

@@ -270,3 +270,37 @@ def test_searches_in_processes_answer_as_in_threads(serve: Callable[[Settings], 
         reach = c.post("/v1/route/reach", json={"scenario": example("ruins"),
                                                 "unit": "fusilier"})
         assert reach.status_code == 200 and reach.json()["status"] == "FEASIBLE"
+
+
+def test_python_m_serve_with_processes_answers_and_stops() -> None:
+    # `python -m optimizer.cli` ran its command again in every spawned worker (an unguarded
+    # __main__): a second server on the same port, and no answer.
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from tests.optimizer.service.conftest import free_port
+    from tests.support import ROOT
+
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "optimizer.cli", "serve", "--port",
+                               str(port), "--processes", "--workers", "1"], cwd=ROOT,
+                              env=dict(os.environ, MPLBACKEND="Agg"),
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(600):  # up to a minute to listen (not a timed assertion)
+            try:
+                httpx.get(f"{url}/v1/health", timeout=1.0)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        answer = httpx.post(f"{url}/v1/solve", timeout=120.0, json={
+            "scenario": example("spears"), "unit": "spears", "manoeuvre": "march",
+            "objective": {"name": "forward"}, "time_limit": 30})
+        assert answer.status_code == 200 and answer.json()["status"] == "OPTIMAL"
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=60)
+    assert "Traceback" not in err and "leaked" not in err, err

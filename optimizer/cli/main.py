@@ -198,7 +198,7 @@ def check_answer(scenario: Any, data: Any, *, source: str, referee: float | None
     from optimizer.cli.warn import warned
 
     warnings = warned(scenario, move=data)
-    if is_nudge_data(data) or casualties is not None:  # the player's nudges (`nudge --json`)
+    if is_nudge_data(data) or casualties:  # the player's nudges (a `nudge --json` file)
         return nudge_check_answer(scenario, data, casualties, result is not None, source)
     try:
         data = move_of_result(data)  # a `solve --json` or `route --json` output: its move

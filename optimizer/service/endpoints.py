@@ -88,14 +88,18 @@ JSON_ROUTES: list[tuple[str, Any, bool, dict[str, Any], str]] = [
 
 
 def add_endpoints(app: FastAPI, server: Server) -> None:
-    app.get("/v1/health", summary="Liveness")(health)
-    app.get("/v1/examples", summary="The bundled example files, by name")(examples)
-    app.get("/v1/examples/{name}", summary="One bundled example file")(example)
+    app.get("/v1/health", summary="Liveness", operation_id="health")(health)
+    app.get("/v1/examples", summary="The bundled example files, by name",
+            operation_id="examples")(examples)
+    app.get("/v1/examples/{name}", summary="One bundled example file",
+            operation_id="example")(example)
     app.post("/v1/scenarios", summary="Register a scenario; its id (sha256 of its canonical "
-             "JSON)", openapi_extra=body([], {}, scenario=False))(
+             "JSON)", openapi_extra=body([], {}, scenario=False), operation_id="register")(
         server.endpoint(queries.register, status=201))
     for path, handler, gated, extra, summary in JSON_ROUTES:
-        app.post(path, summary=summary, openapi_extra=extra)(server.endpoint(handler, gated))
+        app.post(path, summary=summary, openapi_extra=extra,
+                 operation_id=path.removeprefix("/v1/").replace("/", "_").replace("-", "_"))(
+            server.endpoint(handler, gated))
 
     async def moves(request: Request) -> Response:
         found = await server.answer(queries.moves, request, gated=True)
@@ -123,9 +127,10 @@ def add_endpoints(app: FastAPI, server: Server) -> None:
                         headers={"X-Count": str(count)})
 
     app.post("/v1/moves", summary="Legal moves on the view lattice, a move a line (NDJSON; "
-             "the moves of `moves --json`)", openapi_extra=body(
+             "the moves of `moves --json`)", operation_id="moves", openapi_extra=body(
                  ["unit", "manoeuvre"], {**UNIT, "limit": {"type": "integer"}}))(moves)
     app.post("/v1/solve/stream", summary="As /v1/solve, as Server-Sent Events (`final`)",
+             operation_id="solve_stream",
              openapi_extra=body(["unit", "manoeuvre", "objective"], SEARCH))(solve_stream)
     extra = body(["unit", "manoeuvre", "poses"], {**UNIT, "poses": POSES})
     extra["requestBody"]["content"]["application/octet-stream"] = {
@@ -133,7 +138,7 @@ def add_endpoints(app: FastAPI, server: Server) -> None:
                    "description": "rows of four little-endian float64: x, y, facing, files "
                    "(scenario_id, unit, manoeuvre as query parameters)"}}
     app.post("/v1/mask", summary="Legality of many end poses (JSON booleans, or packed bits "
-             "with X-Count)", openapi_extra=extra)(batch_mask)
+             "with X-Count)", openapi_extra=extra, operation_id="mask")(batch_mask)
 
 
 def _binary(server: Server, data: bytes, query: dict[str, str]) -> tuple[bytes, int]:

@@ -89,6 +89,16 @@ def overhang(polys: np.ndarray, width: float, depth: float) -> np.ndarray:
 FAN_STEP_DEG = 7.5
 
 
+def edge_normals(vertices: np.ndarray) -> np.ndarray:
+    """Unit normals of a convex polygon's edges, shape (k, 2) (degenerate edges dropped);
+    outward for counter-clockwise vertices."""
+    d = np.roll(vertices, -1, axis=0) - vertices
+    n = np.stack([d[:, 1], -d[:, 0]], axis=1)
+    length = np.hypot(n[:, 0], n[:, 1])
+    keep = length >= 1e-12
+    return n[keep] / length[keep, None]
+
+
 @dataclass
 class ConvexPiece:
     """A convex obstacle piece in frame inches: vertices (counter-clockwise) and its label."""
@@ -102,17 +112,10 @@ class ConvexPiece:
 
     def edge_normals(self) -> list[tuple[tuple[float, float], float]]:
         """(outward unit normal n, offset e) of each edge: the piece lies in n . x <= e."""
-        out = []
-        v = self.vertices
-        for k in range(len(v)):
-            a, b = v[k], v[(k + 1) % len(v)]
-            n = np.array([b[1] - a[1], a[0] - b[0]])
-            length = float(np.hypot(*n))
-            if length < 1e-12:
-                continue
-            n = n / length
-            out.append(((float(n[0]), float(n[1])), float(np.max(v @ n))))
-        return out
+        normals = edge_normals(self.vertices)
+        offsets = (self.vertices @ normals.T).max(axis=0)
+        return [((float(x), float(y)), float(e))
+                for (x, y), e in zip(normals, offsets, strict=True)]
 
     def corner_fans(self, step_deg: float = FAN_STEP_DEG) -> list[tuple[float, float]]:
         """Unit directions between the normals of each vertex's two edges, at most

@@ -120,7 +120,9 @@ def _monotone_sweep(near: Point, far: Point, pivot: Point, angle_deg: float) -> 
     outer = arc_points(far, pivot, angle_deg, steps, circumscribed=True)
     inner = arc_points(near, pivot, angle_deg, steps, circumscribed=False)[::-1]
     ring = np.vstack([[near, far], outer, inner])
-    return shapely.make_valid(shapely.polygons(ring))
+    sweep = shapely.polygons(ring)
+    # make_valid returns a valid polygon unchanged, at a hundred times is_valid's cost.
+    return sweep if shapely.is_valid(sweep) else shapely.make_valid(sweep)
 
 
 def arc_points(point: Point, pivot: Point, angle_deg: float, steps: int,

@@ -36,6 +36,7 @@ from shapely.geometry import Polygon
 from constraints.core.limits import FLOAT_NOISE
 from constraints.geometry.convex import ConvexPiece
 from constraints.geometry.frame import Frame
+from constraints.geometry.overlap import meeting_interval
 from constraints.geometry.parts import holding_union
 from constraints.geometry.plane import rectangle_corners
 from constraints.rank_and_file.sweeps import turn_parts, unit_sweep, wheel_area
@@ -159,20 +160,15 @@ def minkowski(grown_piece: np.ndarray, rect: np.ndarray) -> np.ndarray:
     return (grown_piece[:, None, :] - rect[None, :, :]).reshape(-1, 2)
 
 
-def ray_entry(points: np.ndarray, direction: np.ndarray) -> float | None:
-    """Where the ray {s u : s >= 0} enters the hull of `points` (0 when it starts inside), or
-    None when it misses it."""
-    lo, hi = 0.0, BIG
-    for n, h in half_planes(points):
-        along = n[0] * direction[0] + n[1] * direction[1]
-        if abs(along) < 1e-12:
-            if h < 0:
-                return None
-        elif along > 0:
-            hi = min(hi, h / along)
-        else:
-            lo = max(lo, h / along)
-    return lo if lo <= hi else None
+def leg_one_entry(grown_piece: np.ndarray, rect: np.ndarray,
+                  direction: np.ndarray) -> float | None:
+    """The least s >= 0 at which `rect` slid by s * `direction` meets the grown piece: where
+    the ray {s u : s >= 0} enters C0 = G (+) (-R0) (0 when it starts inside), or None when it
+    misses it (constraints.geometry.overlap.meeting_interval: no hull of C0 is built)."""
+    found = meeting_interval(rect, grown_piece, direction)
+    if found is None or found[1] < 0.0:
+        return None
+    return max(found[0], 0.0)
 
 
 def leg_two_zone(way: Way, grown_piece: np.ndarray) -> np.ndarray | None:

@@ -23,9 +23,8 @@ from constraints.whfb7.way_geometry import (
     Way,
     grown,
     half_planes,
+    leg_one_entry,
     leg_two_zone,
-    minkowski,
-    ray_entry,
     turn_area,
     ways_of,
     wheel_intervals,
@@ -64,7 +63,7 @@ def _spacing(ectx: EncodeContext, way: Way, region: shapely.Geometry, pieces: li
     lit = enc.option_vars[option.index]
     a_most = option.spare_in
     for g in swollen:  # leg 1: a stops short of every grown piece ahead
-        entry = ray_entry(minkowski(g, way.rect0), way.f)
+        entry = leg_one_entry(g, way.rect0, way.f)
         if entry is not None:
             a_most = min(a_most, entry - MARGIN_IN)
     if a_most < 0:

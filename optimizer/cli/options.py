@@ -22,6 +22,9 @@ VALUE_OPTIONS = ("--target", "--face", "--facing", "--time-limit", "--effort", "
 _NEGATIVE = re.compile(r"-(\d|\.\d|inf|nan)", re.IGNORECASE)
 # When this module was imported: the start of the command where /proc cannot say better.
 IMPORTED_AT = time.monotonic()
+# The longest a process may plausibly run before this module is imported (the script imports
+# it first thing): a process age beyond that is a misread clock (seconds_since_start).
+MAX_START_UP_S = 30.0
 
 
 def join_negative_values(argv: Sequence[str]) -> list[str]:
@@ -79,8 +82,15 @@ def seconds_since_start(whole_process: bool, called_at: float) -> float:
     now = time.monotonic()
     if not whole_process:
         return now - called_at
+    since_import = now - IMPORTED_AT
     since_process = _process_age()
-    return since_process if since_process is not None else now - IMPORTED_AT
+    # The process started before this module was imported, and not much before: a reading
+    # outside that (a container whose /proc/uptime is not the clock of the process start
+    # times) is not used.
+    if since_process is None or not since_import <= since_process <= since_import + \
+            MAX_START_UP_S:
+        return since_import
+    return since_process
 
 
 def _process_age() -> float | None:

@@ -9,6 +9,7 @@ touched: figures are plain `matplotlib.figure.Figure` objects.
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -31,12 +32,11 @@ from constraints.geometry.plane import Point
 from optimizer.render.labels import witness_line
 from optimizer.render.output import check_output, write_atomically
 from optimizer.render.sketch import MoveSketch, sketch
+from optimizer.render.units import draw_models, player_colour
 
 Overlay = tuple[shapely.Geometry, dict[str, Any]]
 Move = Any  # a move of the scenario's system (its `unit` is the moving unit's id)
 
-MOVER = "tab:blue"
-OTHER = "#8c8c8c"
 FIELD = "#f1f5ea"
 BAD = "#d62728"
 GOOD = "#2ca02c"
@@ -70,16 +70,11 @@ def draw(ax: Axes, scenario: Scenario, move: Move | None = None,
     if move is not None and verdict is None:
         verdict = check_move(scenario, move)
     moving = move.unit if move is not None else None
-    for unit in scenario.units:
-        if unit.id != moving:
-            _draw_boundary(ax, unit.corners(), edgecolor=OTHER, facecolor="#d9d9d9",
-                           front="#505050")
-            x, y = unit.pose.centre
-            ax.text(x, y, unit.id, ha="center", va="center", fontsize=8,
-                    color="#404040", clip_on=True)
+    players = list(dict.fromkeys(u.player for u in scenario.units))
+    _draw_units(ax, scenario, moving, players)
     if move is not None and verdict is not None:
         drawn = sketch(scenario, move, verdict)
-        _draw_move(ax, drawn, annotate)
+        _draw_move(ax, drawn, annotate, player_colour(scenario.unit(move.unit).player, players))
         _draw_violations(ax, drawn, verdict, annotate)
         _set_title(ax, verdict)
     if target is not None:
@@ -89,6 +84,24 @@ def draw(ax: Axes, scenario: Scenario, move: Move | None = None,
     if annotate and (move is not None or overlays or target is not None
                      or len(scenario.terrain) > MAX_TERRAIN_LABELS):
         _legend(ax)
+
+
+def _draw_units(ax: Axes, scenario: Scenario, moving: str | None,
+                players: list[str]) -> None:
+    """Every unit's models and boundary in its player's colour, one legend entry a player
+    (the moving unit's boundaries are the move's, drawn by `_draw_move`)."""
+    named: set[str] = set()
+    for unit in scenario.units:
+        colour = player_colour(unit.player, players)
+        draw_models(ax, unit, colour)
+        if unit.id == moving:
+            continue
+        label = None if unit.player in named else f"{unit.player}'s units"
+        named.add(unit.player)
+        _draw_boundary(ax, unit.corners(), edgecolor=colour, front=colour, label=label)
+        x, y = unit.pose.centre
+        ax.text(x, y, unit.id, ha="center", va="center", fontsize=8, color="black",
+                clip_on=True, zorder=6)
 
 
 def _legend(ax: Axes) -> None:
@@ -200,6 +213,8 @@ def _draw_field(ax: Axes, scenario: Scenario) -> None:
     width, depth = scenario.battlefield.width_in, scenario.battlefield.depth_in
     ax.add_patch(Rectangle((0.0, 0.0), width, depth, facecolor=FIELD, edgecolor="black",
                            linewidth=1.2, zorder=0))
+    for spine in ax.spines.values():  # the field's own edge is the border
+        spine.set_visible(False)
     ax.set_xlim(-1.0, width + 1.0)
     ax.set_ylim(-1.0, depth + 1.0)
     ax.set_aspect("equal", adjustable="box")
@@ -245,9 +260,9 @@ def check_move(scenario: Scenario, move: Move) -> Verdict:
     return find_system(scenario.rules).check(scenario, move)
 
 
-def _draw_move(ax: Axes, drawn: MoveSketch, arrows: bool) -> None:
+def _draw_move(ax: Axes, drawn: MoveSketch, arrows: bool, colour: str) -> None:
     if drawn.swept is not None and not drawn.swept.is_empty:
-        draw_geometry(ax, drawn.swept, facecolor=MOVER, edgecolor="none", alpha=0.15, zorder=2,
+        draw_geometry(ax, drawn.swept, facecolor=colour, edgecolor="none", alpha=0.15, zorder=2,
                       label=drawn.swept_label)
     for i, arc in enumerate(drawn.arcs):
         ax.plot(*zip(*arc, strict=True), color="#0b3d66", linewidth=1.0, linestyle=":",
@@ -259,30 +274,30 @@ def _draw_move(ax: Axes, drawn: MoveSketch, arrows: bool) -> None:
                 markeredgecolor="#0b3d66", linestyle="none", zorder=6,
                 label="turn on the spot" if i == 0 else None)
     start, end = drawn.start, drawn.end
-    _draw_boundary(ax, start, edgecolor=MOVER, front=MOVER, linestyle="--",
+    _draw_boundary(ax, start, edgecolor=colour, front=colour, linestyle="--",
                    label=f"{drawn.unit} start")
-    _draw_boundary(ax, end, edgecolor=MOVER, front="#0b3d66", facecolor=MOVER, alpha=0.4,
+    _draw_boundary(ax, end, edgecolor=colour, front="#0b3d66", facecolor=colour, alpha=0.4,
                    label=f"{drawn.unit} end ({drawn.end_files} files)")
     if arrows:
-        _draw_facing_arrow(ax, start)
-        _draw_facing_arrow(ax, end)
+        _draw_facing_arrow(ax, start, colour)
+        _draw_facing_arrow(ax, end, colour)
     x, y = sum(c[0] for c in start) / 4.0, sum(c[1] for c in start) / 4.0
-    ax.text(x, y, drawn.unit, ha="center", va="center", fontsize=8, color=MOVER,
+    ax.text(x, y, drawn.unit, ha="center", va="center", fontsize=8, color=colour,
             zorder=6, clip_on=True)
-    ax.plot(*zip(*start, strict=True), "o", markerfacecolor="white", markeredgecolor=MOVER,
+    ax.plot(*zip(*start, strict=True), "o", markerfacecolor="white", markeredgecolor=colour,
             markersize=4, linestyle="none", zorder=5, label="start corners")
     ax.plot(*zip(*end, strict=True), "o", color="#0b3d66", markersize=4, linestyle="none",
             zorder=5, label="end corners")
 
 
-def _draw_facing_arrow(ax: Axes, corners: Sequence[Point]) -> None:
+def _draw_facing_arrow(ax: Axes, corners: Sequence[Point], colour: str) -> None:
     """A short arrow from the middle of the Front Facing, the way the unit looks."""
     (lx, ly), (rx, ry) = corners[0], corners[1]
     mx, my = (lx + rx) / 2.0, (ly + ry) / 2.0
     cx, cy = sum(c[0] for c in corners) / 4.0, sum(c[1] for c in corners) / 4.0
     scale = 0.6 / max(((mx - cx) ** 2 + (my - cy) ** 2) ** 0.5, 1e-9)
     ax.annotate("", xy=(mx + (mx - cx) * scale, my + (my - cy) * scale), xytext=(mx, my),
-                arrowprops={"arrowstyle": "-|>", "color": MOVER, "lw": 1.2}, zorder=5)
+                arrowprops={"arrowstyle": "-|>", "color": colour, "lw": 1.2}, zorder=5)
 
 
 def _draw_violations(ax: Axes, drawn: MoveSketch, verdict: Verdict, annotate: bool) -> None:
@@ -313,12 +328,25 @@ def _label_violation(ax: Axes, violation: Violation, anchor: Point, index: int) 
 def _set_title(ax: Axes, verdict: Verdict) -> None:
     head = f"{verdict.unit} {verdict.manoeuvre}: "
     if verdict.legal:
-        ax.set_title(head + "LEGAL", color=GOOD, fontsize=11, fontweight="bold")
+        ax.set_title(head + "LEGAL" + _budget(verdict), color=GOOD, fontsize=11,
+                     fontweight="bold")
     else:
         # Rule names for players, each clause id beside its name for reference.
         broken = ", ".join(f"{rule_name(c)} ({c})" for c in dict.fromkeys(verdict.clauses()))
         text = textwrap.fill(head + "ILLEGAL: " + broken, width=80, break_on_hyphens=False)
         ax.set_title(text, color=BAD, fontsize=10, fontweight="bold")
+
+
+def _budget(verdict: Verdict) -> str:
+    """How much of its distance a move used ("7.78 of 8\""), from the reading that measured
+    the move's distance; nothing for a move without one (a Reform)."""
+    distance = verdict.measurements.get("distance")
+    for reading in verdict.readings:
+        if distance is not None and reading.dimension == "in" and \
+                math.isclose(reading.measured, distance, abs_tol=1e-9):
+            return f" ({rule_name(reading.clause)}: {reading.measured:.2f} of " \
+                   f"{reading.limit:g}\")"
+    return ""
 
 
 def _unlabelled(style: dict[str, Any]) -> dict[str, Any]:

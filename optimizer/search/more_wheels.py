@@ -61,6 +61,7 @@ TEMPLATE_SPREAD = 6     # lattice steps between the relaxation points the shapes
 NEIGHBOURHOOD = 10      # lattice steps round the templates' headings the last model holds
 COARSE_POINTS = 50_000  # the first grid of the relaxation's parameters, at most
 BEST_POINTS = 40        # points kept from each grid for the next, finer one
+POINTS_CHUNK = 4096     # grid points judged between looks at the clock
 STATUSES = {cp_model.OPTIMAL: Status.OPTIMAL, cp_model.FEASIBLE: Status.FEASIBLE,
             cp_model.INFEASIBLE: Status.INFEASIBLE}
 
@@ -161,7 +162,7 @@ def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
     if found is not None:  # a legal way of two wheels, better than the answer so far
         result = _better(request, result, found[:2])
         result.stats["ways_candidate"] = found[2]
-    templates = family.way_templates(request, wheels, _lattice_points(request), TEMPLATES,
+    templates = family.way_templates(request, wheels, _lattice_points(request, clock), TEMPLATES,
                                      TEMPLATE_SPREAD)
     screen = _TemplateScreen(request)
     skipped = 0
@@ -308,7 +309,7 @@ def _better(request: SearchRequest, result: SearchResult,
     return result
 
 
-def _lattice_points(request: SearchRequest) -> np.ndarray:
+def _lattice_points(request: SearchRequest, clock: Clock) -> np.ndarray:
     """Lattice points (whole steps of every parameter of the relaxation) where it is best,
     best first (ties: most budget to spare): a coarse grid, then finer grids round the best
     points, down to one step; every grid's points are kept, so that the list spans the
@@ -326,12 +327,10 @@ def _lattice_points(request: SearchRequest) -> np.ndarray:
     points = np.stack(np.meshgrid(*axes, indexing="ij"), -1).reshape(-1, len(lo))
     seen: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     while True:
-        pieces = relaxation.pieces(points * step, np.zeros(points.shape))
-        values = request.goal.piece_values(pieces)
-        values = -values if request.goal.maximise else values
+        values, radius = _point_values(request, points * step, clock)
         keep = np.isfinite(values)
-        seen.append((points[keep], values[keep], pieces.radius[keep]))
-        order = np.lexsort((-pieces.radius[keep], values[keep]))[:BEST_POINTS]
+        seen.append((points[keep], values[keep], radius[keep]))
+        order = np.lexsort((-radius[keep], values[keep]))[:BEST_POINTS]
         if spacing == 1 or not len(order):
             break
         spacing //= 2
@@ -344,6 +343,24 @@ def _lattice_points(request: SearchRequest) -> np.ndarray:
     every, index = np.unique(every, axis=0, return_index=True)
     order = np.lexsort((-spare[index], values[index]))
     return every[order]
+
+
+def _point_values(request: SearchRequest, points: np.ndarray,
+                  clock: Clock) -> tuple[np.ndarray, np.ndarray]:
+    """The relaxation's value (lower is better) and spare radius at each point of headings,
+    judged POINTS_CHUNK at a time with a look at the clock between (SearchTimeout)."""
+    relaxation = request.relaxation
+    assert relaxation is not None
+    values, radius = [], []
+    for start in range(0, len(points), POINTS_CHUNK):
+        if clock.expired():
+            raise SearchTimeout("the wall clock ran out while the way templates were drawn")
+        chunk = points[start:start + POINTS_CHUNK]
+        pieces = relaxation.pieces(chunk, np.zeros(chunk.shape))
+        value = request.goal.piece_values(pieces)
+        values.append(-value if request.goal.maximise else value)
+        radius.append(pieces.radius)
+    return np.concatenate(values), np.concatenate(radius)
 
 
 def _family_status(ways: Status, result: SearchResult) -> Status:

@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 import shapely
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
 from constraints.core.profile import registered_clauses, rule_name
 from constraints.core.scenario import Terrain
 from constraints.errors import InvalidInputError
+from constraints.t9a.move_io import load_move
 from optimizer import Move, check_move, forward, load_scenario, wheel
 from optimizer.render import draw, draw_geometry, make_figure, render_to_file
 from optimizer.render.sketch import sketch
@@ -97,7 +99,8 @@ def test_many_terrain_features_are_not_labelled_one_by_one() -> None:
     legend = ax.get_legend()
     assert legend is not None
     assert sorted(t.get_text() for t in legend.get_texts()) == ["dangerous terrain",
-                                                               "impassable terrain"]
+                                                               "impassable terrain",
+                                                               "red's units"]
     few = Figure()
     draw(few.add_subplot(), crowded(3))
     assert {"t0", "t1", "t2"} <= {t.get_text() for t in few.axes[0].texts}
@@ -133,3 +136,18 @@ def test_render_to_file_refuses_a_bad_name_before_drawing(tmp_path: Path) -> Non
     with pytest.raises(InvalidInputError, match="no such folder"):
         render_to_file(SPEARS, tmp_path / "nowhere" / "picture.png")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_units_show_their_players_models_and_a_legal_move_its_budget() -> None:
+    """Each player's units in its colour with one legend entry a player, every model's base
+    drawn, the move's distance against its allowance in the title, one border."""
+    spears = load_scenario(ROOT / "examples" / "spears.json")
+    move = load_move(ROOT / "examples" / "spears_march.json")
+    figure = make_figure(spears, move)
+    whole, close = figure.axes
+    labels = [t.get_text() for t in close.get_legend().get_texts()]
+    assert "blue's units" in labels
+    bases = sum(len(u.model_ids()) for u in spears.units)
+    assert sum(isinstance(p, Rectangle) and p.get_width() < 2 for p in whole.patches) >= bases
+    assert close.get_title().endswith('LEGAL (March distance: 7.78 of 8")')
+    assert not any(spine.get_visible() for spine in whole.spines.values())

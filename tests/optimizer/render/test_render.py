@@ -103,7 +103,7 @@ def test_draw_on_any_axes_with_overlays(spears) -> None:
 def test_draw_titles_a_legal_move_in_green(spears) -> None:
     ax = Figure().add_subplot()
     draw(ax, spears, LEGAL, check_move(spears, LEGAL))
-    assert ax.get_title().endswith("LEGAL")
+    assert ax.get_title().endswith("LEGAL (March distance: 1.00 of 8\")")
     assert ax.title.get_color() != "black"
 
 

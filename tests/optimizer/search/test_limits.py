@@ -10,12 +10,14 @@ import time
 
 import pytest
 
+import optimizer.search.more_wheels as more_wheels
 import optimizer.search.request as search_request
 from constraints.core.scenario_io import load_scenario
 from constraints.core.status import Status
 from constraints.sat.context import SearchTimeout
 from constraints.t9a.checker import check_move
 from optimizer import Objective, best_move
+from optimizer.search.clock import Clock
 from optimizer.search.model import build_search
 from optimizer.search.request import SearchRequest
 from tests.support import SCENARIOS, scenario, unit
@@ -144,3 +146,16 @@ def test_a_small_row_budget_gives_the_same_answer_twice(monkeypatch):
     for answer in answers:
         answer.pop("elapsed_s")
     assert json.dumps(answers[0], sort_keys=True) == json.dumps(answers[1], sort_keys=True)
+
+
+def test_drawing_the_way_templates_stops_at_the_deadline():
+    """The relaxation's grid of up to 50,000 headings (the way templates' starting points)
+    is judged in chunks, each after a look at the clock: an expired clock stops it before
+    any work, and a clock with time left gives the whole grid, best first."""
+    request = _request(OVER_LIMIT)
+    assert request.relaxation is not None
+    with pytest.raises(SearchTimeout) as stop:
+        more_wheels._lattice_points(request, Clock(0.0))
+    assert stop.value.limit == "wall_clock"
+    points = more_wheels._lattice_points(request, Clock(600.0))
+    assert len(points) > more_wheels.BEST_POINTS

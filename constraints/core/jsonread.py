@@ -54,6 +54,12 @@ def read_json(path: str | Path) -> Any:
     if len(data) > MAX_FILE_BYTES:
         raise InvalidInputError(f"file larger than {MAX_FILE_BYTES // 2**20} MiB",
                                 source=source)
+    return parse_json(data, source)
+
+
+def parse_json(data: bytes, source: str | None = None) -> Any:
+    """Parse JSON text (UTF-8 bytes: a file's, or a request body's), turning every way it can
+    fail into one clear error."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

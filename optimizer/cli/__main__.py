@@ -4,4 +4,6 @@ import sys
 
 from optimizer.cli.main import main
 
-sys.exit(main())
+# Guarded: a worker process of `serve --processes` (spawned) imports this module again.
+if __name__ == "__main__":
+    sys.exit(main())

@@ -22,6 +22,7 @@ from optimizer.cli.options import finite, join_negative_values
 # `check` no solver (benchmarks/bench_startup.py measures the start-up).
 if TYPE_CHECKING:
     from constraints.core.verdict import Verdict
+    from optimizer.cli.results import Answer
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
 EPILOG = """\
@@ -60,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     from optimizer.cli.reform import add_reform_command
     from optimizer.cli.route import add_route_command
     from optimizer.cli.search import add_search_commands
+    from optimizer.cli.serve import add_serve_command
 
     parser = _Parser(prog="manoeuvre", description="Referee and optimiser for unit movement "
                      "(The Ninth Age Move Manoeuvres).", epilog=EPILOG,
@@ -94,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_nudge_command(sub, COMMAND_EPILOG)
     add_reform_command(sub, COMMAND_EPILOG)
     add_route_command(sub, COMMAND_EPILOG)
+    add_serve_command(sub, COMMAND_EPILOG)
     return parser
 
 
@@ -168,43 +171,58 @@ def _silence_stdout() -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from constraints.core.jsonread import read_json
-    from constraints.core.referee import checked_tolerance
     from constraints.core.scenario_io import load_scenario
-    from constraints.core.system import find_system
-    from constraints.errors import InvalidInputError
     from constraints.t9a.combat_reform_io import load_combat_result
-    from optimizer.cli.nudge import check_nudge_file, is_nudge_data
-    from optimizer.cli.reform import check_reform_file, is_combat_reform
-    from optimizer.cli.results import move_of_result
-    from optimizer.cli.warn import shown, warned, with_warnings
 
     scenario = load_scenario(args.scenario)
-    data = read_json(args.move)
+    answer = check_answer(scenario, read_json(args.move), source=args.move,
+                          referee=args.referee,
+                          result=(lambda: load_combat_result(args.result)) if args.result
+                          else None,
+                          casualties=args.casualties)
+    return answer.print(args.json)
+
+
+def check_answer(scenario: Any, data: Any, *, source: str, referee: float | None = None,
+                 result: Callable[[], Any] | None = None, casualties: Any = None) -> Answer:
+    """`check`'s answer for a move, a result file holding one, nudges or a Combat Reform
+    proposal (`data`, read from `source`).  `result` reads the combat result when one is
+    given (after the proposal is known to be a Combat Reform); `casualties`: a casualties
+    file's path, or their JSON (the HTTP service), for nudges."""
+    from constraints.core.referee import checked_tolerance
+    from constraints.core.system import find_system
+    from constraints.errors import InvalidInputError
+    from optimizer.cli.nudge import is_nudge_data, nudge_check_answer
+    from optimizer.cli.reform import check_reform_file, is_combat_reform
+    from optimizer.cli.results import Answer, move_of_result
+    from optimizer.cli.warn import warned
+
     warnings = warned(scenario, move=data)
-    if is_nudge_data(data) or args.casualties:  # the player's nudges (a `nudge --json` file)
-        return check_nudge_file(args, scenario, data)
+    if is_nudge_data(data) or casualties:  # the player's nudges (a `nudge --json` file)
+        return nudge_check_answer(scenario, data, casualties, result is not None, source)
     try:
         data = move_of_result(data)  # a `solve --json` or `route --json` output: its move
     except InvalidInputError as exc:
-        raise exc.in_file(args.move) from None
-    if args.result and not is_combat_reform(data):
+        raise exc.in_file(source) from None
+    if result is not None and not is_combat_reform(data):
         raise InvalidInputError("--result goes only with a Combat Reform proposal",
                                 path="command line")
-    result = load_combat_result(args.result) if args.result else None
+    combat = result() if result is not None else None
     system = find_system(scenario.rules)
     try:
-        verdict = check_reform_file(scenario, data, result) if is_combat_reform(data) \
+        verdict = check_reform_file(scenario, data, combat) if is_combat_reform(data) \
             else system.check(scenario, system.read_move(data))
     except InvalidInputError as exc:
-        raise exc.in_file(args.move) from None
-    if args.referee is not None:
-        verdict = verdict.refereed(checked_tolerance(args.referee, "--referee"))
-    text = verdict.text() if hasattr(verdict, "text") else verdict_text(verdict)
-    print(json.dumps(with_warnings(verdict.to_json(), warnings), indent=2) if args.json
-          else shown(text, warnings))
+        raise exc.in_file(source) from None
+    if referee is not None:
+        verdict = verdict.refereed(checked_tolerance(referee, "--referee"))
     if verdict.referee is not None and verdict.referee.passes:
-        return EXIT_OK  # legal, or within the referee's tolerance
-    return EXIT_OK if verdict.status == "legal" else EXIT_NO  # illegal or not proved: 1
+        status = EXIT_OK  # legal, or within the referee's tolerance
+    else:
+        status = EXIT_OK if verdict.status == "legal" else EXIT_NO  # illegal, not proved: 1
+    return Answer(verdict.to_json(), status,
+                  lambda: verdict.text() if hasattr(verdict, "text") else verdict_text(verdict),
+                  warnings)
 
 
 def cmd_render(args: argparse.Namespace) -> int:
@@ -275,7 +293,8 @@ COMMANDS = {"check": "optimizer.cli.main:cmd_check", "render": "optimizer.cli.ma
             "solve": "optimizer.cli.search:cmd_solve", "moves": "optimizer.cli.search:cmd_moves",
             "nudge": "optimizer.cli.nudge:cmd_nudge",
             "combat-reform": "optimizer.cli.reform:cmd_combat_reform",
-            "route": "optimizer.cli.route:cmd_route"}
+            "route": "optimizer.cli.route:cmd_route",
+            "serve": "optimizer.cli.serve:cmd_serve"}
 
 
 def command(name: str) -> Callable[[argparse.Namespace], int]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +10,8 @@ from constraints.core.jsonread import read_json
 from constraints.core.scenario import Scenario, require_system
 from constraints.core.scenario_io import load_scenario
 from constraints.errors import InvalidInputError
-from optimizer.cli.warn import shown, warned, with_warnings
+from optimizer.cli.results import Answer
+from optimizer.cli.warn import warned
 
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1)"
 
@@ -31,22 +31,30 @@ def add_nudge_command(sub: Any, epilog: str | None = None) -> None:
 
 
 def cmd_nudge(args: argparse.Namespace) -> int:
-    from optimizer.nudge import load_losses, resolve
-    from optimizer.nudge.output import result_text, result_to_json
+    from optimizer.nudge import load_losses
     from optimizer.render.output import check_output
 
     output = check_output(args.render) if args.render else None
     scenario = load_scenario(args.scenario)
     require_system(scenario, "t9a", "manoeuvre nudge")
-    warnings = warned(scenario)
     losses = load_losses(args.casualties, scenario) if args.casualties else ()
-    result = resolve(scenario, losses)
-    print(json.dumps(with_warnings(result_to_json(result), warnings), indent=2) if args.json
-          else shown(result_text(result), warnings))
+    answer, result = nudge_answer(scenario, losses)
+    answer.print(args.json)
     if output is not None:
         from optimizer.render.nudge import render_nudge_to_file
         render_nudge_to_file(result, output)
-    return 0
+    return answer.status
+
+
+def nudge_answer(scenario: Scenario, losses: Any) -> tuple[Answer, Any]:
+    """`nudge`'s answer for these losses, and the resolution (to draw)."""
+    from optimizer.nudge import resolve
+    from optimizer.nudge.output import result_text, result_to_json
+
+    require_system(scenario, "t9a", "manoeuvre nudge")
+    warnings = warned(scenario)
+    result = resolve(scenario, losses)
+    return Answer(result_to_json(result), 0, lambda: result_text(result), warnings), result
 
 
 def is_nudge_result(path: str) -> bool:
@@ -58,27 +66,30 @@ def is_nudge_data(data: Any) -> bool:
     return isinstance(data, dict) and "nudges" in data
 
 
-def check_nudge_file(args: argparse.Namespace, scenario: Scenario, data: Any) -> int:
-    """`check SCENARIO NUDGE.json [--casualties FILE]`: judge the player's nudges."""
+def nudge_check_answer(scenario: Scenario, data: Any, casualties: Any, with_result: bool,
+                       source: str) -> Answer:
+    """`check SCENARIO NUDGE.json [--casualties FILE]`: judge the player's nudges.
+    `casualties`: a file's path, their JSON (the HTTP service), or None for those the
+    nudges echo."""
     from optimizer.nudge import load_losses, losses_from_json
     from optimizer.nudge.judge import judge_nudges
 
     if not is_nudge_data(data):
         raise InvalidInputError("--casualties goes only with nudges (a `nudge --json` "
                                 "result)", path="command line")
-    if args.result:
+    if with_result:
         raise InvalidInputError("--result goes only with a Combat Reform proposal",
                                 path="command line")
     require_system(scenario, "t9a", "manoeuvre check (nudges)")
     try:
         # Without --casualties, those a `nudge --json` file echoes (so its output chains).
-        losses = load_losses(args.casualties, scenario) if args.casualties else \
-            losses_from_json(data.get("casualties", {}), scenario)
+        losses = load_losses(casualties, scenario) if isinstance(casualties, str) else \
+            losses_from_json(data.get("casualties", {}) if casualties is None else casualties,
+                             scenario)
         verdict = judge_nudges(scenario, losses, data)
     except InvalidInputError as exc:
-        raise exc.in_file(args.move) from None
-    print(json.dumps(verdict.to_json(), indent=2) if args.json else verdict.text())
-    return 0 if verdict.legal else 1
+        raise exc.in_file(source) from None
+    return Answer(verdict.to_json(), 0 if verdict.legal else 1, verdict.text)
 
 
 def render_nudge_result(scenario: Scenario, path: str, output: Path) -> int:

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import json
 
-from constraints.core.scenario import require_system
-from constraints.core.scenario_io import load_scenario
+from constraints.core.scenario import Scenario, require_system
 from constraints.errors import InvalidInputError
+from optimizer.cli.results import Answer
 from optimizer.post_combat import best_pivot
 from optimizer.search.objectives import Objective
 
 
-def solve_post_combat_pivot(args: argparse.Namespace) -> int:
+def pivot_answer(args: argparse.Namespace, scenario: Scenario) -> Answer:
+    """`solve --manoeuvre post_combat_pivot`'s answer (the goal checked by `check_goal`)."""
     from optimizer.cli.search import as_options, result_json, result_text, search_time
 
-    _check_goal(args)
-    scenario = load_scenario(args.scenario)
     require_system(scenario, "t9a", "manoeuvre solve --manoeuvre post_combat_pivot")
     with as_options():
         if not scenario.has_unit(args.unit):
@@ -25,11 +23,11 @@ def solve_post_combat_pivot(args: argparse.Namespace) -> int:
         objective = Objective("face_point", args.face) if args.face is not None \
             else Objective("target_pose", centre, args.facing)
         result = best_pivot(scenario, args.unit, objective, time_limit_s=search_time(args))
-    print(json.dumps(result_json(result), indent=2) if args.json else result_text(result))
-    return 0 if result.status.found else 1
+    return Answer(result_json(result), 0 if result.status.found else 1,
+                  lambda: result_text(result))
 
 
-def _check_goal(args: argparse.Namespace) -> None:
+def check_goal(args: argparse.Namespace) -> None:
     """Exactly one of --face X,Y and --facing DEG; nothing a pivot cannot use."""
     for name, given in (("--target", args.target is not None), ("--forward", args.forward),
                         ("--front", args.front), ("--avoid", bool(getattr(args, "avoid", None)))):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import json
+from collections.abc import Callable
 from typing import Any
 
 from constraints.core.scenario import Scenario, require_system
@@ -12,7 +12,8 @@ from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
 from constraints.t9a.combat_reform_io import CombatResult, load_combat_result
 from optimizer.cli.options import finite
-from optimizer.cli.warn import shown, warned, with_warnings
+from optimizer.cli.results import Answer
+from optimizer.cli.warn import warned
 
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1)"
 RESULT_HELP = ("the combat result (JSON: loser, passed, first, skip, ...); without it no "
@@ -46,31 +47,42 @@ def add_reform_command(sub: Any, epilog: str | None = None) -> None:
 
 
 def cmd_combat_reform(args: argparse.Namespace) -> int:
-    from optimizer.combat_reform.best import EFFORT, Asks
-    from optimizer.combat_reform.output import reforms_text, reforms_to_json, status_of
-    from optimizer.combat_reform.reforms import combat_reforms
     from optimizer.render.output import check_output
 
     output = check_output(args.render) if args.render else None
     scenario = load_scenario(args.scenario)
     require_system(scenario, "t9a", "manoeuvre combat-reform")
-    warnings = warned(scenario)
-    result = load_combat_result(args.result) if args.result else None
-    if args.unit and args.player:
-        raise InvalidInputError("give --unit or --player, not both", path="command line")
-    effort = EFFORT if args.effort is None else args.effort
-    if not 0.0 < effort <= 600.0:
-        raise InvalidInputError("--effort must be above 0 and at most 600",
-                                path="command line")
-    found = combat_reforms(scenario, args.player, args.unit, result, effort,
-                           Asks(args.widest, tuple(_pair(k) for k in args.keep)),
-                           joint=args.joint)
-    print(json.dumps(with_warnings(reforms_to_json(found), warnings), indent=2) if args.json
-          else shown(reforms_text(found), warnings))
+    answer, found = reform_answer(
+        scenario, lambda: load_combat_result(args.result) if args.result else None,
+        args.unit, args.player, args.effort, args.widest, args.keep, args.joint)
+    answer.print(args.json)
     if output is not None:
         from optimizer.render.reform import render_reforms_to_file
         render_reforms_to_file(scenario, found, output)
-    return 0 if status_of(found) in ("OPTIMAL", "FEASIBLE") else 1
+    return answer.status
+
+
+def reform_answer(scenario: Scenario, result: Callable[[], CombatResult | None],
+                  units: list[str], player: str | None, effort: float | None, widest: bool,
+                  keep: list[str], joint: bool) -> tuple[Answer, Any]:
+    """`combat-reform`'s answer (`result` reads the combat result), and the reforms found."""
+    from optimizer.combat_reform.best import EFFORT, Asks
+    from optimizer.combat_reform.output import reforms_text, reforms_to_json, status_of
+    from optimizer.combat_reform.reforms import combat_reforms
+
+    require_system(scenario, "t9a", "manoeuvre combat-reform")
+    warnings = warned(scenario)
+    combat = result()
+    if units and player:
+        raise InvalidInputError("give --unit or --player, not both", path="command line")
+    effort = EFFORT if effort is None else effort
+    if not 0.0 < effort <= 600.0:
+        raise InvalidInputError("--effort must be above 0 and at most 600",
+                                path="command line")
+    found = combat_reforms(scenario, player, units, combat, effort,
+                           Asks(widest, tuple(_pair(k) for k in keep)), joint=joint)
+    return Answer(reforms_to_json(found), 0 if status_of(found) in ("OPTIMAL", "FEASIBLE")
+                  else 1, lambda: reforms_text(found), warnings), found
 
 
 def _pair(text: str) -> tuple[str, str]:

@@ -10,6 +10,9 @@ file a command writes with --json can be judged and drawn.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from constraints.errors import InvalidInputError
@@ -29,3 +32,29 @@ def move_of_result(data: Any) -> Any:
         raise InvalidInputError(f"this {data.get('status')} result holds no move to judge",
                                 path="$.move")
     return data["move"]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A command's answer once its inputs are read: the `--json` output (warnings aside),
+    the exit status and the text output (made when asked).  The command line prints it; the
+    HTTP service (optimizer/service) sends `to_json()`: one answer, two ways out."""
+
+    data: Any
+    status: int
+    text: Callable[[], str]
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self) -> Any:
+        """The `--json` output: `data` with its `warnings` list when there are any."""
+        if self.warnings and isinstance(self.data, dict):
+            return {**self.data, "warnings": self.warnings}
+        return self.data
+
+    def print(self, as_json: bool) -> int:
+        """Print the answer (warnings on stderr, one line each); its exit status."""
+        from optimizer.cli.warn import shown, with_warnings
+
+        print(json.dumps(with_warnings(self.data, self.warnings), indent=2) if as_json
+              else shown(self.text(), self.warnings))
+        return self.status

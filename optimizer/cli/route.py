@@ -4,13 +4,13 @@ end (docs/formats.md, "Infinity N4")."""
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING, Any
 
 from constraints.core.scenario_io import load_scenario
 from constraints.errors import InvalidInputError
 from constraints.infinity.route import SKILLS
-from optimizer.cli.warn import shown, warned, with_warnings
+from optimizer.cli.results import Answer
+from optimizer.cli.warn import warned
 
 if TYPE_CHECKING:  # the route searches are imported by the command that runs them
     from optimizer.routes import ReachableArea, RouteResult
@@ -50,31 +50,39 @@ def add_route_command(sub: Any, epilog: str | None = None) -> None:
 
 def cmd_route(args: argparse.Namespace) -> int:
     from optimizer.render.output import check_output
-    from optimizer.routes import reachable_area, shortest_route
 
     output = check_output(args.render) if args.render else None
     scenario = load_scenario(args.scenario)
     if args.reach == (args.to is not None):
         raise InvalidInputError("give either --to X,Y[,LEVEL] or --reach", path="command line")
-    warnings = warned(scenario, [(_point(args.to) if args.to else None, "the target")])
-    if args.reach:
-        area = reachable_area(scenario, args.unit, args.mov, args.prone,
-                              "move" if args.skill == "auto" else args.skill)
-        print(json.dumps(with_warnings(area.to_json(), warnings), indent=2) if args.json
-              else shown(area_text(area), warnings))
-        _draw(output, scenario, None, area)
-        return EXIT_OK if area.status == "FEASIBLE" else EXIT_NO
-    if args.skill == "auto":
+    answer, result, area = route_answer(scenario, args.unit, _point(args.to) if args.to
+                                        else None, args.skill, args.mov, args.prone,
+                                        args.tolerance)
+    answer.print(args.json)
+    _draw(output, scenario, result, area)
+    return answer.status
+
+
+def route_answer(scenario: Any, unit: str, to: tuple[float, ...] | None, skill: str,
+                 mov: float | None, prone: bool | None, tolerance: float) \
+        -> tuple[Answer, RouteResult | None, ReachableArea | None]:
+    """`route`'s answer: the route to `to`, or the reachable area when `to` is None; and
+    what it found (to draw)."""
+    from optimizer.routes import reachable_area, shortest_route
+
+    warnings = warned(scenario, [(to, "the target")])
+    if to is None:
+        area = reachable_area(scenario, unit, mov, prone, "move" if skill == "auto" else skill)
+        return Answer(area.to_json(), EXIT_OK if area.status == "FEASIBLE" else EXIT_NO,
+                      lambda: area_text(area), warnings), None, area
+    if skill == "auto":
         from optimizer.routes.choose import route_to
 
-        result = route_to(scenario, args.unit, _point(args.to), args.prone, args.tolerance)
+        result = route_to(scenario, unit, to, prone, tolerance)
     else:
-        result = shortest_route(scenario, args.unit, _point(args.to), args.skill, args.prone,
-                                args.tolerance)
-    print(json.dumps(with_warnings(result_to_json(result), warnings), indent=2) if args.json
-          else shown(result_text(result), warnings))
-    _draw(output, scenario, result, None)
-    return EXIT_OK if result.legal else EXIT_NO
+        result = shortest_route(scenario, unit, to, skill, prone, tolerance)
+    return Answer(result_to_json(result), EXIT_OK if result.legal else EXIT_NO,
+                  lambda: result_text(result), warnings), result, None
 
 
 def _draw(output: Any, scenario: Any, result: RouteResult | None,

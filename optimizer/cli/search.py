@@ -25,7 +25,8 @@ from constraints.geometry.plane import Point, normalise_deg
 from constraints.t9a.move_io import move_from_json
 from constraints.t9a.moves import Move
 from optimizer.cli.options import finite, point, seconds_since_start
-from optimizer.cli.warn import shown, warned, with_warnings
+from optimizer.cli.results import Answer
+from optimizer.cli.warn import warned
 
 if TYPE_CHECKING:  # the searches (and the solver) are imported by the commands that run them
     from optimizer.search.objectives import Objective
@@ -143,19 +144,28 @@ def as_options() -> Iterator[None]:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from optimizer.search.request import time_limit
-    from optimizer.search.solve import best_move
 
     args.time_limit = time_limit(args.time_limit)
     if not 0 < args.time_limit <= MAX_TIME_LIMIT_S:
         raise InvalidInputError(f"expected 0 < S <= {MAX_TIME_LIMIT_S:g}, got "
                                 f"{args.time_limit:g}", path="--time-limit")
     if args.manoeuvre == "post_combat_pivot":
-        from optimizer.cli.post_combat import solve_post_combat_pivot
+        from optimizer.cli.post_combat import check_goal, pivot_answer
 
-        return solve_post_combat_pivot(args)
+        check_goal(args)
+        return pivot_answer(args, load_scenario(args.scenario)).print(args.json)
+    with as_options():
+        objective_of(args)  # the options' errors before the scenario's
+    return solve_answer(args, load_scenario(args.scenario)).print(args.json)
+
+
+def solve_answer(args: argparse.Namespace, scenario: Scenario) -> Answer:
+    """`solve`'s answer (not a Post-Combat Pivot) for the options in `args` (as parsed, the
+    time limit given; the HTTP service builds them from a request)."""
+    from optimizer.search.solve import best_move
+
     with as_options():
         objective = objective_of(args)
-    scenario = load_scenario(args.scenario)
     warnings = warned(scenario, [(args.target if args.target is not None else args.face,
                                   "the target")])
     # --effort is passed only to a search that has a work budget (an older one ignores it).
@@ -170,9 +180,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         result = search(scenario, args.unit, args.manoeuvre, objective,
                         time_limit_s=search_time(args), max_wheels=args.max_wheels,
                         tolerance=args.tolerance, **effort)
-    print(json.dumps(with_warnings(result_json(result), warnings), indent=2) if args.json
-          else shown(result_text(result), warnings))
-    return 0 if result.status.found else 1
+    return Answer(result_json(result), 0 if result.status.found else 1,
+                  lambda: result_text(result), warnings)
 
 
 def search_time(args: argparse.Namespace) -> float:
@@ -239,8 +248,6 @@ def result_text(result: SearchResult) -> str:
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
-    from optimizer.queries import legal_moves
-
     if not 1 <= args.limit <= MAX_LIST:
         raise InvalidInputError(f"expected 1 <= N <= {MAX_LIST}, got "
                                 f"{args.limit if abs(args.limit) < 10**12 else 'more'}",
@@ -248,32 +255,35 @@ def cmd_moves(args: argparse.Namespace) -> int:
     if args.manoeuvre == "post_combat_pivot":
         raise InvalidInputError("moves lists Move Manoeuvres; a Post-Combat Pivot is one "
                                 "number: solve it, or check a pivot", path="--manoeuvre")
-    scenario = load_scenario(args.scenario)
+    return moves_answer(load_scenario(args.scenario), args.unit, args.manoeuvre,
+                        args.limit).print(args.json)
+
+
+def moves_answer(scenario: Scenario, unit: str, manoeuvre: str, limit: int) -> Answer:
+    """`moves`'s answer: the first `limit` legal moves of the view."""
+    from optimizer.queries import legal_moves
+
     warnings = warned(scenario)
     if scenario.profile.system != "whfb7":
         require_system(scenario, "t9a", "manoeuvre moves")
     with as_options():
-        view = legal_moves(scenario, args.unit, args.manoeuvre)
+        view = legal_moves(scenario, unit, manoeuvre)
     found: list[Any] = []
     for move in view:
         found.append(move)
-        if len(found) >= args.limit:
+        if len(found) >= limit:
             break
-    if args.json:
-        print(json.dumps(with_warnings({"unit": args.unit, "manoeuvre": args.manoeuvre,
-                                        "lattice": view.lattice.to_json(),
-                                        "family": view.searched,
-                                        "moves": [m.to_json() for m in found]}, warnings),
-                         indent=2))
-    else:
+
+    def text() -> str:
         # A family of its own (whfb7's) says which ways the view holds, first.
         ways = view.searched.get("ways")
         lines = ([f"ways of the family searched: {ways}"] if ways else []) + \
             [json.dumps(m.to_json()) for m in found]
-        print(shown("\n".join(lines) if found else "\n".join(lines + ["no legal move"]),
-                    warnings))
-    return 0 if found else 1
+        return "\n".join(lines) if found else "\n".join(lines + ["no legal move"])
 
+    return Answer({"unit": unit, "manoeuvre": manoeuvre, "lattice": view.lattice.to_json(),
+                   "family": view.searched, "moves": [m.to_json() for m in found]},
+                  0 if found else 1, text, warnings)
 
 
 @dataclass(frozen=True)

@@ -165,3 +165,13 @@ def test_the_skill_examples(capsys, name, unit, to, skill, length):
     assert out["skill"] == skill and out["status"] == "OPTIMAL" and out["legal"]
     assert not out["tried"]["move_move"]["legal"]
     assert out["length"] == pytest.approx(length, abs=1e-5)
+
+
+@pytest.mark.parametrize("scenario", ["spears.json", "goblins.json"])
+def test_reach_on_another_systems_scenario_is_bad_input(scenario, capsys):
+    # It raised AttributeError (a rank-and-file unit has no trooper's centre) before the
+    # scenario's system was checked; found by the HTTP service's fuzz.
+    unit = "spears" if scenario == "spears.json" else "goblins"
+    assert main(["route", str(ROOT / "examples" / scenario), "--unit", unit, "--reach"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Infinity N4" in err

@@ -11,7 +11,9 @@ import sys
 
 from tests.support import ROOT
 
-HEAVY = ("ortools", "matplotlib", "networkx", "pandas")
+# The HTTP service's libraries load only for `manoeuvre serve`.
+HEAVY = ("ortools", "matplotlib", "networkx", "pandas", "fastapi", "uvicorn", "pydantic",
+         "starlette")
 # Runs the command in-process, then prints which heavy top-level modules were loaded.
 PROBE = """\
 import json, sys

@@ -1,0 +1,186 @@
+"""The FastAPI application of `manoeuvre serve` (docs/formats.md "HTTP service").
+
+Every JSON endpoint reads its body with the project's JSON reader (one-line errors with the
+JSON path, answered as RFC 9457 problem+json: 400 for a body that is not JSON, 422 for JSON
+the readers refuse), runs its handler (optimizer/service/queries.py) in a worker thread
+(searches behind the gate), and sends the handler's JSON: the command line's `--json`."""
+
+from __future__ import annotations
+
+import hmac
+import json
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import asynccontextmanager
+from functools import partial
+from typing import Any
+
+import anyio.to_thread
+from fastapi import FastAPI, Request, Response
+from starlette.exceptions import HTTPException
+from starlette.middleware.cors import CORSMiddleware
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from constraints.core.jsonread import parse_json
+from constraints.errors import InvalidInputError
+from optimizer import __version__
+from optimizer.service.gate import Gate
+from optimizer.service.problems import PROBLEM_TYPE, Problem, invalid
+from optimizer.service.queries import WHERE, Service, Settings
+from optimizer.service.scenarios import ScenarioCache
+
+MAX_BODY_BYTES = 16 * 1024 * 1024
+Handler = Callable[[Service, Any], Any]
+
+
+def problem_response(problem: Problem) -> Response:
+    return Response(problem.encoded(), status_code=problem.status, media_type=PROBLEM_TYPE,
+                    headers=problem.headers)
+
+
+class Guard:
+    """Pure ASGI middleware: the bearer token (when the server has one) and the declared
+    body size, checked before anything reads the body."""
+
+    def __init__(self, app: ASGIApp, token: str | None) -> None:
+        self.app = app
+        self.token = None if token is None else f"Bearer {token}".encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        refused = self._refused(headers)
+        if refused is None:
+            await self.app(scope, receive, send)
+            return
+        await problem_response(refused)(scope, receive, send)
+
+    def _refused(self, headers: dict[bytes, bytes]) -> Problem | None:
+        if self.token is not None and not hmac.compare_digest(
+                headers.get(b"authorization", b""), self.token):
+            return Problem(401, "this server needs `Authorization: Bearer <token>` (the "
+                           "token given to `manoeuvre serve --token`)",
+                           headers={"WWW-Authenticate": "Bearer"})
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+            return Problem(413, f"body larger than {MAX_BODY_BYTES // 2**20} MiB"
+                           if length.isdigit() else "Content-Length is not a number")
+        return None
+
+
+async def read_body(request: Request) -> bytes:
+    """The body, refused past MAX_BODY_BYTES even when sent without a Content-Length."""
+    parts, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise Problem(413, f"body larger than {MAX_BODY_BYTES // 2**20} MiB")
+        parts.append(chunk)
+    return b"".join(parts)
+
+
+async def read_json_body(request: Request) -> Any:
+    try:
+        return parse_json(await read_body(request))
+    except InvalidInputError as exc:
+        raise Problem(400, f"$: {exc.problem}", "$") from None
+
+
+def answered(handler: Handler, service: Service, body: Any) -> Any:
+    """The handler's answer, its readers' errors as problems at the body's JSON paths."""
+    try:
+        return handler(service, body)
+    except InvalidInputError as exc:
+        raise invalid(exc, WHERE) from None
+    except RecursionError:  # a body nested too deeply for a reader
+        raise Problem(422, "$: nested too deeply", "$") from None
+
+
+def json_response(data: Any, status: int = 200) -> Response:
+    return Response(json.dumps(data), status_code=status, media_type="application/json")
+
+
+class Server:
+    """The application's state: settings, the scenario cache and the search gate."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.service = Service(settings, ScenarioCache(settings.cache_size))
+        self.gate = Gate(settings.workers, settings.queue)
+        self.pool: Executor | None = None
+        if settings.processes:
+            import multiprocessing
+
+            from optimizer.service import pool
+
+            # spawn: the server's threads are not copied into a forked child
+            self.pool = ProcessPoolExecutor(settings.workers,
+                                            multiprocessing.get_context("spawn"),
+                                            initializer=pool.start, initargs=(settings,))
+
+    async def answer(self, handler: Handler, request: Request, gated: bool) -> Any:
+        body = await read_json_body(request)
+        if gated and self.pool is not None:
+            from optimizer.service import pool
+
+            sent = pool.inlined(self.service.cache, body)
+            return await self.gate.run(partial(pool.answer, handler, sent), self.pool)
+        work = partial(answered, handler, self.service, body)
+        return await (self.gate.run(work) if gated else anyio.to_thread.run_sync(work))
+
+    def endpoint(self, handler: Handler, gated: bool = False, status: int = 200) \
+            -> Callable[[Request], Any]:
+        async def endpoint(request: Request) -> Response:
+            return json_response(await self.answer(handler, request, gated), status)
+        return endpoint
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The application, for uvicorn (or any ASGI server)."""
+    from optimizer.service.endpoints import add_endpoints
+
+    settings = settings or Settings()
+    server = Server(settings)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        if server.pool is not None:  # the worker processes end with the server
+            server.pool.shutdown(wait=True, cancel_futures=True)
+
+    app = FastAPI(title="Manoeuvre", version=__version__,
+                  summary="The exact referee and optimiser for tabletop wargame movement.",
+                  docs_url="/docs", redoc_url=None, lifespan=lifespan)
+    app.state.server = server
+    add_endpoints(app, server)
+    app.add_exception_handler(Problem, _on_problem)
+    app.add_exception_handler(HTTPException, _on_http)
+    app.add_exception_handler(Exception, _on_bug)
+    app.add_middleware(Guard, token=settings.token)
+    if settings.cors_origins:  # outermost: preflights are answered without the token
+        app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins,
+                           allow_methods=["GET", "POST"],
+                           allow_headers=["Authorization", "Content-Type"],
+                           expose_headers=["X-Count", "Retry-After"],
+                           allow_private_network=True)
+    return app
+
+
+async def _on_problem(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, Problem)
+    return problem_response(exc)
+
+
+async def _on_http(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return problem_response(Problem(exc.status_code, str(exc.detail),
+                                    headers=dict(exc.headers or {})))
+
+
+async def _on_bug(_: Request, exc: Exception) -> Response:
+    # Our bug, never the client's: said plainly, without a traceback in the answer.
+    return problem_response(Problem(500, f"internal error ({type(exc).__name__}); please "
+                                    "report it with the request"))
+
+

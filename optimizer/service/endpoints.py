@@ -1,0 +1,168 @@
+"""The routes under /v1/ (docs/formats.md "HTTP service") and what OpenAPI says of their
+bodies.  The request bodies are read by the project's own readers, so OpenAPI shows each
+body's keys here; the full JSON Schemas of the scenario and move files plug in beside them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import anyio.to_thread
+from fastapi import FastAPI, Request, Response
+from fastapi.responses import StreamingResponse
+
+from optimizer import __version__
+from optimizer.service import mask, queries
+from optimizer.service.app import Server, json_response, read_body
+from optimizer.service.problems import Problem
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+OBJECT: dict[str, Any] = {"type": "object"}
+NUMBER: dict[str, Any] = {"type": "number"}
+STRING: dict[str, Any] = {"type": "string"}
+POINT: dict[str, Any] = {"type": "array", "items": NUMBER, "minItems": 2, "maxItems": 2}
+SCENARIO = {"scenario": {**OBJECT, "description": "a scenario (format manoeuvre/1)"},
+            "scenario_id": {**STRING, "description": "the id POST /v1/scenarios gave"}}
+UNIT = {"unit": STRING, "manoeuvre": STRING}
+PROBLEM = {"description": "malformed request (RFC 9457 problem details, with the JSON path)",
+           "content": {"application/problem+json": {"schema": {
+               "type": "object", "properties": {"type": STRING, "title": STRING,
+                                                "status": {"type": "integer"},
+                                                "detail": STRING, "path": STRING}}}}}
+
+
+def body(required: list[str], properties: dict[str, Any], scenario: bool = True) \
+        -> dict[str, Any]:
+    """OpenAPI's requestBody (and error answers) for a JSON body with these keys."""
+    schema = {"type": "object", "additionalProperties": False, "required": required,
+              "properties": {**(SCENARIO if scenario else {}), **properties}}
+    return {"requestBody": {"required": True,
+                            "content": {"application/json": {"schema": schema}}},
+            "responses": {"400": PROBLEM, "422": PROBLEM}}
+
+
+OBJECTIVE = {"type": "object", "required": ["name"],
+             "properties": {"name": {"enum": list(queries.OBJECTIVES)}, "point": POINT,
+                            "facing": NUMBER}}
+SEARCH = {**UNIT, "objective": OBJECTIVE, "time_limit": NUMBER, "effort": NUMBER,
+          "max_wheels": {"type": "integer"}, "tolerance": NUMBER, "avoid": {"enum": ["dangerous"]}}
+POSES = {"type": "array", "items": {"type": "array", "items": NUMBER, "minItems": 4,
+                                    "maxItems": 4}}
+# (path, handler, gated, what OpenAPI shows, summary)
+JSON_ROUTES: list[tuple[str, Any, bool, dict[str, Any], str]] = [
+    ("/v1/check", queries.check, False,
+     body(["move"], {"move": OBJECT, "referee": NUMBER, "result": OBJECT,
+                     "casualties": OBJECT}),
+     "Judge a move, nudges or a Combat Reform proposal (`check --json`); 200 when illegal"),
+    ("/v1/solve", queries.solve, True, body(["unit", "manoeuvre", "objective"], SEARCH),
+     "The best legal move for an objective (`solve --json`)"),
+    ("/v1/region", queries.region, True,
+     body(["unit", "manoeuvre", "facing"], {**UNIT, "facing": NUMBER,
+                                            "files": {"type": "integer"}}),
+     "Where the unit's centre may legally end at this facing (a GeoJSON Feature)"),
+    ("/v1/why-not", queries.why_not, True, body(["move"], {"move": OBJECT,
+                                                           "time_limit": NUMBER}),
+     "The clauses that keep every way of the family from the move's end pose"),
+    ("/v1/nearest-legal", queries.nearest_legal, True,
+     body(["unit", "manoeuvre", "centre", "facing"],
+          {**UNIT, "centre": POINT, "facing": NUMBER, "time_limit": NUMBER}),
+     "The legal end pose nearest a requested one (a search result)"),
+    ("/v1/nudge", queries.nudge, True, body([], {"casualties": OBJECT}),
+     "Remove casualties, re-form units, nudge them back into contact (`nudge --json`)"),
+    ("/v1/combat-reform", queries.combat_reform, True,
+     body([], {"unit": {"type": "array", "items": STRING}, "player": STRING,
+               "result": OBJECT, "effort": NUMBER, "widest": {"type": "boolean"},
+               "keep": {"type": "array", "items": STRING}, "joint": {"type": "boolean"}}),
+     "The best Combat Reform (`combat-reform --json`)"),
+    ("/v1/route", queries.route, True,
+     body(["unit", "to"], {"unit": STRING, "to": {"type": "array", "items": NUMBER},
+                           "skill": STRING, "prone": {"type": "boolean"},
+                           "tolerance": NUMBER}),
+     "An Infinity trooper's shortest route (`route --to --json`)"),
+    ("/v1/route/reach", queries.route_reach, True,
+     body(["unit"], {"unit": STRING, "skill": STRING, "mov": NUMBER,
+                     "prone": {"type": "boolean"}}),
+     "Where an Infinity trooper's Move can end (`route --reach --json`)"),
+]
+
+
+def add_endpoints(app: FastAPI, server: Server) -> None:
+    app.get("/v1/health", summary="Liveness", operation_id="health")(health)
+    app.get("/v1/examples", summary="The bundled example files, by name",
+            operation_id="examples")(examples)
+    app.get("/v1/examples/{name}", summary="One bundled example file",
+            operation_id="example")(example)
+    app.post("/v1/scenarios", summary="Register a scenario; its id (sha256 of its canonical "
+             "JSON)", openapi_extra=body([], {}, scenario=False), operation_id="register")(
+        server.endpoint(queries.register, status=201))
+    for path, handler, gated, extra, summary in JSON_ROUTES:
+        app.post(path, summary=summary, openapi_extra=extra,
+                 operation_id=path.removeprefix("/v1/").replace("/", "_").replace("-", "_"))(
+            server.endpoint(handler, gated))
+
+    async def moves(request: Request) -> Response:
+        found = await server.answer(queries.moves, request, gated=True)
+        return Response("".join(json.dumps(m) + "\n" for m in found),
+                        media_type="application/x-ndjson")
+
+    async def solve_stream(request: Request) -> StreamingResponse:
+        # The search offers no hook per better answer, so the stream holds the final
+        # answer only (an `improved` event per answer needs one; docs/formats.md).
+        result = await server.answer(queries.solve, request, gated=True)
+
+        async def events() -> Any:
+            yield f"event: final\ndata: {json.dumps(result)}\n\n"
+        return StreamingResponse(events(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store"})
+
+    async def batch_mask(request: Request) -> Response:
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/octet-stream":
+            return json_response(await server.answer(mask.mask_json, request, gated=False))
+        data = await read_body(request)
+        packed, count = await anyio.to_thread.run_sync(_binary, server, data,
+                                                       dict(request.query_params))
+        return Response(packed, media_type="application/octet-stream",
+                        headers={"X-Count": str(count)})
+
+    app.post("/v1/moves", summary="Legal moves on the view lattice, a move a line (NDJSON; "
+             "the moves of `moves --json`)", operation_id="moves", openapi_extra=body(
+                 ["unit", "manoeuvre"], {**UNIT, "limit": {"type": "integer"}}))(moves)
+    app.post("/v1/solve/stream", summary="As /v1/solve, as Server-Sent Events (`final`)",
+             operation_id="solve_stream",
+             openapi_extra=body(["unit", "manoeuvre", "objective"], SEARCH))(solve_stream)
+    extra = body(["unit", "manoeuvre", "poses"], {**UNIT, "poses": POSES})
+    extra["requestBody"]["content"]["application/octet-stream"] = {
+        "schema": {"type": "string", "contentMediaType": "application/octet-stream",
+                   "description": "rows of four little-endian float64: x, y, facing, files "
+                   "(scenario_id, unit, manoeuvre as query parameters)"}}
+    app.post("/v1/mask", summary="Legality of many end poses (JSON booleans, or packed bits "
+             "with X-Count)", openapi_extra=extra, operation_id="mask")(batch_mask)
+
+
+def _binary(server: Server, data: bytes, query: dict[str, str]) -> tuple[bytes, int]:
+    from optimizer.service.app import answered
+
+    found: tuple[bytes, int] = answered(
+        lambda service, _: mask.mask_binary(service, data, query), server.service, None)
+    return found
+
+
+async def health() -> dict[str, str]:
+    return {"status": "pass", "version": __version__}
+
+
+def _example_files() -> dict[str, Path]:
+    return {p.stem: p for p in sorted(EXAMPLES.glob("*.json"))} if EXAMPLES.is_dir() else {}
+
+
+async def examples() -> dict[str, Any]:
+    return {"examples": list(_example_files())}
+
+
+async def example(name: str) -> Response:
+    found = _example_files().get(name)
+    if found is None:
+        raise Problem(404, f"no bundled example named {name!r} (GET /v1/examples lists them)")
+    return Response(found.read_bytes(), media_type="application/json")

@@ -1,0 +1,66 @@
+"""The batch mask over the wire: poses in, one legality bit each out (optimizer.batch).
+
+JSON: `{"poses": [[x, y, facing, files], ...]}` and the scenario, unit and manoeuvre beside
+them, answered by a JSON list of booleans.  Binary (`application/octet-stream`): the body is
+rows of four little-endian float64 (x, y, facing, files), the scenario id, unit and
+manoeuvre are query parameters, and the answer is the bits packed eight to a byte (numpy
+`packbits`, little bit order: pose i is bit i % 8 of byte i // 8) with the count in
+`X-Count`.  The judge of each (scenario, unit, manoeuvre) is built once and kept with the
+registered scenario."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from constraints.core.jsonread import Node
+from optimizer.service.problems import Problem
+from optimizer.service.queries import Service, body_fields
+from optimizer.service.scenarios import Entry, scenario_of
+
+ROW_BYTES = 4 * 8  # x, y, facing, files: four float64
+
+
+def judged(service: Service, entry: Entry, unit: Any, manoeuvre: Any,
+           poses: np.ndarray) -> np.ndarray:
+    """Whether each pose (rows x, y, facing, files) is legal: the batch judge's sound mask."""
+    judge = service.cache.judge(entry, Node(unit, "$.unit").string(),
+                                Node(manoeuvre, "$.manoeuvre").string())
+    if len(poses) == 0:
+        return np.zeros(0, dtype=bool)
+    mask: np.ndarray = judge.mask(poses[:, :2], poses[:, 2], files=poses[:, 3])
+    return mask
+
+
+def mask_json(service: Service, body: Any) -> list[bool]:
+    f = body_fields(body, ("unit", "manoeuvre", "poses"))
+    rows = Node(f["poses"], "$.poses").items()
+    for row in rows:
+        if not isinstance(row.value, list) or len(row.value) != 4:
+            raise row.fail("expected [x, y, facing, files]")
+    try:
+        poses = np.asarray(f["poses"], dtype=float).reshape(-1, 4)
+    except (TypeError, ValueError, OverflowError):
+        raise Problem(422, "$.poses: expected rows of four numbers [x, y, facing, files]",
+                      "$.poses") from None
+    entry = scenario_of(service.cache, f)
+    return [bool(v) for v in judged(service, entry, f["unit"], f["manoeuvre"], poses)]
+
+
+def mask_binary(service: Service, body: bytes, query: dict[str, str]) -> tuple[bytes, int]:
+    """The packed bits and the count, for a body of float64 rows."""
+    for key in ("scenario_id", "unit", "manoeuvre"):
+        if key not in query:
+            raise Problem(422, f"?{key}: missing query parameter {key!r} (a binary mask "
+                          "names the scenario id, unit and manoeuvre in the query)", f"?{key}")
+    unknown = sorted(set(query) - {"scenario_id", "unit", "manoeuvre"})
+    if unknown:
+        raise Problem(422, f"?{unknown[0]}: unknown query parameter", f"?{unknown[0]}")
+    if len(body) % ROW_BYTES:
+        raise Problem(422, f"$: expected rows of {ROW_BYTES} bytes (four little-endian "
+                      f"float64: x, y, facing, files), got {len(body)} bytes", "$")
+    poses = np.frombuffer(body, dtype="<f8").reshape(-1, 4)
+    entry = service.cache.get(query["scenario_id"], "?scenario_id")
+    ok = judged(service, entry, query["unit"], query["manoeuvre"], poses)
+    return np.packbits(ok, bitorder="little").tobytes(), len(ok)

@@ -26,6 +26,7 @@ from constraints.t9a.move_io import move_from_json
 from constraints.t9a.moves import Move
 from optimizer.cli.options import finite, point, seconds_since_start
 from optimizer.cli.warn import shown, warned, with_warnings
+from optimizer.dispatch import require
 
 if TYPE_CHECKING:  # the searches (and the solver) are imported by the commands that run them
     from optimizer.search.objectives import Objective
@@ -250,8 +251,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
                                 "number: solve it, or check a pivot", path="--manoeuvre")
     scenario = load_scenario(args.scenario)
     warnings = warned(scenario)
-    if scenario.profile.system != "whfb7":
-        require_system(scenario, "t9a", "manoeuvre moves")
+    require(scenario, "legal_moves")
     with as_options():
         view = legal_moves(scenario, args.unit, args.manoeuvre)
     found: list[Any] = []

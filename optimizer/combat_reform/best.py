@@ -35,6 +35,7 @@ from optimizer.combat_reform.prepare import (
     rules_bound,
 )
 from optimizer.combat_reform.search import Found, Outcome, best_first
+from optimizer.dispatch import require
 
 __all__ = ["EFFORT", "Asks", "ReformAnswer", "best_reform", "rules_bound"]
 
@@ -50,6 +51,7 @@ def best_reform(scenario: Scenario, unit_id: str, effort: float = EFFORT,
     models, then the most enemy models touched (after the widest frontage, when asked),
     then the least total displacement, placed with a Facing flush against an enemy Facing
     it touched before; judged by the exact checker before it is returned."""
+    require(scenario, "best_reform")
     if not isinstance(unit_id, str) or not scenario.has_unit(unit_id):
         raise InvalidInputError(f"unknown unit {unit_id!r}", path="unit")
     unit = scenario.unit(unit_id)

@@ -46,6 +46,12 @@ class Family(ABC):
     # the regions leave out: the search starts from the best points of the options' sound
     # regions (optimizer.search.geometric).
     answers_by_geometry: bool = False
+    # The batch judge of its poses (a class taking scenario, unit id, manoeuvre); None:
+    # optimizer.batch.BatchJudge, which reads the clauses' own masks.
+    judge_kind: type | None = None
+    # Several options may end at one pose (a whfb7 move's turns on the spot, written as the
+    # option's pivot): whether a view holds a move is asked of each, whatever its pivot.
+    many_ways_per_end: bool = False
 
     @abstractmethod
     def options(self, unit: Unit, frame: Frame, lattice: Lattice,

@@ -34,6 +34,7 @@ from constraints.rank_and_file.unit import Unit
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import Lattice
 from constraints.sat.option import Option
+from constraints.whfb7.masks import WarhammerJudge
 from constraints.whfb7.moves import Manoeuvre, WarhammerMove
 from constraints.whfb7.reach import MoveReach
 from constraints.whfb7.ways import (
@@ -63,6 +64,8 @@ class WarhammerWays(SnakingFamily):
 
     prefilters = False
     holds_every_way = False
+    judge_kind = WarhammerJudge
+    many_ways_per_end = True
 
     def __init__(self, manoeuvre: str, turns: tuple[float, ...], description: str) -> None:
         super().__init__(manoeuvre, pivots=False)
@@ -201,6 +204,8 @@ class WarhammerReform(Family):
 
     manoeuvre = "reform"
     prefilters = False
+    judge_kind = WarhammerJudge
+    many_ways_per_end = True
 
     def options(self, unit: Unit, frame: Frame, lattice: Lattice,
                 limits: FamilyLimits) -> tuple[list[Option], list[shapely.Geometry]]:

@@ -24,6 +24,7 @@ from constraints.infinity.clauses import ROUTE_CLAUSES, Kept
 from constraints.infinity.route import AIRBORNE, Route
 from constraints.infinity.scenery import Point3
 from constraints.infinity.trooper import Trooper
+from optimizer.dispatch import require
 from optimizer.routes.midpoint import detour, meeting_impossible, with_midpoint
 from optimizer.routes.network import Network
 from optimizer.routes.request import RouteRequest
@@ -75,6 +76,7 @@ def shortest_route(scenario: Scenario, unit: str, target: tuple[float, ...],
                    skill: str = "move", prone: bool | None = None,
                    tolerance_in: float = 0.01) -> RouteResult:
     """The shortest route of `unit` to `target` (x, y[, level]); see the module's text."""
+    require(scenario, "shortest_route")
     request = RouteRequest.build(scenario, unit, target, skill, prone, tolerance_in)
     base: dict[str, Any] = dict(unit=unit, skill=skill, tolerance_in=tolerance_in,
                                 extra={"mov_in": request.allowance_in}, prone=prone)

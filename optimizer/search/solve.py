@@ -28,6 +28,7 @@ from constraints.geometry.frame import Frame
 from constraints.sat.context import SearchTimeout
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import Lattice
+from optimizer.dispatch import require
 from optimizer.families.base import options_for
 from optimizer.search.clock import Clock
 from optimizer.search.geometric import Checked
@@ -84,6 +85,7 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
     SearchResult
         OPTIMAL, FEASIBLE, INFEASIBLE, NOT_FOUND or TIMEOUT; with a move, re-checked as legal.
     """
+    require(scenario, "best_move")
     if manoeuvre == "post_combat_pivot":  # a Pivot alone: its own exact search
         from optimizer.post_combat import best_pivot
 

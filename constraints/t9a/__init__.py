@@ -9,11 +9,12 @@ from constraints.t9a.profiles import T9A_PROFILES
 from constraints.t9a.unit_io import TERRAIN_KINDS, named_ids, read_unit, unit_to_json
 
 # The public queries (docs/api.md): moves judged, viewed, searched and explained, the batch
-# mask, and what follows a round of combat (Combat Reforms, casualties and nudges).
+# mask, and what follows a round of combat (Combat Reforms, casualties and nudges); and
+# `avoiding`, the search kept out of Dangerous Terrain (`solve --avoid`).
 QUERIES = frozenset({"check_move", "is_legal", "legal_moves", "legal_region", "legal_mask",
                      "best_move", "why_not", "reach", "nearest_legal", "render",
                      "best_reform", "check_combat_reform", "least_nudge", "check_nudge",
-                     "resolve"})
+                     "resolve", "avoiding"})
 
 SYSTEM = System("t9a", T9A_PROFILES, TERRAIN_KINDS, read_unit, unit_to_json, named_ids,
                 move_from_json, check_move, move_type=Move, queries=QUERIES)

@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from constraints.core.jsonread import read_json
-from constraints.core.scenario import Scenario, require_system
+from constraints.core.scenario import Scenario
 from constraints.core.scenario_io import load_scenario
 from constraints.errors import InvalidInputError
 from optimizer.cli.warn import shown, warned, with_warnings
+from optimizer.dispatch import require
 
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1)"
 
@@ -37,7 +38,7 @@ def cmd_nudge(args: argparse.Namespace) -> int:
 
     output = check_output(args.render) if args.render else None
     scenario = load_scenario(args.scenario)
-    require_system(scenario, "t9a", "manoeuvre nudge")
+    require(scenario, "resolve")
     warnings = warned(scenario)
     losses = load_losses(args.casualties, scenario) if args.casualties else ()
     result = resolve(scenario, losses)
@@ -69,7 +70,7 @@ def check_nudge_file(args: argparse.Namespace, scenario: Scenario, data: Any) ->
     if args.result:
         raise InvalidInputError("--result goes only with a Combat Reform proposal",
                                 path="command line")
-    require_system(scenario, "t9a", "manoeuvre check (nudges)")
+    require(scenario, "check_nudge")
     try:
         # Without --casualties, those a `nudge --json` file echoes (so its output chains).
         losses = load_losses(args.casualties, scenario) if args.casualties else \

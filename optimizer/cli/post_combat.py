@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from constraints.core.scenario import require_system
 from constraints.core.scenario_io import load_scenario
 from constraints.errors import InvalidInputError
+from optimizer.dispatch import require
 from optimizer.post_combat import best_pivot
 from optimizer.search.objectives import Objective
 
@@ -17,7 +17,7 @@ def solve_post_combat_pivot(args: argparse.Namespace) -> int:
 
     _check_goal(args)
     scenario = load_scenario(args.scenario)
-    require_system(scenario, "t9a", "manoeuvre solve --manoeuvre post_combat_pivot")
+    require(scenario, "best_move")
     with as_options():
         if not scenario.has_unit(args.unit):
             raise InvalidInputError(f"unknown unit {args.unit!r}", path="unit_id")

@@ -6,13 +6,14 @@ import argparse
 import json
 from typing import Any
 
-from constraints.core.scenario import Scenario, require_system
+from constraints.core.scenario import Scenario
 from constraints.core.scenario_io import load_scenario
 from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
 from constraints.t9a.combat_reform_io import CombatResult, load_combat_result
 from optimizer.cli.options import finite
 from optimizer.cli.warn import shown, warned, with_warnings
+from optimizer.dispatch import require
 
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1)"
 RESULT_HELP = ("the combat result (JSON: loser, passed, first, skip, ...); without it no "
@@ -53,7 +54,7 @@ def cmd_combat_reform(args: argparse.Namespace) -> int:
 
     output = check_output(args.render) if args.render else None
     scenario = load_scenario(args.scenario)
-    require_system(scenario, "t9a", "manoeuvre combat-reform")
+    require(scenario, "best_reform")
     warnings = warned(scenario)
     result = load_combat_result(args.result) if args.result else None
     if args.unit and args.player:

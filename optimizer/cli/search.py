@@ -17,7 +17,7 @@ import shapely
 
 from constraints.core.jsonread import Node, read_json
 from constraints.core.profile import PROFILES
-from constraints.core.scenario import Scenario, require_system
+from constraints.core.scenario import Scenario
 from constraints.core.scenario_io import load_scenario
 from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
@@ -165,7 +165,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if getattr(args, "avoid", None):
         from optimizer.search.avoid import avoiding
 
-        require_system(scenario, "t9a", "manoeuvre solve --avoid")
+        require(scenario, "avoiding")
         search = partial(avoiding, best_move)
     with as_options():
         result = search(scenario, args.unit, args.manoeuvre, objective,

@@ -34,6 +34,7 @@ from optimizer.combat_reform.prepare import (
     previous_enemies,
     rules_bound,
 )
+from optimizer.combat_reform.roles import placement_breaks
 from optimizer.combat_reform.search import Found, Outcome, best_first
 from optimizer.dispatch import require
 
@@ -129,7 +130,7 @@ def _several_lines(scenario: Scenario, unit: Unit, lines: list[Prepared]
         reform = proposal(answer)
         assert reform is not None
         verdict = check_combat_reform(scenario, [reform], player_done=False)
-        return not [c for c in verdict.clauses() if c != "combat_reform.eligible"]
+        return not placement_breaks(scenario, verdict)
 
     return relaxed, accept
 
@@ -239,13 +240,13 @@ def _under_the_rules(answer: ReformAnswer, bound: tuple[int, int], widest: int |
 
 def _checked(scenario: Scenario, answer: ReformAnswer) -> ReformAnswer:
     """The answer, once the exact checker accepts its placement (who may reform at all is
-    judged by the caller, with the combat result: `combat_reform.eligible` is not this
+    judged by the caller, with the combat result: the eligibility clause is not this
     search's)."""
     reform = proposal(answer)
     if reform is None:
         return answer
     verdict = check_combat_reform(scenario, [reform], player_done=False)
-    broken = [c for c in verdict.clauses() if c != "combat_reform.eligible"]
+    broken = placement_breaks(scenario, verdict)
     if broken:
         raise EncodingMismatchError(f"the reform found for {answer.unit} breaks "
                                     f"{', '.join(broken)}")

@@ -76,6 +76,7 @@ from optimizer.combat_reform.prepare import (
     Asks,
     rules_bound,
 )
+from optimizer.combat_reform.roles import placement_breaks
 
 
 @dataclass(frozen=True)
@@ -371,7 +372,7 @@ def _legal(scenario: Scenario, answers: list[ReformAnswer]) -> bool:
     if any(r is None for r in reforms):
         return False
     verdict = check_combat_reform(scenario, [r for r in reforms if r is not None])
-    return not [c for c in verdict.clauses() if c != "combat_reform.eligible"]
+    return not placement_breaks(scenario, verdict)
 
 
 def joint_reform(scenario: Scenario, ids: tuple[str, ...], effort: float,

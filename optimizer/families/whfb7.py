@@ -34,6 +34,7 @@ from constraints.rank_and_file.unit import Unit
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import Lattice
 from constraints.sat.option import Option
+from constraints.whfb7 import SYSTEM
 from constraints.whfb7.masks import WarhammerJudge
 from constraints.whfb7.moves import Manoeuvre, WarhammerMove
 from constraints.whfb7.reach import MoveReach
@@ -250,6 +251,7 @@ class WarhammerReform(Family):
                      and o.frame_facing_deg == 90.0), None)
 
 
-register_family("whfb7", "march", WarhammerWays("march", (0.0,), MARCH_WAYS))
-register_family("whfb7", "move", WarhammerWays("move", (0.0, 90.0, -90.0, 180.0), MOVE_WAYS))
-register_family("whfb7", "reform", WarhammerReform())
+register_family(SYSTEM.name, Manoeuvre.MARCH, WarhammerWays("march", (0.0,), MARCH_WAYS))
+register_family(SYSTEM.name, Manoeuvre.MOVE,
+                WarhammerWays("move", (0.0, 90.0, -90.0, 180.0), MOVE_WAYS))
+register_family(SYSTEM.name, Manoeuvre.REFORM, WarhammerReform())

@@ -30,7 +30,8 @@ from constraints.core.verdict import Verdict, Violation
 from constraints.geometry.plane import Point
 from optimizer.render.labels import witness_line
 from optimizer.render.output import check_output, write_atomically
-from optimizer.render.sketch import MoveSketch, sketch
+from optimizer.render.sketch import MoveSketch
+from optimizer.render.sketchers import sketch
 
 Overlay = tuple[shapely.Geometry, dict[str, Any]]
 Move = Any  # a move of the scenario's system (its `unit` is the moving unit's id)

@@ -69,14 +69,15 @@ def test_a_t9a_unit_key_in_a_whfb7_scenario_exits_2(tmp_path, capsys):
     assert '"movement"' in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("argv", [
-    ["nudge", GOBLINS, "--casualties", TURN],
-    ["combat-reform", GOBLINS],
+@pytest.mark.parametrize(("argv", "query"), [
+    (["nudge", GOBLINS, "--casualties", TURN], "resolve"),
+    (["combat-reform", GOBLINS], "best_reform"),
 ])
-def test_t9a_commands_refuse_a_whfb7_scenario(capsys, argv):
+def test_t9a_commands_refuse_a_whfb7_scenario(capsys, argv, query):
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert "needs a scenario of the t9a rules" in err and "'whfb7'" in err
+    assert f"{query} is not available for the whfb7 rules" in err and "'whfb7'" in err
+    assert err.count("\n") == 1
 
 
 def test_render_draws_a_whfb7_scenario(tmp_path):

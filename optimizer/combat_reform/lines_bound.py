@@ -51,7 +51,6 @@ from constraints.core.scenario import Scenario
 from constraints.geometry.plane import unit_vector
 from constraints.rank_and_file.contact import CONTACT_IN, LINE_IN, model_contacts
 from constraints.rank_and_file.unit import Unit
-from constraints.t9a.clauses.combat_reform import CLAUSES
 from optimizer.combat_reform.joint_bound import SLACK_IN, Lanes, _lanes
 from optimizer.combat_reform.placement import (
     OWN_TURN,
@@ -243,7 +242,7 @@ def unalignable(scenario: Scenario, previous: dict[str, str]) -> bool:
     touch (`combat_reform.same_enemies`) lie on lines neither parallel nor perpendicular:
     the unit's sides go two ways at right angles, so it cannot be flush with both, and no
     reform is legal."""
-    keeps = {c.id for c in CLAUSES[scenario.profile.name]}
+    keeps = roles(scenario)
     if not {Role.ALIGNED, Role.SAME_ENEMIES} <= keeps:
         return False
     lines = engaged_lines(scenario, previous)

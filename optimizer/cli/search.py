@@ -311,8 +311,11 @@ def _target(result: dict[str, Any]) -> Point | None:
     return Node(objective["point"], "$.objective.point").point()
 
 
-def region_of(scenario: Scenario, move: Move, verdict: Verdict) -> shapely.Geometry:
+def region_of(scenario: Scenario, move: Any, verdict: Verdict) -> shapely.Geometry:
+    """Where the move's unit may end with the move's end facing and files (any system's move:
+    a whfb7 turn on the spot changes the files; None: the unit's own)."""
     from optimizer.queries import legal_region
 
-    files = None if move.manoeuvre.snaking else verdict.end_files
+    own = scenario.unit(move.unit).files
+    files = None if verdict.end_files == own else verdict.end_files
     return legal_region(scenario, move.unit, move.manoeuvre, verdict.end_facing_deg, files)

@@ -109,10 +109,12 @@ def test_render_draws_a_whfb7_move(tmp_path, capsys, move):
     assert ("whole unit's sweep" in labels) is bool(steps)
 
 
-def test_render_region_is_t9a_only(tmp_path, capsys):
+def test_render_region_draws_a_whfb7_region(tmp_path, capsys):
+    """`legal_region` serves whfb7 (docs/api.md): the region of the turned move's end facing
+    and files (a turn on the spot changes them)."""
     out = tmp_path / "move.png"
-    assert main(["render", GOBLINS, TURN, "-o", str(out), "--region"]) == 2
-    assert "t9a" in capsys.readouterr().err
+    assert main(["render", GOBLINS, TURN, "-o", str(out), "--region"]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_solve_answers_a_whfb7_march(capsys):

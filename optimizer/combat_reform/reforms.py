@@ -19,7 +19,7 @@ from constraints.t9a.combat_reform import ModelPlacement, UnitReform, model_move
 from constraints.t9a.combat_reform_io import CombatResult
 from optimizer.combat_reform.answer import EFFORT, ReformAnswer, proposal
 from optimizer.combat_reform.best import best_reform
-from optimizer.combat_reform.joint import joint_groups, joint_reform
+from optimizer.combat_reform.joint_group import joint_groups, joint_reform
 from optimizer.combat_reform.prepare import Asks
 from optimizer.combat_reform.roles import Role, clauses_with
 

@@ -23,7 +23,6 @@ from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
 from constraints.geometry.plane import Point, normalise_deg
 from constraints.t9a.move_io import move_from_json
-from constraints.t9a.moves import Move
 from optimizer.cli.options import finite, point, seconds_since_start
 from optimizer.cli.warn import shown, warned, with_warnings
 from optimizer.dispatch import require
@@ -159,8 +158,6 @@ def cmd_solve(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario)
     warnings = warned(scenario, [(args.target if args.target is not None else args.face,
                                   "the target")])
-    # --effort is passed only to a search that has a work budget (an older one ignores it).
-    effort: dict[str, Any] = {"effort": args.effort} if args.effort is not None else {}
     search: Callable[..., SearchResult] = best_move
     if getattr(args, "avoid", None):
         from optimizer.search.avoid import avoiding
@@ -170,7 +167,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     with as_options():
         result = search(scenario, args.unit, args.manoeuvre, objective,
                         time_limit_s=search_time(args), max_wheels=args.max_wheels,
-                        tolerance=args.tolerance, **effort)
+                        tolerance=args.tolerance, effort=args.effort)
     print(json.dumps(with_warnings(result_json(result), warnings), indent=2) if args.json
           else shown(result_text(result), warnings))
     return 0 if result.status.found else 1
@@ -296,11 +293,6 @@ def load_drawing(path: str | Path, read_move: Callable[[Any], Any] = move_from_j
         return Drawing(read_move(data))
     except InvalidInputError as exc:
         raise exc.in_file(str(path)) from None
-
-
-def load_move_or_result(path: str | Path) -> Move:
-    """A move file, or a `solve --json` result (its move)."""
-    return load_drawing(path).move
 
 
 def _target(result: dict[str, Any]) -> Point | None:

@@ -122,7 +122,7 @@ class WarhammerWays(SnakingFamily):
         """The searched ways to the poses (each after its turn on the spot, `turns`, default
         none): per turn the rows it holds and their ways and legs, and whether each pose's
         way exists (constraints.whfb7.masks; the rules' limits are the judge's)."""
-        from constraints.whfb7.masks import turn_poses
+        from constraints.whfb7.way_poses import turn_poses
         return turn_poses(unit, centres, facings, turns)
 
     def mask(self, judge: Any, world: np.ndarray, chosen: Sequence[Option],

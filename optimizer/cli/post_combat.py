@@ -7,13 +7,13 @@ import json
 
 from constraints.core.scenario_io import load_scenario
 from constraints.errors import InvalidInputError
+from optimizer.cli.search_output import as_options, result_json, result_text, search_time
 from optimizer.dispatch import require
 from optimizer.post_combat import best_pivot
 from optimizer.search.objectives import Objective
 
 
 def solve_post_combat_pivot(args: argparse.Namespace) -> int:
-    from optimizer.cli.search import as_options, result_json, result_text, search_time
 
     _check_goal(args)
     scenario = load_scenario(args.scenario)

@@ -28,7 +28,7 @@ from constraints.infinity.scenery import Point3, prisms
 from constraints.infinity.surfaces import LEVEL_TOL_IN
 from constraints.infinity.volumes import silhouette_gap
 from optimizer.routes.request import RouteRequest
-from optimizer.routes.shortest import RouteResult
+from optimizer.routes.result import RouteResult
 
 MAX_HEIGHTS = 24  # arc heights tried past the first
 # Clauses judging a Jump's two spots alone: a break holds for every trajectory between them.

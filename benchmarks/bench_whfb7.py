@@ -47,8 +47,9 @@ from constraints.whfb7.mask_geometry import (  # noqa: E402
     minkowski_hull,
     segment_distance,
 )
-from constraints.whfb7.masks import WarhammerJudge, steps_of  # noqa: E402
+from constraints.whfb7.masks import WarhammerJudge  # noqa: E402
 from constraints.whfb7.moves import Manoeuvre, WarhammerMove  # noqa: E402
+from constraints.whfb7.way_poses import steps_of  # noqa: E402
 from constraints.whfb7.ways import option_pre_wheel, option_turn  # noqa: E402
 from optimizer.families.snaking import end_centre  # noqa: E402
 from optimizer.search.objectives import Objective  # noqa: E402

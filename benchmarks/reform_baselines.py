@@ -443,7 +443,7 @@ def joint_exhaustive(scenario: Scenario, ids: tuple[str, ...],
     from constraints.geometry.overlap import penetration
     from constraints.rank_and_file.contact import CONTACT_IN
     from optimizer.combat_reform.assignment import Frame, inside
-    from optimizer.combat_reform.joint import Pick, _answers, _legal, group_data
+    from optimizer.combat_reform.joint_group import Pick, _answers, _legal, group_data
     from optimizer.combat_reform.prepare import Asks
     from optimizer.combat_reform.search import _queue
 

@@ -20,7 +20,6 @@ import shapely
 
 from constraints.core.jsonread import number, whole
 from constraints.core.scenario import Scenario, validate_manoeuvre
-from constraints.core.system import find_system
 from constraints.core.verdict import Violation
 from constraints.errors import InvalidInputError
 from constraints.geometry.frame import Frame
@@ -28,16 +27,17 @@ from constraints.geometry.plane import Point, angle_between_deg, normalise_deg
 from constraints.rank_and_file.formation import MAX_MODELS
 from constraints.sat.lattice import Lattice
 from constraints.sat.option import Option
-from constraints.t9a.moves import Move
-from constraints.whfb7.masks import WarhammerJudge
-from constraints.whfb7.moves import WarhammerMove
 from optimizer.batch import BatchJudge
 from optimizer.batch.judge import validate_request
+from optimizer.dispatch import check_move, is_legal, require, system_of
 from optimizer.families.base import family_for, options_for
 from optimizer.search.objectives import Objective
 from optimizer.search.regions import CentreRegions
 from optimizer.search.request import MAX_WHEELS
 from optimizer.search.solve import SearchResult, best_move
+
+__all__ = ["VIEW_LATTICE", "LegalMoves", "check_move", "is_legal", "judge_for", "legal_moves",
+           "legal_region", "nearest_legal", "violations"]
 
 VIEW_LATTICE = Lattice(inch=0.1, degree=1.0, advance_wheel_deg=15.0)
 # Lattice points per side of the tiles a view judges at once: a view holds about TILE**2
@@ -45,34 +45,17 @@ VIEW_LATTICE = Lattice(inch=0.1, degree=1.0, advance_wheel_deg=15.0)
 TILE = 256
 
 
-def is_legal(scenario: Scenario, move: Move | WarhammerMove) -> bool:
-    """Whether the exact checker (the scenario's system's) finds no broken clause."""
-    _check_move(move)
-    return check_move(scenario, move).legal
-
-
-def violations(scenario: Scenario, move: Move | WarhammerMove) -> tuple[Violation, ...]:
+def violations(scenario: Scenario, move: Any) -> tuple[Violation, ...]:
     """Every broken clause of `move`, measured (empty when legal)."""
-    _check_move(move)
-    return check_move(scenario, move).violations
-
-
-def check_move(scenario: Scenario, move: Any, referee: float | None = None) -> Any:
-    """The scenario's system's exact checker on `move` (T9A's or whfb7's verdict), with the
-    referee's reading at `referee` inches when given (A21)."""
-    if not isinstance(scenario, Scenario):
-        raise InvalidInputError(f"expected a Scenario, got {type(scenario).__name__}",
-                                path="scenario")
-    return find_system(scenario.rules).check(scenario, move).refereed(referee)
+    return tuple(check_move(scenario, move).violations)
 
 
 def judge_for(scenario: Scenario, unit_id: str, manoeuvre: str) -> Any:
-    """The batch judge of the scenario's system: `BatchJudge` (T9A) or
-    `constraints.whfb7.masks.WarhammerJudge` (whfb7, the checker's verdict on each pose's
+    """The batch judge of the manoeuvre's family: T9A's `BatchJudge`, or the family's own
+    (whfb7's `constraints.whfb7.masks.WarhammerJudge`, the checker's verdict on each pose's
     way: turns on the spot as `turns`)."""
-    if scenario.profile.system == "whfb7":
-        return WarhammerJudge(scenario, unit_id, manoeuvre)
-    return BatchJudge(scenario, unit_id, manoeuvre)
+    kind = family_for(scenario.profile, manoeuvre).judge_kind or BatchJudge
+    return kind(scenario, unit_id, manoeuvre)
 
 
 @dataclass(frozen=True)
@@ -121,9 +104,11 @@ class LegalMoves:
         the batch mask passes it, as iteration would.  Membership is by end pose: a move
         with other steps to the same end is in the view when the view's own move is (for
         whfb7, the move of any option, whatever its turn, that ends there)."""
-        kind = WarhammerMove if self.scenario.profile.system == "whfb7" else Move
-        if not (isinstance(move, kind) and move.unit == self.unit_id
-                and move.manoeuvre == self.manoeuvre):
+        kind = system_of(self.scenario).move_type
+        if kind is None or not isinstance(move, kind):
+            return False
+        given: Any = move  # the system's move value: each has a unit and a manoeuvre
+        if given.unit != self.unit_id or given.manoeuvre != self.manoeuvre:
             return False
         verdict = check_move(self.scenario, move)
         if not verdict.legal:
@@ -133,21 +118,21 @@ class LegalMoves:
             return False
         pivot = normalise_deg(getattr(move, "pivot_deg", 0.0))
         pivot = pivot - 360.0 if pivot > 180.0 else pivot  # the options' (-180, 180]
-        whfb7 = kind is WarhammerMove
+        any_way = self.family.many_ways_per_end
         point = np.round(centre) * self.lattice.inch
         for k, option in enumerate(self.options):
             if option.files == verdict.end_files \
-                    and (whfb7 or abs(option.pivot_deg - pivot) < 1e-9) \
+                    and (any_way or abs(option.pivot_deg - pivot) < 1e-9) \
                     and angle_between_deg(option.facing_deg, verdict.end_facing_deg) < 1e-6:
                 if not shapely.dwithin(shapely.Point(point), self.regions[k], 1e-9):
                     continue
                 if not self.judge.way_passes(option.facing_deg, option.pivot_deg,
-                                             option.files) and whfb7:
+                                             option.files) and any_way:
                     continue
                 world = self.frame.world_array(point[None])
                 held = bool(self.family.mask(self.judge, world, [option],
                                              np.zeros(1, dtype=int))[0])
-                if held or not whfb7:
+                if held or not any_way:
                     return held
         return False
 
@@ -252,6 +237,7 @@ def legal_moves(scenario: Scenario, unit_id: str, manoeuvre: str,
         Iterate for moves, `move in view`, `view.count()`; the poses of the searched family
         (one wheel; see optimizer.families) that the batch mask passes.
     """
+    require(scenario, "legal_moves")
     _check_view(scenario, unit_id, manoeuvre, lattice)
     return LegalMoves(scenario, unit_id, manoeuvre, lattice)
 
@@ -276,6 +262,7 @@ def legal_region(scenario: Scenario, unit_id: str, manoeuvre: str, facing_deg: f
     shapely.Geometry
         The union of the lattice cells about the legal lattice centres (empty when none).
     """
+    require(scenario, "legal_region")
     _check_view(scenario, unit_id, manoeuvre, lattice)
     facing_deg = number(facing_deg, "facing_deg")
     files = None if files is None else whole(files, "files", minimum=1, maximum=MAX_MODELS)
@@ -305,6 +292,7 @@ def nearest_legal(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Poin
     SearchResult
         `best_move` for the objective `target_pose` (1 deg counts as 0.1").
     """
+    require(scenario, "nearest_legal")
     validate_request(scenario, unit_id, manoeuvre)
     return best_move(scenario, unit_id, manoeuvre,
                      Objective("target_pose", centre, facing_deg), time_limit_s=time_limit_s)
@@ -316,8 +304,3 @@ def _check_view(scenario: Scenario, unit_id: str, manoeuvre: str, lattice: Latti
     if not isinstance(lattice, Lattice):
         raise InvalidInputError(f"expected a Lattice, got {type(lattice).__name__}",
                                 path="lattice")
-
-
-def _check_move(move: object) -> None:
-    if not isinstance(move, Move | WarhammerMove):
-        raise InvalidInputError(f"expected a Move, got {type(move).__name__}", path="move")

@@ -14,10 +14,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from constraints.core.verdict import Reading, Violation
 from constraints.errors import InvalidInputError
+
+if TYPE_CHECKING:  # types only: verdict.py calls this module (Verdict.refereed)
+    from constraints.core.verdict import Reading, Violation
 
 INCHES = "in"
 MAX_REFEREE_IN = 1.0  # far beyond any tape's error; a larger T would call everything close

@@ -173,14 +173,3 @@ def validate_manoeuvre(scenario: Scenario, unit_id: str, manoeuvre: str,
         raise InvalidInputError(f"manoeuvre {manoeuvre!r} is not in rules "
                                 f"{scenario.profile.name!r} (known: {known})",
                                 path=manoeuvre_path)
-
-
-def require_system(scenario: Scenario, system: str, what: str) -> None:
-    """Raise `InvalidInputError` unless the scenario's rules belong to `system` (a command of
-    one game given another's scenario: a Combat Reform of Infinity troopers, say)."""
-    if not isinstance(scenario, Scenario):
-        raise InvalidInputError(f"expected a Scenario, got {type(scenario).__name__}",
-                                path="scenario")
-    if scenario.profile.system != system:
-        raise InvalidInputError(f"{what} needs a scenario of the {system} rules; this one is "
-                                f"rules {scenario.rules!r}", path="scenario")

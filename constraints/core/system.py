@@ -13,6 +13,7 @@ from typing import Any
 
 from constraints.core.jsonread import Node
 from constraints.core.profile import RulesProfile, find_profile, register_profile
+from constraints.errors import InvalidInputError
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,19 @@ class System:
     read_terrain: Callable[[Node], Any] | None = None
     terrain_to_json: Callable[[Any], dict[str, Any]] | None = None
     check_placement: Callable[[Any], None] | None = None
+    # The class of the values `check` judges (a unit's move; an Infinity trooper's route),
+    # and the public queries (optimizer/__init__.py, docs/api.md) that serve its scenarios:
+    # a query outside them is bad input for this system, said in one line (`require`).
+    move_type: type | None = None
+    queries: frozenset[str] = frozenset()
+
+    def require(self, query: str, rules: str) -> None:
+        """Raise `InvalidInputError` unless `query` serves this system's scenarios."""
+        if query not in self.queries:
+            served = ", ".join(sorted(self.queries)) or "none"
+            raise InvalidInputError(f"{query} is not available for the {self.name} rules "
+                                    f"(scenario rules {rules!r}); their queries: {served}",
+                                    path="scenario")
 
 
 SYSTEMS: dict[str, System] = {}

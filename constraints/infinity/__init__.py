@@ -7,6 +7,7 @@ from typing import Any
 
 from constraints.core.profile import RulesProfile
 from constraints.core.system import System, register_system
+from constraints.infinity.route import Route
 from constraints.infinity.scenery import TERRAIN_KINDS, read_terrain, terrain_to_json
 from constraints.infinity.trooper import named_ids, read_trooper, trooper_to_json
 
@@ -38,6 +39,12 @@ PROFILE = RulesProfile("infinity-n4", "Infinity N4 General Movement Rules (seed 
                        MappingProxyType({}),
                        MappingProxyType({"contact_tolerance": 0.001}), "infinity")
 
+# The public queries (docs/api.md): a route judged (`check_move` judges a Route here),
+# searched, and where a Move can end.
+QUERIES = frozenset({"check_move", "is_legal", "check_route", "shortest_route",
+                     "reachable_area", "render"})
+
 SYSTEM = System("infinity", (PROFILE,), TERRAIN_KINDS, read_trooper, trooper_to_json, named_ids,
-                route_from_json, check_route, read_terrain, terrain_to_json, check_placement)
+                route_from_json, check_route, read_terrain, terrain_to_json, check_placement,
+                move_type=Route, queries=QUERIES)
 register_system(SYSTEM)

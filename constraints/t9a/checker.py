@@ -9,8 +9,8 @@ from __future__ import annotations
 from constraints.core.scenario import Scenario, validate_manoeuvre
 from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
-from constraints.t9a.clauses.movement.dangerous_terrain import move_tests
 from constraints.t9a.context import MoveContext
+from constraints.t9a.judge import judge
 from constraints.t9a.moves import Move
 
 
@@ -42,21 +42,12 @@ def check_move(scenario: Scenario, move: Move, referee: float | None = None) -> 
         raise InvalidInputError(f"expected a Move, got {type(move).__name__}", path="move")
     validate_move(scenario, move)
     if move.is_end_pose:
-        # Imported here: end_pose imports `judge` from this module.
+        # Imported when first needed: the ways to an end pose are a larger machine than a
+        # check of steps (a `manoeuvre check` of steps never loads them).
         from constraints.t9a.end_pose import check_end_pose
 
         return check_end_pose(scenario, move).refereed(referee)
     return judge(MoveContext(scenario, move)).refereed(referee)
-
-
-def judge(ctx: MoveContext) -> Verdict:
-    """Run every clause of the move's manoeuvre on a prepared context."""
-    found = ctx.profile.judge_all(ctx, ctx.move.manoeuvre)
-    end = ctx.end_unit
-    return Verdict(ctx.unit.id, ctx.move.manoeuvre, end.pose.centre, end.pose.facing_deg,
-                   end.files, end.corners(), found.violations, found.measurements,
-                   readings=found.readings,
-                   dangerous_terrain=tuple(t.to_json() for t in move_tests(ctx)))
 
 
 def validate_move(scenario: Scenario, move: Move) -> None:

@@ -28,8 +28,8 @@ from constraints.geometry.plane import angle_between_deg, normalise_deg
 from constraints.rank_and_file.family_limits import FamilyLimits, family_limits
 from constraints.rank_and_file.kinematics import Trajectory, snake
 from constraints.rank_and_file.unit import Unit
-from constraints.t9a.checker import judge
 from constraints.t9a.context import MoveContext
+from constraints.t9a.judge import judge
 from constraints.t9a.moves import Move, forward, wheel
 from constraints.t9a.snaking_bound import least_distance, turn_lipschitz
 from constraints.t9a.way_problem import ROUNDED_LEG_NOISE, Way, WayProblem

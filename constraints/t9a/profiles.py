@@ -12,14 +12,16 @@ from types import MappingProxyType
 from constraints.core.clause import Clause
 from constraints.core.profile import ClauseSpec, ParamValue, RulesProfile
 from constraints.t9a.clauses.movement.front_rank import CharactersFrontRank
+from constraints.t9a.clauses.movement.front_spacing import FrontSpacing
 from constraints.t9a.clauses.movement.heading_window import HeadingWindow
 from constraints.t9a.clauses.movement.pivot import PivotModelDistance
+from constraints.t9a.clauses.movement.pivot_spacing import PivotSpacing
 from constraints.t9a.clauses.movement.reform_centre import CentreTravel
 from constraints.t9a.clauses.movement.reform_files import FileChange
 from constraints.t9a.clauses.movement.reform_paths import ModelPath
 from constraints.t9a.clauses.movement.reorder import ReorderFiles
 from constraints.t9a.clauses.movement.snaking_distance import SnakingDistance
-from constraints.t9a.clauses.movement.spacing import FrontSpacing, PivotSpacing, UnitSpacing
+from constraints.t9a.clauses.movement.spacing import UnitSpacing
 from constraints.t9a.clauses.movement.table_edge import TableEdgeEnd, TableEdgeFront
 from constraints.t9a.clauses.movement.valid_final_position import ValidFinalPosition
 from constraints.t9a.clauses.movement.viable_formation import ViableFormation

@@ -5,6 +5,7 @@ system (`constraints.core.system`) with its profile `whfb7`."""
 from typing import Any
 
 from constraints.core.system import System, register_system
+from constraints.whfb7.moves import WarhammerMove
 from constraints.whfb7.profiles import WHFB7_PROFILES
 from constraints.whfb7.unit_io import TERRAIN_KINDS, named_ids, read_unit, unit_to_json
 
@@ -22,6 +23,11 @@ def check_move(scenario: Any, move: Any) -> Any:
     return check(scenario, move)
 
 
+# The public queries (docs/api.md): moves judged, viewed, searched and explained.  Combat
+# Reforms, nudges and T9A's batch mask are The Ninth Age's.
+QUERIES = frozenset({"check_move", "is_legal", "legal_moves", "legal_region", "best_move",
+                     "why_not", "reach", "nearest_legal", "render"})
+
 SYSTEM = System("whfb7", WHFB7_PROFILES, TERRAIN_KINDS, read_unit, unit_to_json, named_ids,
-                move_from_json, check_move)
+                move_from_json, check_move, move_type=WarhammerMove, queries=QUERIES)
 register_system(SYSTEM)

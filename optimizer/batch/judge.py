@@ -32,6 +32,7 @@ from constraints.geometry.frame import Frame
 from constraints.rank_and_file.family_limits import family_limits
 from constraints.rank_and_file.formation import MAX_MODELS
 from constraints.rank_and_file.poses import EndRectangles, MaskSetting, Rectangles
+from optimizer.dispatch import require
 from optimizer.families.base import family_for
 
 WORLD = Frame((0.0, 0.0), 90.0)
@@ -157,6 +158,7 @@ def legal_mask(scenario: Scenario, unit_id: str, manoeuvre: str, centres: np.nda
                facings: np.ndarray, *, pivots: np.ndarray | None = None,
                files: int | np.ndarray | None = None) -> np.ndarray:
     """Whether each end pose is legal (see BatchJudge; build one to query repeatedly)."""
+    require(scenario, "legal_mask")
     validate_request(scenario, unit_id, manoeuvre)
     judge = BatchJudge(scenario, unit_id, manoeuvre)
     return judge.mask(centres, facings, pivots=pivots, files=files)

@@ -227,7 +227,6 @@ def check_answer(scenario: Any, data: Any, *, source: str, referee: float | None
 
 def cmd_render(args: argparse.Namespace) -> int:
     from constraints.core.jsonread import read_json
-    from constraints.core.scenario import require_system
     from constraints.core.scenario_io import load_scenario
     from constraints.core.system import find_system
     from constraints.errors import InvalidInputError
@@ -235,17 +234,18 @@ def cmd_render(args: argparse.Namespace) -> int:
     from optimizer.cli.reform import is_combat_reform, render_reform_file
     from optimizer.cli.route import render_route_file
     from optimizer.cli.search import REGION_STYLE, load_drawing, region_of
+    from optimizer.dispatch import require
     from optimizer.render import check_output, render_to_file
 
     output = check_output(args.output)  # before the work, which may take a while
     scenario = load_scenario(args.scenario)
-    if scenario.profile.system == "infinity":
+    system = find_system(scenario.rules)
+    if "check_route" in system.queries:  # a town of troopers and its routes
         return render_route_file(scenario, args.move, output)
     if args.move and is_nudge_result(args.move):
         return render_nudge_result(scenario, args.move, output)
     if args.move and is_combat_reform(read_json(args.move)):
         return render_reform_file(scenario, args.move, output)
-    system = find_system(scenario.rules)
     drawing = load_drawing(args.move, system.read_move) if args.move else None
     move = drawing.move if drawing is not None else None
     verdict, overlays = None, []
@@ -255,7 +255,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         except InvalidInputError as exc:
             raise exc.in_file(args.move) from None
         if args.region:
-            require_system(scenario, "t9a", "manoeuvre render --region")
+            require(scenario, "legal_region")
             overlays.append((region_of(scenario, move, verdict), REGION_STYLE))
     render_to_file(scenario, output, move=move, verdict=verdict, overlays=overlays,
                    target=drawing.target if drawing is not None else None)

@@ -7,11 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from constraints.core.jsonread import read_json
-from constraints.core.scenario import Scenario, require_system
+from constraints.core.scenario import Scenario
 from constraints.core.scenario_io import load_scenario
 from constraints.errors import InvalidInputError
 from optimizer.cli.results import Answer
 from optimizer.cli.warn import warned
+from optimizer.dispatch import require
 
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1)"
 
@@ -36,7 +37,7 @@ def cmd_nudge(args: argparse.Namespace) -> int:
 
     output = check_output(args.render) if args.render else None
     scenario = load_scenario(args.scenario)
-    require_system(scenario, "t9a", "manoeuvre nudge")
+    require(scenario, "resolve")
     losses = load_losses(args.casualties, scenario) if args.casualties else ()
     answer, result = nudge_answer(scenario, losses)
     answer.print(args.json)
@@ -51,7 +52,7 @@ def nudge_answer(scenario: Scenario, losses: Any) -> tuple[Answer, Any]:
     from optimizer.nudge import resolve
     from optimizer.nudge.output import result_text, result_to_json
 
-    require_system(scenario, "t9a", "manoeuvre nudge")
+    require(scenario, "resolve")
     warnings = warned(scenario)
     result = resolve(scenario, losses)
     return Answer(result_to_json(result), 0, lambda: result_text(result), warnings), result
@@ -80,7 +81,7 @@ def nudge_check_answer(scenario: Scenario, data: Any, casualties: Any, with_resu
     if with_result:
         raise InvalidInputError("--result goes only with a Combat Reform proposal",
                                 path="command line")
-    require_system(scenario, "t9a", "manoeuvre check (nudges)")
+    require(scenario, "check_nudge")
     try:
         # Without --casualties, those a `nudge --json` file echoes (so its output chains).
         losses = load_losses(casualties, scenario) if isinstance(casualties, str) else \

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import argparse
 
-from constraints.core.scenario import Scenario, require_system
+from constraints.core.scenario import Scenario
 from constraints.errors import InvalidInputError
 from optimizer.cli.results import Answer
+from optimizer.cli.search_output import as_options, result_json, result_text, search_time
+from optimizer.dispatch import require
 from optimizer.post_combat import best_pivot
 from optimizer.search.objectives import Objective
 
 
 def pivot_answer(args: argparse.Namespace, scenario: Scenario) -> Answer:
     """`solve --manoeuvre post_combat_pivot`'s answer (the goal checked by `check_goal`)."""
-    from optimizer.cli.search import as_options, result_json, result_text, search_time
-
-    require_system(scenario, "t9a", "manoeuvre solve --manoeuvre post_combat_pivot")
+    require(scenario, "best_move")
     with as_options():
         if not scenario.has_unit(args.unit):
             raise InvalidInputError(f"unknown unit {args.unit!r}", path="unit_id")

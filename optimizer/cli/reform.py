@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from constraints.core.scenario import Scenario, require_system
+from constraints.core.scenario import Scenario
 from constraints.core.scenario_io import load_scenario
 from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
@@ -14,6 +14,7 @@ from constraints.t9a.combat_reform_io import CombatResult, load_combat_result
 from optimizer.cli.options import finite
 from optimizer.cli.results import Answer
 from optimizer.cli.warn import warned
+from optimizer.dispatch import require
 
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1)"
 RESULT_HELP = ("the combat result (JSON: loser, passed, first, skip, ...); without it no "
@@ -51,7 +52,7 @@ def cmd_combat_reform(args: argparse.Namespace) -> int:
 
     output = check_output(args.render) if args.render else None
     scenario = load_scenario(args.scenario)
-    require_system(scenario, "t9a", "manoeuvre combat-reform")
+    require(scenario, "best_reform")
     answer, found = reform_answer(
         scenario, lambda: load_combat_result(args.result) if args.result else None,
         args.unit, args.player, args.effort, args.widest, args.keep, args.joint)
@@ -70,7 +71,7 @@ def reform_answer(scenario: Scenario, result: Callable[[], CombatResult | None],
     from optimizer.combat_reform.output import reforms_text, reforms_to_json, status_of
     from optimizer.combat_reform.reforms import combat_reforms
 
-    require_system(scenario, "t9a", "manoeuvre combat-reform")
+    require(scenario, "best_reform")
     warnings = warned(scenario)
     combat = result()
     if units and player:

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -17,16 +15,17 @@ import shapely
 
 from constraints.core.jsonread import Node, read_json
 from constraints.core.profile import PROFILES
-from constraints.core.scenario import Scenario, require_system
+from constraints.core.scenario import Scenario
 from constraints.core.scenario_io import load_scenario
 from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
-from constraints.geometry.plane import Point, normalise_deg
+from constraints.geometry.plane import Point
 from constraints.t9a.move_io import move_from_json
-from constraints.t9a.moves import Move
-from optimizer.cli.options import finite, point, seconds_since_start
+from optimizer.cli.options import finite, point
 from optimizer.cli.results import Answer
+from optimizer.cli.search_output import as_options, result_json, result_text, search_time
 from optimizer.cli.warn import warned
+from optimizer.dispatch import require
 
 if TYPE_CHECKING:  # the searches (and the solver) are imported by the commands that run them
     from optimizer.search.objectives import Objective
@@ -44,11 +43,6 @@ MAX_TIME_LIMIT_S = 3600.0
 # The most moves `moves` lists: a Reform has a hundred thousand legal end poses on the view
 # lattice, and listing them all takes a minute.
 MAX_LIST = 10_000
-# Kept back from --time-limit for printing the answer and leaving the process.
-PRINT_MARGIN_S = 0.1
-# The least time a search is given when start-up has used up the limit: it then answers at
-# once (TIMEOUT, or a starting answer) instead of not at all.
-MIN_SEARCH_S = 0.01
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1)"
 
 
@@ -126,20 +120,6 @@ def objective_of(args: argparse.Namespace) -> Objective:
     return Objective("front_target_distance" if args.front else "target_distance", args.target)
 
 
-# The API arguments the command-line options stand for, to name them in errors.
-OPTIONS = {"unit_id": "--unit", "manoeuvre": "--manoeuvre", "time_limit_s": "--time-limit",
-           "effort": "--effort", "objective.point": "--target", "objective.point[0]": "--target",
-           "objective.point[1]": "--target", "objective.facing_deg": "--facing",
-           "max_wheels": "--max-wheels", "tolerance": "--tolerance"}
-
-
-@contextmanager
-def as_options() -> Iterator[None]:
-    """Errors about API arguments, re-labelled with the options that gave them."""
-    try:
-        yield
-    except InvalidInputError as exc:
-        raise exc.at(OPTIONS.get(exc.path, exc.path)) from None
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -168,83 +148,18 @@ def solve_answer(args: argparse.Namespace, scenario: Scenario) -> Answer:
         objective = objective_of(args)
     warnings = warned(scenario, [(args.target if args.target is not None else args.face,
                                   "the target")])
-    # --effort is passed only to a search that has a work budget (an older one ignores it).
-    effort: dict[str, Any] = {"effort": args.effort} if args.effort is not None else {}
     search: Callable[..., SearchResult] = best_move
     if getattr(args, "avoid", None):
         from optimizer.search.avoid import avoiding
 
-        require_system(scenario, "t9a", "manoeuvre solve --avoid")
+        require(scenario, "avoiding")
         search = partial(avoiding, best_move)
     with as_options():
         result = search(scenario, args.unit, args.manoeuvre, objective,
                         time_limit_s=search_time(args), max_wheels=args.max_wheels,
-                        tolerance=args.tolerance, **effort)
+                        tolerance=args.tolerance, effort=args.effort)
     return Answer(result_json(result), 0 if result.status.found else 1,
                   lambda: result_text(result), warnings)
-
-
-def search_time(args: argparse.Namespace) -> float:
-    """What is left of --time-limit for the search: the limit counts from the start of the
-    command (the process, for the `manoeuvre` script), less a margin for printing."""
-    used = seconds_since_start(getattr(args, "whole_process", False),
-                               getattr(args, "called_at", time.monotonic()))
-    return max(args.time_limit - used - PRINT_MARGIN_S, MIN_SEARCH_S)
-
-
-def result_json(result: SearchResult) -> dict[str, Any]:
-    """The result as JSON, its objective naming the target point and facing (so `render`
-    can mark them)."""
-    out = result.to_json()
-    if result.verdict is not None and result.verdict.dangerous_terrain is not None:
-        out["dangerous_terrain"] = [dict(t) for t in result.verdict.dangerous_terrain]
-    objective = result.objective
-    if objective.point is not None:
-        out["objective"].setdefault("point", list(objective.point))
-    if objective.facing_deg is not None:
-        out["objective"].setdefault("facing", objective.facing_deg)
-    return out
-
-
-def result_text(result: SearchResult) -> str:
-    """A readable result: status, objective, lattice and time, then the move and its end."""
-    lines = [f"{result.status} ({result.objective.name}"
-             + (f" = {result.value:.3f}" if result.value is not None else "")
-             + f") on a {result.lattice.inch}\" / {result.lattice.degree} deg lattice "
-             f"in {result.elapsed_s:.2f} s"]
-    if result.family.get("ways"):
-        lines.append(f"  ways searched: {result.family['ways']}")
-    if result.bound_covers == "any_way" and result.bound is not None:
-        lines.append(f"  no legal move does better than {result.bound:.3f} (the objective's "
-                     "floor)")
-    elif result.bound_covers is not None and result.bound is not None:
-        wheels = result.family.get("max_wheels")
-        searched = f"ways of up to {wheels} wheel{'s' * (wheels != 1)} searched; " \
-            if wheels else ""
-        lines.append(f"  {searched}no legal way with any number of wheels does better than "
-                     f"{result.bound:.3f} (an answer within {result.tolerance:g} of it is "
-                     "OPTIMAL)")
-    elif result.status == "NOT_FOUND":
-        lines.append("  no legal move in the family searched; other ways not ruled out")
-    stopped = result.to_json().get("stopped_by")
-    if stopped:
-        lines.append(f"  stopped by: {stopped}")
-    if result.move is not None:
-        lines.append(f"  move: {json.dumps(result.move.to_json())}")
-    if result.verdict is not None:
-        x, y = result.verdict.end_centre
-        lines.append(f"  end: centre ({x:.3f}, {y:.3f}), facing "
-                     f"{normalise_deg(result.verdict.end_facing_deg):.3f} deg, legal")
-    if result.verdict is not None:
-        for t in result.verdict.dangerous_terrain or ():
-            lines.append(f"  Dangerous Terrain test: {t['terrain']}, {t['dice']} dice"
-                         + (f", {t['test']}+" if t["test"] is not None else ""))
-    if "avoid" in result.family:
-        lines.append(f"  kept away from Dangerous Terrain (counted as Impassable): "
-                     f"{result.family['avoid']['status']} among the moves that keep away")
-    if result.blocking:
-        lines.append(f"  blocked by: {', '.join(result.blocking)}")
-    return "\n".join(lines)
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
@@ -264,8 +179,7 @@ def moves_answer(scenario: Scenario, unit: str, manoeuvre: str, limit: int) -> A
     from optimizer.queries import legal_moves
 
     warnings = warned(scenario)
-    if scenario.profile.system != "whfb7":
-        require_system(scenario, "t9a", "manoeuvre moves")
+    require(scenario, "legal_moves")
     with as_options():
         view = legal_moves(scenario, unit, manoeuvre)
     found: list[Any] = []
@@ -308,11 +222,6 @@ def load_drawing(path: str | Path, read_move: Callable[[Any], Any] = move_from_j
         raise exc.in_file(str(path)) from None
 
 
-def load_move_or_result(path: str | Path) -> Move:
-    """A move file, or a `solve --json` result (its move)."""
-    return load_drawing(path).move
-
-
 def _target(result: dict[str, Any]) -> Point | None:
     """The target point a solve result's objective names, if it names one."""
     objective = result.get("objective")
@@ -321,8 +230,11 @@ def _target(result: dict[str, Any]) -> Point | None:
     return Node(objective["point"], "$.objective.point").point()
 
 
-def region_of(scenario: Scenario, move: Move, verdict: Verdict) -> shapely.Geometry:
+def region_of(scenario: Scenario, move: Any, verdict: Verdict) -> shapely.Geometry:
+    """Where the move's unit may end with the move's end facing and files (any system's move:
+    a whfb7 turn on the spot changes the files; None: the unit's own)."""
     from optimizer.queries import legal_region
 
-    files = None if move.manoeuvre.snaking else verdict.end_files
+    own = scenario.unit(move.unit).files
+    files = None if verdict.end_files == own else verdict.end_files
     return legal_region(scenario, move.unit, move.manoeuvre, verdict.end_facing_deg, files)

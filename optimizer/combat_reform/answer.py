@@ -43,6 +43,11 @@ class ReformAnswer:
     # or which fallback answered.
     search: dict[str, object] = field(default_factory=dict)
 
+    @property
+    def reform(self) -> UnitReform | None:
+        """The answer as `check_combat_reform` reads a proposal (None: no reform)."""
+        return proposal(self)
+
 
 def solve(rm: ReformModel, effort: float) -> tuple[cp_model.CpSolver, Any]:
     solver = cp_model.CpSolver()

@@ -34,7 +34,9 @@ from optimizer.combat_reform.prepare import (
     previous_enemies,
     rules_bound,
 )
+from optimizer.combat_reform.roles import placement_breaks
 from optimizer.combat_reform.search import Found, Outcome, best_first
+from optimizer.dispatch import require
 
 __all__ = ["EFFORT", "Asks", "ReformAnswer", "best_reform", "rules_bound"]
 
@@ -50,6 +52,7 @@ def best_reform(scenario: Scenario, unit_id: str, effort: float = EFFORT,
     models, then the most enemy models touched (after the widest frontage, when asked),
     then the least total displacement, placed with a Facing flush against an enemy Facing
     it touched before; judged by the exact checker before it is returned."""
+    require(scenario, "best_reform")
     if not isinstance(unit_id, str) or not scenario.has_unit(unit_id):
         raise InvalidInputError(f"unknown unit {unit_id!r}", path="unit")
     unit = scenario.unit(unit_id)
@@ -127,7 +130,7 @@ def _several_lines(scenario: Scenario, unit: Unit, lines: list[Prepared]
         reform = proposal(answer)
         assert reform is not None
         verdict = check_combat_reform(scenario, [reform], player_done=False)
-        return not [c for c in verdict.clauses() if c != "combat_reform.eligible"]
+        return not placement_breaks(scenario, verdict)
 
     return relaxed, accept
 
@@ -237,13 +240,13 @@ def _under_the_rules(answer: ReformAnswer, bound: tuple[int, int], widest: int |
 
 def _checked(scenario: Scenario, answer: ReformAnswer) -> ReformAnswer:
     """The answer, once the exact checker accepts its placement (who may reform at all is
-    judged by the caller, with the combat result: `combat_reform.eligible` is not this
+    judged by the caller, with the combat result: the eligibility clause is not this
     search's)."""
     reform = proposal(answer)
     if reform is None:
         return answer
     verdict = check_combat_reform(scenario, [reform], player_done=False)
-    broken = [c for c in verdict.clauses() if c != "combat_reform.eligible"]
+    broken = placement_breaks(scenario, verdict)
     if broken:
         raise EncodingMismatchError(f"the reform found for {answer.unit} breaks "
                                     f"{', '.join(broken)}")

@@ -48,7 +48,6 @@ import numpy as np
 from constraints.core.scenario import Scenario
 from constraints.rank_and_file.contact import LINE_IN, model_contacts
 from constraints.rank_and_file.unit import Unit
-from constraints.t9a.clauses.combat_reform import CLAUSES
 from optimizer.combat_reform.placement import FlushLine, flush_line
 from optimizer.combat_reform.prepare import (
     _march_rate,
@@ -56,6 +55,7 @@ from optimizer.combat_reform.prepare import (
     previous_enemies,
     rules_bound,
 )
+from optimizer.combat_reform.roles import Role, roles
 
 # Slack on every comparison: contacts and overlaps within the checker's tolerances (10x its
 # contact tolerance), and a March Rate measured a hair long, all in the bound's favour.
@@ -106,7 +106,7 @@ def shared_line_bound(scenario: Scenario, units: Sequence[Unit],
             mine.append(span[0][2])
         edges.append(mine)
     every = sorted({e for mine in edges for e in mine})
-    keeps = {c.id for c in CLAUSES[scenario.profile.name]}
+    keeps = roles(scenario)
     on_line = [_on_line(scenario, u, previous, common, every, mine, keeps)
                for u, previous, mine in zip(units, before, edges, strict=True)]
     return _best(on_line)
@@ -114,9 +114,9 @@ def shared_line_bound(scenario: Scenario, units: Sequence[Unit],
 
 def _on_line(scenario: Scenario, unit: Unit, previous: dict[str, str], common: FlushLine,
              every: list[tuple[float, float]], mine: list[tuple[float, float]],
-             keeps: set[str]) -> OnLine:
+             keeps: frozenset[Role]) -> OnLine:
     own_before = 0
-    if keeps & {"combat_reform.contact_count"}:
+    if Role.CONTACT_COUNT in keeps:
         own_before = len({a for a, _ in _pairs(scenario, unit, previous)})
     n = unit.formation.model_count
     cap = min(n, rules_bound(scenario, unit, previous))
@@ -131,10 +131,10 @@ def _on_line(scenario: Scenario, unit: Unit, previous: dict[str, str], common: F
     behind = (starts - common.a) @ common.out
     reach = _march_rate(scenario, unit)
     ways = [_lanes(f, w, d, every, along, behind, reach) for f, w, d in sorted(kinds)]
-    aligned = "combat_reform.aligned" in keeps
+    aligned = Role.ALIGNED in keeps
     points = min(2 * len(previous), cap)
     legal_points = not aligned and points >= own_before
-    meet = mine if "combat_reform.same_enemies" in keeps else []
+    meet = mine if Role.SAME_ENEMIES in keeps else []
     return OnLine(ways, meet, own_before, cap,
                   points if legal_points else None)
 

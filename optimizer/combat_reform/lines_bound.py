@@ -51,7 +51,6 @@ from constraints.core.scenario import Scenario
 from constraints.geometry.plane import unit_vector
 from constraints.rank_and_file.contact import CONTACT_IN, LINE_IN, model_contacts
 from constraints.rank_and_file.unit import Unit
-from constraints.t9a.clauses.combat_reform import CLAUSES
 from optimizer.combat_reform.joint_bound import SLACK_IN, Lanes, _lanes
 from optimizer.combat_reform.placement import (
     OWN_TURN,
@@ -62,6 +61,7 @@ from optimizer.combat_reform.placement import (
     flush_line,
 )
 from optimizer.combat_reform.prepare import _march_rate, allowed_files, line_models, rules_bound
+from optimizer.combat_reform.roles import Role, roles
 
 Pair = tuple[int, int]
 # Two lines are parallel or perpendicular when the sine or cosine of their angle is below
@@ -76,16 +76,16 @@ def lines_bound(scenario: Scenario, unit: Unit, previous: dict[str, str]) -> Pai
     lines = engaged_lines(scenario, previous)
     if len(lines) < 2:
         return None
-    keeps = {c.id for c in CLAUSES[scenario.profile.name]}
+    keeps = roles(scenario)
     pairs = set().union(*(model_contacts(unit, scenario.unit(e)) for e in previous))
-    before = len({a for a, _ in pairs}) if "combat_reform.contact_count" in keeps else 0
+    before = len({a for a, _ in pairs}) if Role.CONTACT_COUNT in keeps else 0
     n = unit.formation.model_count
     cap = min(n, rules_bound(scenario, unit, previous))
     facing_models = {e: len(line_models(scenario, flush_line(scenario.unit(e), f)
                                         .with_colinear([]), LINE_IN))
                      for e, f in previous.items()}
     found: list[Pair] = []
-    if "combat_reform.aligned" not in keeps and 2 * len(previous) >= before:
+    if Role.ALIGNED not in keeps and 2 * len(previous) >= before:
         found.append((min(2 * len(previous), cap),
                       sum(min(2, m) for m in facing_models.values())))
     # Each line's formations, the most promising first; one whose quick bound (`_quick`)
@@ -147,7 +147,7 @@ def _options(scenario: Scenario, unit: Unit, line: FlushLine) -> list[Option]:
 
 
 def _flush(scenario: Scenario, option: Option, previous: dict[str, str],
-           facing_models: dict[str, int], keeps: set[str], before: int, cap: int,
+           facing_models: dict[str, int], keeps: frozenset[Role], before: int, cap: int,
            models: list[Interval], ways: dict[tuple[str, float, float], Lanes]
            ) -> Pair | None:
     """The most (own, enemy) of `option` over its offsets (module docs), None when no
@@ -167,10 +167,10 @@ def _flush(scenario: Scenario, option: Option, previous: dict[str, str],
             off.append((e, enemy))
             touch = option.within(enemy.boundary(), NEAR_IN)
         if touch is None:
-            if "combat_reform.same_enemies" in keeps:
+            if Role.SAME_ENEMIES in keeps:
                 return None
             continue
-        if "combat_reform.same_enemies" in keeps:
+        if Role.SAME_ENEMIES in keeps:
             lo, hi = max(lo, touch[0]), min(hi, touch[1])
     if lo > hi:
         return None
@@ -193,7 +193,7 @@ def _flush(scenario: Scenario, option: Option, previous: dict[str, str],
     enemy_const = 0
     for e, enemy in off:
         square = square_lines(line, flush_line(enemy, previous[e]))
-        if not square and "combat_reform.aligned" in keeps:
+        if not square and Role.ALIGNED in keeps:
             return None  # touched at a point: not aligned with it
         theirs = np.asarray(enemy.boundary().exterior.coords[:-1])
         lo_s, hi_s = batch_within(rim, theirs, line.right, NEAR_IN)
@@ -242,8 +242,8 @@ def unalignable(scenario: Scenario, previous: dict[str, str]) -> bool:
     touch (`combat_reform.same_enemies`) lie on lines neither parallel nor perpendicular:
     the unit's sides go two ways at right angles, so it cannot be flush with both, and no
     reform is legal."""
-    keeps = {c.id for c in CLAUSES[scenario.profile.name]}
-    if not {"combat_reform.aligned", "combat_reform.same_enemies"} <= keeps:
+    keeps = roles(scenario)
+    if not {Role.ALIGNED, Role.SAME_ENEMIES} <= keeps:
         return False
     lines = engaged_lines(scenario, previous)
     return any(not square_lines(a, b) for i, a in enumerate(lines) for b in lines[i + 1:])

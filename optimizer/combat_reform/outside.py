@@ -39,7 +39,6 @@ from dataclasses import dataclass, replace
 from constraints.core.scenario import Scenario
 from constraints.rank_and_file.contact import LINE_IN
 from constraints.rank_and_file.unit import Unit
-from constraints.t9a.clauses.combat_reform import CLAUSES
 from optimizer.combat_reform.placement import OWN_TURN, Option
 from optimizer.combat_reform.prepare import (
     LEFT_OUT,
@@ -49,6 +48,7 @@ from optimizer.combat_reform.prepare import (
     layouts_of,
     line_models,
 )
+from optimizer.combat_reform.roles import Role, roles
 from optimizer.combat_reform.search import best_first
 
 Pair = tuple[int, int]
@@ -117,7 +117,7 @@ def unit_classes(scenario: Scenario, unit: Unit, previous: dict[str, str],
 
 def not_flush(scenario: Scenario, previous: dict[str, str], ready: Prepared) -> Bounded:
     """At most two own and two enemy models per enemy touched at a point (module docs)."""
-    aligned = any(c.id == "combat_reform.aligned" for c in CLAUSES[scenario.profile.name])
+    aligned = Role.ALIGNED in roles(scenario)
     most = 2 * len(previous)
     d = ready.demands
     if aligned or most < d.own_before or most < len(d.keep_enemy):

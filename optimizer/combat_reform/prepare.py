@@ -25,6 +25,7 @@ from constraints.t9a.clauses.movement.viable_formation import formation_problem
 from optimizer.combat_reform.intervals import unit_rules
 from optimizer.combat_reform.model import ACROSS_IN, Demands, Layout, layout
 from optimizer.combat_reform.placement import OWN_TURN, FlushLine, Interval, Option, flush_line
+from optimizer.combat_reform.roles import Role, roles
 
 
 @dataclass(frozen=True)
@@ -135,20 +136,19 @@ def _span_of(line: FlushLine, enemy: str) -> int:
     return next((i for i, (e, _, _) in enumerate(line.spans) if e == enemy), -1)
 
 
-def _variant_a(scenario: Scenario) -> bool:
-    """Profile `t9a-2025` (RULES §2.12 (A)): files change by at most 2 (4 with a Musician),
-    no March Rate limit, Unit Spacing ignored (no overlap, no new enemy contact)."""
-    return scenario.profile.name == "t9a-2025"
-
-
 def _march_rate(scenario: Scenario, unit: Unit) -> float:
-    if _variant_a(scenario):
+    """How far a model may move: its March Rate where a clause limits it (not in variant A,
+    profile `t9a-2025`, RULES §2.12 (A))."""
+    if Role.MARCH_RATE not in roles(scenario):
         return math.inf
     return float(scenario.profile.param("march_mob")) * unit.mobility_in
 
 
 def _spacing(scenario: Scenario) -> float | None:
-    return None if _variant_a(scenario) else float(scenario.profile.param("end_spacing_in"))
+    """The Unit Spacing a reform keeps, where a clause keeps it (variant A ignores it)."""
+    if Role.SPACING not in roles(scenario):
+        return None
+    return float(scenario.profile.param("end_spacing_in"))
 
 
 def _options(scenario: Scenario, unit: Unit, line: FlushLine) -> list[Option]:
@@ -190,10 +190,11 @@ def allowed_files(scenario: Scenario, unit: Unit) -> list[int]:
     proper = int(widths[min(unit.height, len(widths) - 1)])
     change = scenario.profile.param("max_file_change_musician" if unit.musician
                                     else "max_file_change")
+    limited = Role.FILE_CHANGE in roles(scenario)  # variant A: by at most `change`
     n = unit.formation.model_count
     found = []
     for files in range(1, n + 1):
-        if _variant_a(scenario) and abs(files - unit.files) > int(change):
+        if limited and abs(files - unit.files) > int(change):
             continue
         if formation_problem(Formation(files, n), proper, unit.files)[0] == "" \
                 and len(unit.formation.characters) <= files:

@@ -13,15 +13,15 @@ from constraints.core.verdict import Verdict
 from constraints.errors import EncodingMismatchError, InvalidInputError
 from constraints.rank_and_file.combats import engagements
 from constraints.rank_and_file.contact import contact_tolerance, gap_blockers, model_contacts
-from constraints.t9a.clauses.combat_reform import CLAUSES
 from constraints.t9a.clauses.combat_reform.checker import check_combat_reform, validated
 from constraints.t9a.clauses.combat_reform.context import ReformContext
 from constraints.t9a.combat_reform import ModelPlacement, UnitReform, model_moves, placed
 from constraints.t9a.combat_reform_io import CombatResult
 from optimizer.combat_reform.answer import EFFORT, ReformAnswer, proposal
 from optimizer.combat_reform.best import best_reform
-from optimizer.combat_reform.joint import joint_groups, joint_reform
+from optimizer.combat_reform.joint_group import joint_groups, joint_reform
 from optimizer.combat_reform.prepare import Asks
+from optimizer.combat_reform.roles import Role, clauses_with
 
 LEVELS = ("own_models_in_contact", "enemy_models_in_contact", "displacement_in")
 
@@ -186,8 +186,8 @@ def _refused(scenario: Scenario, uid: str, result: CombatResult) -> Verdict | No
     # Only who the unit is decides: the eligibility clause alone first (the whole checker
     # on a unit standing still costs as much as judging a reform), the whole verdict, which
     # names every clause, only for a unit refused.
-    if all(not c().check(ctx).violations for c in CLAUSES[scenario.profile.name]
-           if c.id == "combat_reform.eligible"):
+    eligibility = clauses_with(scenario, Role.ELIGIBILITY)
+    if all(not c().check(ctx).violations for c in eligibility):
         return None
     verdict = check_combat_reform(scenario, [same], result, player_done=False)
-    return verdict if "combat_reform.eligible" in verdict.clauses() else None
+    return verdict if {c.id for c in eligibility} & set(verdict.clauses()) else None

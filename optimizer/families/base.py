@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -46,6 +46,12 @@ class Family(ABC):
     # the regions leave out: the search starts from the best points of the options' sound
     # regions (optimizer.search.geometric).
     answers_by_geometry: bool = False
+    # The batch judge of its poses (a class taking scenario, unit id, manoeuvre); None:
+    # optimizer.batch.BatchJudge, which reads the clauses' own masks.
+    judge_kind: type | None = None
+    # Several options may end at one pose (a whfb7 move's turns on the spot, written as the
+    # option's pivot): whether a view holds a move is asked of each, whatever its pivot.
+    many_ways_per_end: bool = False
 
     @abstractmethod
     def options(self, unit: Unit, frame: Frame, lattice: Lattice,
@@ -110,10 +116,22 @@ class Family(ABC):
 
 
 FAMILIES: dict[tuple[str, str], Family] = {}
+# Manoeuvres with no family of end poses, searched by a search of their own taking
+# (scenario, unit id, objective, time_limit_s=...): a Post-Combat Pivot is one number.
+OWN_SEARCHES: dict[tuple[str, str], Callable[..., Any]] = {}
 
 
 def register_family(system: str, manoeuvre: str, family: Family) -> None:
-    FAMILIES[(system, manoeuvre)] = family
+    FAMILIES[(system, str(manoeuvre))] = family
+
+
+def register_search(system: str, manoeuvre: str, search: Callable[..., Any]) -> None:
+    OWN_SEARCHES[(system, str(manoeuvre))] = search
+
+
+def own_search(profile: RulesProfile, manoeuvre: str) -> Callable[..., Any] | None:
+    """The manoeuvre's own search, when it has no family (None: it has one, or is unknown)."""
+    return OWN_SEARCHES.get((profile.system, str(manoeuvre)))
 
 
 def family_for(profile: RulesProfile, manoeuvre: str) -> Family:

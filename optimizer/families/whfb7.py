@@ -34,6 +34,8 @@ from constraints.rank_and_file.unit import Unit
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import Lattice
 from constraints.sat.option import Option
+from constraints.whfb7 import SYSTEM
+from constraints.whfb7.masks import WarhammerJudge
 from constraints.whfb7.moves import Manoeuvre, WarhammerMove
 from constraints.whfb7.reach import MoveReach
 from constraints.whfb7.ways import (
@@ -63,6 +65,8 @@ class WarhammerWays(SnakingFamily):
 
     prefilters = False
     holds_every_way = False
+    judge_kind = WarhammerJudge
+    many_ways_per_end = True
 
     def __init__(self, manoeuvre: str, turns: tuple[float, ...], description: str) -> None:
         super().__init__(manoeuvre, pivots=False)
@@ -118,7 +122,7 @@ class WarhammerWays(SnakingFamily):
         """The searched ways to the poses (each after its turn on the spot, `turns`, default
         none): per turn the rows it holds and their ways and legs, and whether each pose's
         way exists (constraints.whfb7.masks; the rules' limits are the judge's)."""
-        from constraints.whfb7.masks import turn_poses
+        from constraints.whfb7.way_poses import turn_poses
         return turn_poses(unit, centres, facings, turns)
 
     def mask(self, judge: Any, world: np.ndarray, chosen: Sequence[Option],
@@ -201,6 +205,8 @@ class WarhammerReform(Family):
 
     manoeuvre = "reform"
     prefilters = False
+    judge_kind = WarhammerJudge
+    many_ways_per_end = True
 
     def options(self, unit: Unit, frame: Frame, lattice: Lattice,
                 limits: FamilyLimits) -> tuple[list[Option], list[shapely.Geometry]]:
@@ -245,6 +251,7 @@ class WarhammerReform(Family):
                      and o.frame_facing_deg == 90.0), None)
 
 
-register_family("whfb7", "march", WarhammerWays("march", (0.0,), MARCH_WAYS))
-register_family("whfb7", "move", WarhammerWays("move", (0.0, 90.0, -90.0, 180.0), MOVE_WAYS))
-register_family("whfb7", "reform", WarhammerReform())
+register_family(SYSTEM.name, Manoeuvre.MARCH, WarhammerWays("march", (0.0,), MARCH_WAYS))
+register_family(SYSTEM.name, Manoeuvre.MOVE,
+                WarhammerWays("move", (0.0, 90.0, -90.0, 180.0), MOVE_WAYS))
+register_family(SYSTEM.name, Manoeuvre.REFORM, WarhammerReform())

@@ -28,13 +28,18 @@ from constraints.core.scenario import Pose, Scenario
 from constraints.core.verdict import Verdict, Violation
 from constraints.rank_and_file.combats import engaged_ids, engagements
 from constraints.rank_and_file.contact import contact_tolerance
+from constraints.t9a.clauses.nudge import NUDGE_CLAUSES
 from constraints.t9a.clauses.nudge.checker import check_nudge
 from constraints.t9a.clauses.nudge.context import DIRECTIONS, Leg
+from constraints.t9a.clauses.nudge.minimum import NudgeMinimum
+from constraints.t9a.clauses.nudge.order import NudgeOrder
 from optimizer.nudge.least import least_nudge
 from optimizer.nudge.losses import Loss
 from optimizer.nudge.order import in_combat
 from optimizer.nudge.resolve import resolve, sides, unfrozen
 
+# The clauses whose break, when a unit stands still, says it failed to regain contact.
+REGAINS_CONTACT = frozenset(c.id for c in NUDGE_CLAUSES if c.regains_contact)
 MINIMUM_TOLERANCE_IN = 2e-6  # the least nudge is exact to this (docs/formats.md)
 
 
@@ -133,14 +138,12 @@ def _judge_one(state: Scenario, uid: str, previous: Mapping[str, str],
         # Standing still is the rule when no legal nudge exists ("do not move the unit at
         # all"); otherwise the unit failed to regain contact, which the checker names.
         verdict = _with(verdict, tuple(v for v in verdict.violations
-                                       if v.clause == "nudge.contact" and least is not None))
+                                       if v.clause in REGAINS_CONTACT and least is not None))
     elif verdict.legal and least is not None:
         length = sum(abs(leg.distance_in) for leg in legs)
         if length > least.distance_in + MINIMUM_TOLERANCE_IN:
-            verdict = _with(verdict, verdict.violations + (Violation(
-                "nudge.minimum", length, least.distance_in, "in",
-                f"{uid} is nudged {length:.6f}\", but {least.distance_in:.6f}\" regains "
-                f"contact (\"move the unit the minimum amount required\")"),))
+            verdict = _with(verdict, verdict.violations +
+                            (NudgeMinimum.violation(uid, length, least.distance_in),))
     return PlayerNudge(uid, legs, verdict, None if least is None else least.distance_in)
 
 
@@ -159,13 +162,9 @@ def _order_violations(order: tuple[str, ...], due: list[list[str]], kept: int, b
             and any(order[j] not in first for j in positions if j < i)]
     if late:
         player = state.active_player or "the first player"
-        found.append(Violation("nudge.order", float(len(late)), 0.0, "units",
-                               f"{', '.join(late)} ({player}, the Active Player) moved after "
-                               "the other side's units (\"move Active Player's units first\")"))
+        found.append(NudgeOrder.late(late, player))
     if kept < best:
-        found.append(Violation("nudge.order", float(kept), float(best), "units",
-                               f"{kept} units end in combat, but the order "
-                               f"{'proved best' if best else 'found'} keeps {best}"))
+        found.append(NudgeOrder.fewer_kept(kept, best))
     return tuple(found)
 
 

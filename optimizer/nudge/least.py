@@ -19,6 +19,7 @@ from constraints.core.verdict import Verdict
 from constraints.geometry.frame import Frame
 from constraints.t9a.clauses.nudge.checker import check_nudge, context
 from constraints.t9a.clauses.nudge.context import Leg, legs_of
+from optimizer.dispatch import require
 from optimizer.nudge.space import (
     SLACK_IN,
     STEP_IN,
@@ -48,6 +49,7 @@ class NudgeFound:
 def least_nudge(scenario: Scenario, unit_id: str, previous: Mapping[str, str]
                 ) -> NudgeFound | None:
     """The least legal nudge of `unit_id` back into contact, or None when none exists."""
+    require(scenario, "least_nudge")
     context(scenario, unit_id, previous, ())  # InvalidInputError for malformed input
     unit = scenario.unit(unit_id)
     present = {e: f for e, f in previous.items() if scenario.has_unit(e)}

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from constraints.core.scenario import Scenario, require_system
+from constraints.core.scenario import Scenario
 from constraints.rank_and_file.combats import combats, engagements
 from constraints.rank_and_file.contact import contact_tolerance
 from constraints.rank_and_file.unit import Unit
@@ -18,6 +18,7 @@ from constraints.t9a.clauses.casualties.removal import (
     remove_slots,
 )
 from constraints.t9a.clauses.casualties.unfreeze import unfreeze
+from optimizer.dispatch import require
 from optimizer.nudge.least import NudgeFound
 from optimizer.nudge.losses import Loss, losses_from_json, losses_to_json
 from optimizer.nudge.order import best_order, in_combat
@@ -49,7 +50,7 @@ class NudgeResult:
 def resolve(scenario: Scenario, losses: Sequence[Loss]) -> NudgeResult:
     """Apply `losses`, unfreeze, nudge; the units' `previous` contacts are read from
     `scenario` (as it stood when the boundaries froze)."""
-    require_system(scenario, "t9a", "resolve (casualties and nudges)")
+    require(scenario, "resolve")
     losses = losses_from_json(losses_to_json(tuple(losses)), scenario)  # validated
     previous = engagements(scenario.units, contact_tolerance(scenario))
     reformed, removed, hit = unfrozen(scenario, losses, previous)

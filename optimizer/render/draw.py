@@ -31,7 +31,8 @@ from constraints.core.verdict import Verdict, Violation
 from constraints.geometry.plane import Point
 from optimizer.render.labels import witness_line
 from optimizer.render.output import check_output, write_atomically
-from optimizer.render.sketch import MoveSketch, sketch
+from optimizer.render.sketch import MoveSketch
+from optimizer.render.sketchers import sketch
 from optimizer.render.units import draw_models, player_colour
 
 Overlay = tuple[shapely.Geometry, dict[str, Any]]

@@ -1,20 +1,17 @@
 """What a picture shows of one move, whatever the game: the unit at the start and the end,
 the area it swept (and what that area is), the path of its centre, the arcs its wheels'
-outer corners ran along and where it turned on the spot.  Each rank-and-file system
-registers how to sketch its moves (`register_sketcher`), so the drawing code never reads a
+outer corners ran along and where it turned on the spot; and the parts each system's
+sketcher (optimizer.render.sketchers) builds one from, so the drawing code never reads a
 system's moves itself."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import shapely
 
-from constraints.core.scenario import Pose, Scenario
-from constraints.core.verdict import Verdict
+from constraints.core.scenario import Pose
 from constraints.geometry.plane import Point, rectangle_corners
 from constraints.rank_and_file.kinematics import Trajectory, advance_step
 from constraints.rank_and_file.steps import Step, StepKind
@@ -36,22 +33,6 @@ class MoveSketch:
     centre_path: list[Point] = field(default_factory=list)  # empty: no path measured
     arcs: list[list[Point]] = field(default_factory=list)
     turns: list[tuple[Point, float]] = field(default_factory=list)
-
-
-Sketcher = Callable[[Scenario, Any, Verdict], MoveSketch]
-SKETCHERS: dict[str, Sketcher] = {}
-
-
-def register_sketcher(system: str, sketcher: Sketcher) -> None:
-    SKETCHERS[system] = sketcher
-
-
-def sketch(scenario: Scenario, move: Any, verdict: Verdict) -> MoveSketch:
-    """`move` with its `verdict` as its system draws it."""
-    # Imported here: each system's sketcher registers on import.
-    import optimizer.render.sketchers  # noqa: F401
-
-    return SKETCHERS[scenario.profile.system](scenario, move, verdict)
 
 
 def centre_path(trajectory: Trajectory) -> list[Point]:

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import shapely
 
 from constraints.core.scenario import Scenario
+from constraints.core.system import find_system
 from constraints.core.verdict import Verdict
+from constraints.errors import InvalidInputError
 from constraints.rank_and_file.steps import StepKind as Kind
 from constraints.t9a.context import MoveContext
 from constraints.t9a.moves import Move, Step, StepKind
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.moves import WarhammerMove
-from optimizer.render.sketch import MoveSketch, centre_path, outer_arcs, register_sketcher
+from optimizer.render.sketch import MoveSketch, centre_path, outer_arcs
 
 
 def sketch_t9a(scenario: Scenario, move: Move, verdict: Verdict) -> MoveSketch:
@@ -58,5 +63,16 @@ def sketch_whfb7(scenario: Scenario, move: WarhammerMove, verdict: Verdict) -> M
                       turns)
 
 
-register_sketcher("t9a", sketch_t9a)
-register_sketcher("whfb7", sketch_whfb7)
+Sketcher = Callable[[Scenario, Any, Verdict], MoveSketch]
+# Each rank-and-file system's sketcher, by the type of its moves (System.move_type).
+SKETCHERS: dict[type, Sketcher] = {Move: sketch_t9a, WarhammerMove: sketch_whfb7}
+
+
+def sketch(scenario: Scenario, move: Any, verdict: Verdict) -> MoveSketch:
+    """`move` with its `verdict` as the scenario's system draws it."""
+    kind = find_system(scenario.rules).move_type
+    found = SKETCHERS.get(kind) if kind is not None else None
+    if found is None:
+        raise InvalidInputError(f"no picture of a {find_system(scenario.rules).name} move "
+                                "here (a route: render)", path="move")
+    return found(scenario, move, verdict)

@@ -22,16 +22,17 @@ import shapely
 
 from constraints.core.status import Status
 from constraints.infinity.checker import RouteVerdict, check_route
+from constraints.infinity.clauses import ROUTE_CLAUSES
 from constraints.infinity.route import Route
 from constraints.infinity.scenery import Point3, prisms
 from constraints.infinity.surfaces import LEVEL_TOL_IN
 from constraints.infinity.volumes import silhouette_gap
 from optimizer.routes.request import RouteRequest
-from optimizer.routes.shortest import RouteResult
+from optimizer.routes.result import RouteResult
 
 MAX_HEIGHTS = 24  # arc heights tried past the first
 # Clauses judging a Jump's two spots alone: a break holds for every trajectory between them.
-SPOT_CLAUSES = frozenset({"route.jump.prone", "route.end_surface", "route.end_troopers"})
+SPOT_CLAUSES = frozenset(c.id for c in ROUTE_CLAUSES if c.spots_only)
 
 
 def _dedup(points: list[Point3]) -> tuple[Point3, ...]:

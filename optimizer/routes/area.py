@@ -24,6 +24,7 @@ from constraints.infinity.checker import check_route
 from constraints.infinity.route import AIRBORNE, Route
 from constraints.infinity.trooper import MAX_MOV_IN, Trooper
 from constraints.infinity.walk import Walk
+from optimizer.dispatch import require
 from optimizer.routes.reach import reachable
 from optimizer.routes.request import RouteRequest
 
@@ -57,6 +58,7 @@ def reachable_area(scenario: Scenario, unit: str, mov_in: float | None = None,
                    prone: bool | None = None, skill: str = "move") -> ReachableArea:
     """Where `unit` may end a Move (or a Dodge, a Jump, a Climb) of at most `mov_in`
     (default: its first MOV value; 2" for a Dodge)."""
+    require(scenario, "reachable_area")
     if skill == "move_move":
         raise InvalidInputError("the reachable area of Move + Move is not built: ask for a "
                                 "Move's (or route --to a spot)", path="skill")

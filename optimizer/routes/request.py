@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 from constraints.core.jsonread import number
 from constraints.core.scenario import Scenario
+from constraints.core.system import find_system
 from constraints.errors import InvalidInputError
-from constraints.infinity.route import DODGE_IN, SKILLS
+from constraints.infinity.route import DODGE_IN, SKILLS, Route
 from constraints.infinity.scenery import Point3
 from constraints.infinity.surfaces import Surfaces
 from constraints.infinity.trooper import Trooper
@@ -29,9 +30,9 @@ class RouteRequest:
     @classmethod
     def build(cls, scenario: Scenario, unit: str, target: tuple[float, ...], skill: str,
               prone: bool | None, tolerance_in: float) -> RouteRequest:
-        if not isinstance(scenario, Scenario) or scenario.profile.system != "infinity":
-            raise InvalidInputError("expected an Infinity N4 scenario (rules 'infinity-n4')",
-                                    path="scenario")
+        if not isinstance(scenario, Scenario) or find_system(scenario.rules).move_type is not Route:
+            raise InvalidInputError("expected a scenario of troopers moving by routes (rules "
+                                    "'infinity-n4')", path="scenario")
         trooper = _trooper(scenario, unit)
         if skill not in SKILLS:
             raise InvalidInputError(f"unknown skill {skill!r} (known: {', '.join(SKILLS)})",

@@ -12,8 +12,6 @@ exact checker before it is returned.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
 from typing import Any
 
 from constraints.core.scenario import Scenario
@@ -22,59 +20,25 @@ from constraints.errors import EncodingMismatchError, InvalidInputError
 from constraints.infinity.checker import RouteVerdict, check_route
 from constraints.infinity.clauses import ROUTE_CLAUSES, Kept
 from constraints.infinity.route import AIRBORNE, Route
-from constraints.infinity.scenery import Point3
 from constraints.infinity.trooper import Trooper
+from optimizer.dispatch import require
 from optimizer.routes.midpoint import detour, meeting_impossible, with_midpoint
 from optimizer.routes.network import Network
 from optimizer.routes.request import RouteRequest
+from optimizer.routes.result import RouteResult
+
+__all__ = ["MAY_BREAK", "RouteResult", "shortest_route"]
 
 # Clauses a shortest route may break and still be the answer: the MOV budget, or where a
 # Move ends.  The search's free space keeps every other: a break of one is our bug.
 MAY_BREAK = frozenset(c.id for c in ROUTE_CLAUSES if c.kept is not Kept.FREE_SPACE)
-BUDGET = frozenset(c.id for c in ROUTE_CLAUSES if c.kept is Kept.BUDGET)
-
-
-@dataclass(frozen=True)
-class RouteResult:
-    status: Status
-    unit: str
-    skill: str
-    path: tuple[Point3, ...] = ()
-    midpoint: int | None = None
-    length_in: float = math.inf
-    bound_in: float = math.inf         # no legal route is shorter
-    verdict: RouteVerdict | None = None
-    reason: str = ""
-    tolerance_in: float = 0.01
-    extra: dict[str, Any] = field(default_factory=dict)
-    prone: bool | None = None           # Prone entered (True) or left (False) at the start
-
-    @property
-    def legal(self) -> bool:
-        """Whether the route returned is a legal Move (or Move + Move)."""
-        return self.verdict is not None and self.verdict.legal
-
-    @property
-    def idle(self) -> bool:
-        """Proved: no legal Move reaches the target, so the trooper would perform Idle."""
-        return self.status == Status.INFEASIBLE or (
-            self.verdict is not None and not self.verdict.legal and self.status.found
-            and set(self.verdict.clauses()) <= BUDGET
-            and self.bound_in > self.limit_in + 1e-9)
-
-    @property
-    def limit_in(self) -> float:
-        return float(self.extra.get("mov_in", math.inf))
-
-    def route(self) -> Route | None:
-        return Route(self.unit, self.skill, self.path, self.midpoint, self.prone) \
-            if self.path else None
 
 
 def shortest_route(scenario: Scenario, unit: str, target: tuple[float, ...],
                    skill: str = "move", prone: bool | None = None,
                    tolerance_in: float = 0.01) -> RouteResult:
     """The shortest route of `unit` to `target` (x, y[, level]); see the module's text."""
+    require(scenario, "shortest_route")
     request = RouteRequest.build(scenario, unit, target, skill, prone, tolerance_in)
     base: dict[str, Any] = dict(unit=unit, skill=skill, tolerance_in=tolerance_in,
                                 extra={"mov_in": request.allowance_in}, prone=prone)

@@ -14,10 +14,10 @@ from ortools.sat.python import cp_model
 from constraints.core.jsonread import number
 from constraints.core.scenario import Scenario
 from constraints.core.status import Status
-from constraints.core.system import find_system
 from constraints.geometry.plane import Point, angle_between_deg
 from constraints.sat.context import SearchTimeout
 from constraints.sat.lattice import Lattice
+from optimizer.dispatch import own_move, require
 from optimizer.search.certify import certify
 from optimizer.search.model import build_search, decode, recheck, solver_for
 from optimizer.search.objectives import Objective
@@ -60,6 +60,7 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
         clause refusing every move (a march begun within 8" of an enemy) proves it.
     """
     started = time.perf_counter()
+    require(scenario, "reach")
     lattice = lattice or Lattice()
     tolerance = lattice.inch / 2 if tolerance_in is None else \
         number(tolerance_in, "tolerance_in", minimum=0.0, maximum=MAX_TOLERANCE_IN)
@@ -180,7 +181,9 @@ def why_not(scenario: Scenario, move: Any, *, lattice: Lattice | None = None,
     The move's own end pose is used (from its steps, or as given); unlike the checker's
     violations, which judge one way, this asks whether *any* way in the family gets there.
     """
-    end = find_system(scenario.rules).check(scenario, move)
+    system = require(scenario, "why_not")
+    move = own_move(system, move)
+    end = system.check(scenario, move)
     found = reach(scenario, move.unit, move.manoeuvre, end.end_centre, end.end_facing_deg,
                   lattice=lattice, time_limit_s=time_limit_s)
     return found.blocking

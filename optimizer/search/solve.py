@@ -28,7 +28,8 @@ from constraints.geometry.frame import Frame
 from constraints.sat.context import SearchTimeout
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import Lattice
-from optimizer.families.base import options_for
+from optimizer.dispatch import require
+from optimizer.families.base import options_for, own_search
 from optimizer.search.clock import Clock
 from optimizer.search.geometric import Checked
 from optimizer.search.incumbent import Incumbent
@@ -84,10 +85,10 @@ def best_move(scenario: Scenario, unit_id: str, manoeuvre: str, objective: Objec
     SearchResult
         OPTIMAL, FEASIBLE, INFEASIBLE, NOT_FOUND or TIMEOUT; with a move, re-checked as legal.
     """
-    if manoeuvre == "post_combat_pivot":  # a Pivot alone: its own exact search
-        from optimizer.post_combat import best_pivot
-
-        return best_pivot(scenario, unit_id, objective, time_limit_s=time_limit(time_limit_s))
+    require(scenario, "best_move")
+    own = own_search(scenario.profile, manoeuvre) if isinstance(manoeuvre, str) else None
+    if own is not None:  # a Pivot alone: its own exact search
+        return own(scenario, unit_id, objective, time_limit_s=time_limit(time_limit_s))
     return solve(SearchRequest(scenario, unit_id, manoeuvre, objective, lattice or Lattice(),
                                time_limit(time_limit_s), workers,
                                DEFAULT_EFFORT if effort is None else effort, tolerance,

@@ -12,6 +12,7 @@ from typing import Any
 
 from constraints.core.jsonread import Node
 from constraints.errors import InvalidInputError
+from optimizer.dispatch import require
 from optimizer.service.scenarios import ScenarioCache, scenario_of
 
 SCENARIO_KEYS = ("scenario", "scenario_id")
@@ -214,13 +215,12 @@ def nearest_legal(service: Service, body: Any) -> Any:
 
 
 def nudge(service: Service, body: Any) -> Any:
-    from constraints.core.scenario import require_system
     from optimizer.cli.nudge import nudge_answer
     from optimizer.nudge import losses_from_json
 
     f = body_fields(body, (), ("casualties",))
     entry = scenario_of(service.cache, f)
-    require_system(entry.scenario, "t9a", "manoeuvre nudge")
+    require(entry.scenario, "resolve")
     try:
         losses = losses_from_json(f["casualties"], entry.scenario) if "casualties" in f \
             else ()

@@ -55,6 +55,9 @@ class RouteClause(ABC):
     examples: ClassVar[tuple[RouteExample, ...]] = ()
     kept: ClassVar[Kept] = Kept.FREE_SPACE
     skills: ClassVar[frozenset[str]] = WALKS   # the skills whose routes this clause judges
+    # It judges a route's spots alone (where a Jump takes off and lands, where a Move ends),
+    # never the way between them: a break holds for every trajectory between the same spots.
+    spots_only: ClassVar[bool] = False
 
     @abstractmethod
     def check(self, ctx: RouteContext) -> ClauseResult:

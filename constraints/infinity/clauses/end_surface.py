@@ -36,6 +36,7 @@ class EndSurface(RouteClause):
     id = "route.end_surface"
     skills = EVERY_SKILL
     kept = Kept.END
+    spots_only = True
 
     def check(self, ctx: RouteContext) -> ClauseResult:
         return merged([self._end(ctx, name, p, k) for k, (name, p) in enumerate(ctx.ends())])

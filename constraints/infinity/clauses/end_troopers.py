@@ -32,6 +32,7 @@ class EndTroopers(RouteClause):
     id = "route.end_troopers"
     skills = EVERY_SKILL
     kept = Kept.END
+    spots_only = True
 
     def check(self, ctx: RouteContext) -> ClauseResult:
         found = [self._end(ctx, name, p, k) for k, (name, p) in enumerate(ctx.ends())]

@@ -133,6 +133,7 @@ def clearance(clause: RouteClause, ctx: RouteContext, name: str, what: str) -> C
 
 class JumpProne(RouteClause):
     id = "route.jump.prone"
+    spots_only = True
     skills = frozenset({"jump"})
 
     def check(self, ctx: RouteContext) -> ClauseResult:

@@ -21,6 +21,7 @@ import pytest
 from optimizer import load_scenario
 from optimizer.cli import main
 from optimizer.cli import search as cli_search
+from optimizer.cli import search_output as cli_output
 from optimizer.cli.options import join_negative_values, seconds_since_start
 from optimizer.cli.search import result_text
 from optimizer.search import request as search_request
@@ -187,7 +188,7 @@ def test_effort_and_time_reach_the_search(capsys: pytest.CaptureFixture[str],
     status, _out, err = run(capsys, *SOLVE, "--forward", "--time-limit", "5", "--effort", "0.5")
     assert status == 0, err
     assert seen.get("effort") == 0.5
-    assert 0 < seen["time_limit_s"] <= 5 - cli_search.PRINT_MARGIN_S
+    assert 0 < seen["time_limit_s"] <= 5 - cli_output.PRINT_MARGIN_S
 
 
 def test_the_time_limit_counts_from_the_start_of_the_process() -> None:
@@ -196,13 +197,13 @@ def test_the_time_limit_counts_from_the_start_of_the_process() -> None:
     now = time.monotonic()
     assert seconds_since_start(True, now) > seconds_since_start(False, now) >= 0
     # A limit longer than any test run (the process may be older than 600 s by now).
-    args = cli_search.argparse.Namespace(time_limit=1e6, whole_process=True, called_at=now)
-    assert cli_search.search_time(args) <= 1e6 - seconds_since_start(True, now) + 1e-6
-    inside = cli_search.argparse.Namespace(time_limit=600.0, whole_process=False,
+    args = cli_output.argparse.Namespace(time_limit=1e6, whole_process=True, called_at=now)
+    assert cli_output.search_time(args) <= 1e6 - seconds_since_start(True, now) + 1e-6
+    inside = cli_output.argparse.Namespace(time_limit=600.0, whole_process=False,
                                            called_at=now)
-    assert 599.0 < cli_search.search_time(inside) <= 600.0 - cli_search.PRINT_MARGIN_S
-    tiny = cli_search.argparse.Namespace(time_limit=1e-3, whole_process=True, called_at=now)
-    assert cli_search.search_time(tiny) == cli_search.MIN_SEARCH_S
+    assert 599.0 < cli_output.search_time(inside) <= 600.0 - cli_output.PRINT_MARGIN_S
+    tiny = cli_output.argparse.Namespace(time_limit=1e-3, whole_process=True, called_at=now)
+    assert cli_output.search_time(tiny) == cli_output.MIN_SEARCH_S
 
 
 def test_text_result_says_what_stopped_it_and_normalises_facings(

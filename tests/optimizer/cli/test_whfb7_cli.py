@@ -69,14 +69,15 @@ def test_a_t9a_unit_key_in_a_whfb7_scenario_exits_2(tmp_path, capsys):
     assert '"movement"' in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("argv", [
-    ["nudge", GOBLINS, "--casualties", TURN],
-    ["combat-reform", GOBLINS],
+@pytest.mark.parametrize(("argv", "query"), [
+    (["nudge", GOBLINS, "--casualties", TURN], "resolve"),
+    (["combat-reform", GOBLINS], "best_reform"),
 ])
-def test_t9a_commands_refuse_a_whfb7_scenario(capsys, argv):
+def test_t9a_commands_refuse_a_whfb7_scenario(capsys, argv, query):
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert "needs a scenario of the t9a rules" in err and "'whfb7'" in err
+    assert f"{query} is not available for the whfb7 rules" in err and "'whfb7'" in err
+    assert err.count("\n") == 1
 
 
 def test_render_draws_a_whfb7_scenario(tmp_path):
@@ -108,10 +109,12 @@ def test_render_draws_a_whfb7_move(tmp_path, capsys, move):
     assert ("whole unit's sweep" in labels) is bool(steps)
 
 
-def test_render_region_is_t9a_only(tmp_path, capsys):
+def test_render_region_draws_a_whfb7_region(tmp_path, capsys):
+    """`legal_region` serves whfb7 (docs/api.md): the region of the turned move's end facing
+    and files (a turn on the spot changes them)."""
     out = tmp_path / "move.png"
-    assert main(["render", GOBLINS, TURN, "-o", str(out), "--region"]) == 2
-    assert "t9a" in capsys.readouterr().err
+    assert main(["render", GOBLINS, TURN, "-o", str(out), "--region"]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_solve_answers_a_whfb7_march(capsys):

@@ -10,7 +10,7 @@ from benchmarks.reform_baselines import JointBest, joint_exhaustive
 from constraints.core.scenario_io import scenario_from_json
 from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
 from constraints.t9a.examples import field, unit
-from optimizer.combat_reform.joint import joint_reform
+from optimizer.combat_reform.joint_group import joint_reform
 from optimizer.combat_reform.output import reforms_text, reforms_to_json, status_of
 from optimizer.combat_reform.prepare import Asks
 from optimizer.combat_reform.reforms import combat_reforms

@@ -16,8 +16,8 @@ from constraints.core.scenario import Scenario
 from constraints.core.scenario_io import scenario_from_json
 from constraints.rank_and_file.combats import engagements
 from constraints.t9a.examples import field, unit
-from optimizer.combat_reform.joint import joint_reform
 from optimizer.combat_reform.joint_bound import group_units_bound
+from optimizer.combat_reform.joint_group import joint_reform
 from optimizer.combat_reform.prepare import Asks
 from optimizer.combat_reform.reforms import combat_reforms
 

@@ -3,7 +3,7 @@ RULES §2.12 (A) for `t9a-2025`).  Order: who may reform, where it is placed, th
 contacts it must keep; deferred clauses (judged after all of a player's reforms) last."""
 
 from constraints.t9a.clauses.combat_reform.aligned import Aligned
-from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample
+from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample, Role
 from constraints.t9a.clauses.combat_reform.characters import Characters, CharactersAfterAll
 from constraints.t9a.clauses.combat_reform.contact_count import (
     ContactCount,
@@ -27,4 +27,4 @@ CLAUSES: dict[str, tuple[type[CombatReformClause], ...]] = {
                  SameEnemies, Aligned, CharactersAfterAll, ContactCountAfterAll),
 }
 
-__all__ = ["CLAUSES", "CombatReformClause", "ReformExample"]
+__all__ = ["CLAUSES", "CombatReformClause", "ReformExample", "Role"]

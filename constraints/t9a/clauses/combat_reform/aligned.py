@@ -25,7 +25,7 @@ from constraints.rank_and_file.contact import (
     line_in,
 )
 from constraints.rank_and_file.unit import Unit
-from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample
+from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample, Role
 from constraints.t9a.clauses.combat_reform.context import ReformContext
 from constraints.t9a.clauses.combat_reform.examples import foe, line, reform, scene, tilted
 
@@ -47,6 +47,7 @@ def flush(unit: Unit, enemy: Unit, tolerance: float = CONTACT_IN) -> tuple[float
 
 class Aligned(CombatReformClause):
     id = "combat_reform.aligned"
+    role = Role.ALIGNED
     examples = (
         ReformExample("flush with the enemy's Front, half a base off centre",
                       scene(line(), foe(0.5), rules="t9a-2025"), (reform(),), False,

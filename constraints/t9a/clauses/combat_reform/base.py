@@ -16,6 +16,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, ClassVar
 
 from constraints.core.verdict import ClauseResult, Violation
@@ -38,10 +39,26 @@ class ReformExample:
     result: Mapping[str, Any] | None = None
 
 
+class Role(Enum):
+    """What a clause asks of a Combat Reform, as the best-reform search reads it
+    (optimizer/combat_reform): the search asks a profile's clauses for their roles, never
+    for their ids."""
+
+    PLACEMENT = "placement"          # where the reformed unit may stand (checked as placed)
+    ELIGIBILITY = "eligibility"      # who may reform at all: the caller's, not the search's
+    FILE_CHANGE = "file_change"      # the files may change by a profile's limit only
+    MARCH_RATE = "march_rate"        # no model moves more than its March Rate
+    SPACING = "spacing"              # Unit Spacing kept from other units
+    CONTACT_COUNT = "contact_count"  # as many own models in contact as before
+    ALIGNED = "aligned"              # the Facing in contact ends flush with the enemy's
+    SAME_ENEMIES = "same_enemies"    # every enemy touched before is touched after
+
+
 class CombatReformClause(ABC):
     """One clause of "Combat Reforms" (seed 002 for `t9a`, RULES §2.12 (A) for `t9a-2025`)."""
 
     id: ClassVar[str]
+    role: ClassVar[Role] = Role.PLACEMENT
     deferred: ClassVar[bool] = False
     examples: ClassVar[tuple[ReformExample, ...]] = ()
 

@@ -12,7 +12,7 @@ any of those units.
 from __future__ import annotations
 
 from constraints.core.verdict import ClauseResult
-from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample
+from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample, Role
 from constraints.t9a.clauses.combat_reform.context import ReformContext
 from constraints.t9a.clauses.combat_reform.examples import foe, line, reform, scene
 
@@ -23,6 +23,7 @@ _NARROW = scene(line(models=3, files=3, y=10.5), foe(0.0, files=7), rules="t9a-2
 
 class ContactCount(CombatReformClause):
     id = "combat_reform.contact_count"
+    role = Role.CONTACT_COUNT
     examples = (
         ReformExample("These don't have to be the same models: 1\" along, still 5", _SCENE,
                       (reform(x=37.0),), False, ("models", 5.0)),
@@ -43,6 +44,7 @@ class ContactCountAfterAll(CombatReformClause):
     all of the player's Combat Reforms."""
 
     id = "combat_reform.contact_count"
+    role = Role.CONTACT_COUNT
     deferred = True
     examples = (
         ReformExample("1\" along: u keeps 3 and e keeps 5 models in contact", _NARROW,

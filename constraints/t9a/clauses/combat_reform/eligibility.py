@@ -19,7 +19,7 @@ the unit is Engaged in (it must be exactly 1: 0 is a unit no longer Engaged).
 from __future__ import annotations
 
 from constraints.core.verdict import ClauseResult
-from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample
+from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample, Role
 from constraints.t9a.clauses.combat_reform.context import ReformContext
 from constraints.t9a.clauses.combat_reform.examples import flanker, foe, line, reform, scene
 from constraints.t9a.examples import unit
@@ -60,6 +60,7 @@ class Eligible(CombatReformClause):
     not a unit its owner chose not to reform."""
 
     id = "combat_reform.eligible"
+    role = Role.ELIGIBILITY
     examples = (
         ReformExample("each unit remaining Engaged performs a Combat Reform: u is Engaged "
                       "in its Front", _FRONT, _STAY, False, ("facings", 1.0)),
@@ -88,6 +89,7 @@ class EligibleCommand(CombatReformClause):
     Engaged in their Flank or Rear only after a passed Command Test."""
 
     id = "combat_reform.eligible"
+    role = Role.ELIGIBILITY
     examples = (
         ReformExample("a winner Engaged in its Front needs no test", _FRONT_2025, _STAY, False,
                       ("facings", 1.0)),

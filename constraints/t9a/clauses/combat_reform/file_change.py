@@ -9,7 +9,7 @@ Reform Move.  Measured: |files after - files before|.
 from __future__ import annotations
 
 from constraints.core.verdict import ClauseResult
-from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample
+from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample, Role
 from constraints.t9a.clauses.combat_reform.context import ReformContext
 from constraints.t9a.clauses.combat_reform.examples import foe, line, reform, scene
 
@@ -19,6 +19,7 @@ _MUSICIAN = scene(line(musician=True), foe(0.0), rules="t9a-2025")
 
 class FileChange(CombatReformClause):
     id = "combat_reform.file_change"
+    role = Role.FILE_CHANGE
     examples = (
         ReformExample("5 to 7 files is a change of 2", _PLAIN, (reform(files=7),), False,
                       ("file_change", 2.0)),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from constraints.core.verdict import ClauseResult
-from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample
+from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample, Role
 from constraints.t9a.clauses.combat_reform.context import ReformContext
 from constraints.t9a.clauses.combat_reform.examples import at, foe, line, reform, scene
 from constraints.t9a.combat_reform import model_moves
@@ -22,6 +22,7 @@ _SLOW = scene(line(mobility=1.0), foe(0.0))  # March Rate 2"
 
 class MarchRate(CombatReformClause):
     id = "combat_reform.march_rate"
+    role = Role.MARCH_RATE
     examples = (
         ReformExample("two front-rank models swap places: 1\" each", _SLOW,
                       (reform(models=(at("u.0", 0, 1), at("u.1", 0, 0))),), False,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from constraints.core.verdict import ClauseResult, Violation
 from constraints.rank_and_file.contact import engaged_facing
-from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample
+from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample, Role
 from constraints.t9a.clauses.combat_reform.context import ReformContext
 from constraints.t9a.clauses.combat_reform.examples import foe, line, reform, scene
 
@@ -21,6 +21,7 @@ _SCENE = scene(line(), foe(0.0))
 
 class SameEnemies(CombatReformClause):
     id = "combat_reform.same_enemies"
+    role = Role.SAME_ENEMIES
     examples = (
         ReformExample("sliding 2\" along the enemy's Front keeps it in contact", _SCENE,
                       (reform(x=38.0),), False, ("distance", 0.0)),

@@ -28,7 +28,7 @@ from shapely.geometry.base import BaseGeometry
 
 from constraints.core.verdict import ClauseResult, Violation
 from constraints.geometry.plane import closest_points
-from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample
+from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample, Role
 from constraints.t9a.clauses.combat_reform.context import ReformContext
 from constraints.t9a.clauses.combat_reform.examples import block, foe, line, reform, scene
 
@@ -39,6 +39,7 @@ _SAME_COMBAT = scene(line(), foe(0.0, files=8), line("f", models=2, files=2, x=4
 
 class Spacing(CombatReformClause):
     id = "combat_reform.spacing"
+    role = Role.SPACING
     examples = (
         ReformExample("more than 1\" from a friend outside the combat: 1.5\"",
                       scene(line(), foe(0.0), _FRIEND), (reform(x=37.0),), False,

@@ -41,6 +41,9 @@ class NudgeClause(ABC):
 
     id: ClassVar[str]
     examples: ClassVar[tuple[NudgeExample, ...]] = ()
+    # Its break says the unit did not regain contact: when no legal nudge exists the unit
+    # stands still without breaking it (optimizer.nudge.judge).
+    regains_contact: ClassVar[bool] = False
 
     @abstractmethod
     def check(self, ctx: NudgeContext) -> ClauseResult:

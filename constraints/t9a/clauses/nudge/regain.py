@@ -20,6 +20,7 @@ _SCENE = scene(line(), foe(5.5))
 
 class NudgeRegain(NudgeClause):
     id = "nudge.contact"
+    regains_contact = True
     examples = (
         NudgeExample("0.5\" sideways closes a 0.5\" gap: corner to corner counts", _SCENE, "u",
                      {"e": "front"}, ({"sideways": 0.5},), False, ("distance", 0.0)),

@@ -62,11 +62,9 @@ def reachable_area(scenario: Scenario, unit: str, mov_in: float | None = None,
     if skill == "move_move":
         raise InvalidInputError("the reachable area of Move + Move is not built: ask for a "
                                 "Move's (or route --to a spot)", path="skill")
-    # Another system's unit has no trooper's centre: build() refuses the scenario first.
-    infinity = isinstance(scenario, Scenario) and scenario.profile.system == "infinity"
+    # The scenario is Infinity's (require above): its units are troopers with a centre.
     request = RouteRequest.build(scenario, unit, scenario.unit(unit).centre if
-                                 infinity and scenario.has_unit(unit) else (0.0, 0.0), skill,
-                                 prone, 0.01)
+                                 scenario.has_unit(unit) else (0.0, 0.0), skill, prone, 0.01)
     trooper = request.trooper
     budget = request.allowance_in if mov_in is None else \
         number(mov_in, "mov", minimum=0.0, maximum=MAX_MOV_IN)

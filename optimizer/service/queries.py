@@ -188,9 +188,7 @@ def why_not(service: Service, body: Any) -> Any:
 
     f = body_fields(body, ("move",), ("time_limit",))
     entry = scenario_of(service.cache, f)
-    if entry.scenario.profile.system == "infinity":
-        raise InvalidInputError("why-not explains Move Manoeuvres (rules t9a, whfb7); an "
-                                "Infinity route is judged by /v1/check", path="$")
+    require(entry.scenario, "why_not")
     try:
         move = find_system(entry.scenario.rules).read_move(f["move"])
     except InvalidInputError as exc:

@@ -174,4 +174,4 @@ def test_reach_on_another_systems_scenario_is_bad_input(scenario, capsys):
     unit = "spears" if scenario == "spears.json" else "goblins"
     assert main(["route", str(ROOT / "examples" / scenario), "--unit", unit, "--reach"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "Infinity N4" in err
+    assert err.count("\n") == 1 and "reachable_area is not available for the" in err

@@ -59,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     from optimizer.cli.nudge import add_nudge_command
     from optimizer.cli.reform import add_reform_command
     from optimizer.cli.route import add_route_command
+    from optimizer.cli.schema import add_schema_command
     from optimizer.cli.search import add_search_commands
 
     parser = _Parser(prog="manoeuvre", description="Referee and optimiser for unit movement "
@@ -94,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_nudge_command(sub, COMMAND_EPILOG)
     add_reform_command(sub, COMMAND_EPILOG)
     add_route_command(sub, COMMAND_EPILOG)
+    add_schema_command(sub, COMMAND_EPILOG)
     return parser
 
 
@@ -275,7 +277,8 @@ COMMANDS = {"check": "optimizer.cli.main:cmd_check", "render": "optimizer.cli.ma
             "solve": "optimizer.cli.search:cmd_solve", "moves": "optimizer.cli.search:cmd_moves",
             "nudge": "optimizer.cli.nudge:cmd_nudge",
             "combat-reform": "optimizer.cli.reform:cmd_combat_reform",
-            "route": "optimizer.cli.route:cmd_route"}
+            "route": "optimizer.cli.route:cmd_route",
+            "schema": "optimizer.cli.schema:cmd_schema"}
 
 
 def command(name: str) -> Callable[[argparse.Namespace], int]:

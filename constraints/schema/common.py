@@ -13,6 +13,7 @@ import unicodedata
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, field_validator
+from pydantic_core import PydanticCustomError
 
 from constraints.core.jsonread import MAX_COUNT, MAX_MAGNITUDE
 
@@ -27,6 +28,12 @@ def _printable(value: str) -> str:
         if unicodedata.category(ch) in _UNPRINTABLE:
             raise ValueError(f"expected printable text, got {value!r}, which holds {ch!r}")
     return value
+
+
+def refuse(key: str, problem: str) -> PydanticCustomError:
+    """A model's check across keys failed: `problem`, at the key `key` (the error message
+    names `$.KEY`, as the readers do)."""
+    return PydanticCustomError("refused", "{problem}", {"problem": problem, "key": key})
 
 
 class FileModel(BaseModel):

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, model_validator
 
-from constraints.schema.common import Angle, FileModel, Files, Point, Slot, Text
+from constraints.schema.common import Angle, FileModel, Files, Point, Slot, Text, refuse
 
 MAX_STEPS = 100
 MAX_FORWARD_IN = 4e6   # constraints/rank_and_file/steps.py
@@ -71,16 +71,19 @@ class T9AMove(FileModel):
         given = self.model_fields_set
         if self.manoeuvre == "post_combat_pivot" and given & {"steps", "files", "centre",
                                                                "facing"}:
-            raise ValueError("a Post-Combat Pivot gives only its pivot (degrees)")
+            extra = sorted(given & {"steps", "files", "centre", "facing"})[0]
+            raise refuse(extra, "a Post-Combat Pivot gives only its pivot (degrees)")
         if "pivot" in given and self.manoeuvre not in ("advance", "post_combat_pivot"):
-            raise ValueError("only an Advance Move starts with a Pivot")
+            raise refuse("pivot", "only an Advance Move starts with a Pivot")
         if self.manoeuvre == "reform" and "steps" in given:
-            raise ValueError("a Reform Move has no steps: give centre, facing and files")
+            raise refuse("steps", "a Reform Move has no steps: give centre, facing and files")
         if self.manoeuvre in ("advance", "march"):
             if "steps" in given and given & {"centre", "facing"}:
-                raise ValueError("give either steps or an end pose (centre, facing), not both")
+                raise refuse("steps", "give either steps or an end pose (centre, facing), not "
+                             "both")
             if ("centre" in given) != ("facing" in given):
-                raise ValueError("an end pose needs both centre and facing")
+                raise refuse("centre" if "centre" in given else "facing",
+                             "an end pose needs both centre and facing")
         return self
 
     @classmethod
@@ -124,14 +127,14 @@ class Whfb7Move(FileModel):
         if self.manoeuvre != "reform":
             extra = sorted(given & {"files", "facing", "assignment"})
             if extra:
-                raise ValueError(f"a {self.manoeuvre} gives steps only (a reform gives "
-                                 f"{extra[0]})")
+                raise refuse(extra[0], f"a {self.manoeuvre} gives steps only (a reform gives "
+                             f"{extra[0]})")
         elif "steps" in given:
-            raise ValueError("a reform has no steps: give files and facing (the centre is "
-                             "kept)")
+            raise refuse("steps", "a reform has no steps: give files and facing (the centre is "
+                         "kept)")
         elif not {"files", "facing"} <= given:
             missing = "files" if "files" not in given else "facing"
-            raise ValueError(f"a reform gives {missing!r}")
+            raise refuse("", f"a reform gives {missing!r}")
         return self
 
     @classmethod

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
-from constraints.schema.common import FileModel, Lax, Text
+from constraints.schema.common import FileModel, Lax, Text, refuse
 from constraints.schema.units import (
     Connector,
     Marker,
@@ -120,14 +120,14 @@ class Scenario(FileModel):
         system = SYSTEM_OF[self.rules]
         for i, unit in enumerate(self.units):
             if not isinstance(unit, UNITS[system]):
-                raise ValueError(f"units[{i}] is not a unit of rules {self.rules!r}")
+                raise refuse(f"units[{i}]", f"not a unit of rules {self.rules!r}")
         for i, piece in enumerate(self.terrain):
             if not isinstance(piece, TERRAIN[system]):
-                raise ValueError(f"terrain[{i}] is not terrain of rules {self.rules!r}")
+                raise refuse(f"terrain[{i}]", f"not terrain of rules {self.rules!r}")
         known = RULE_OPTIONS[system]
         for key in self.rule_options.model_fields_set:
             if key not in known:
-                raise ValueError(f"rule_options.{key} is not an option of rules {self.rules!r}")
+                raise refuse(f"rule_options.{key}", f"unknown key {key!r}")
         return self
 
     @classmethod

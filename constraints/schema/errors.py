@@ -1,0 +1,197 @@
+"""pydantic's validation errors as this project's one-line `InvalidInputError`: the file, the
+JSON path (`$.units[1].base`) and the problem in the readers' words (constraints/core/
+jsonread.py), never pydantic's own text.
+
+pydantic reports every problem it finds, and for a union every member's; the one shown is
+the first of the union member with the fewest problems (the member the input was most likely
+meant as), missing keys before unknown keys before wrong values, as the readers check them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from constraints.core.jsonread import MAX_MAGNITUDE, _describe
+from constraints.errors import InvalidInputError
+
+# What a key's value names, for "unknown state 'resting' (known: ...)" (the readers' words).
+_NAMED = {"state": "state", "rules": "rules profile", "manoeuvre": "manoeuvre",
+          "skill": "skill", "command": "command model", "kind": "kind"}
+
+_KIND = {"missing": 0, "extra_forbidden": 1}
+_NUMBER = ("float_type", "float_parsing", "int_type", "int_parsing", "int_from_float",
+           "finite_number", "greater_than", "greater_than_equal", "less_than",
+           "less_than_equal")
+
+
+def read(name: str, data: Any, source: str | None = None) -> Any:
+    """`data` (parsed JSON) read as the format `name` (constraints.schema.SCHEMAS), or one
+    InvalidInputError naming `source`, the JSON path and the problem."""
+    from pydantic import ValidationError
+
+    from constraints.schema import validate
+
+    _no_lone_surrogate(data, source)
+    try:
+        return validate(name, data)
+    except ValidationError as exc:
+        raise translated(exc.errors(include_url=False), data, source) from None
+    except ValueError as exc:  # json.dumps: a value JSON cannot hold (a NaN is written)
+        raise InvalidInputError(f"cannot be written as JSON: {exc}", source=source) from None
+
+
+def _no_lone_surrogate(data: Any, source: str | None) -> None:
+    """A lone surrogate (`"\\ud800"` in a file) cannot reach pydantic's JSON parser whole:
+    refuse it here, at its path, in the readers' words."""
+    stack = [("$", data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if _holds_surrogate(key):
+                    raise InvalidInputError(f"expected printable text, got {key!r}",
+                                            path=path, source=source)
+                stack.append((f"{path}.{key}", item))
+        elif isinstance(value, list):
+            stack += [(f"{path}[{i}]", item) for i, item in enumerate(value)]
+        elif isinstance(value, str) and _holds_surrogate(value):
+            held = next(ch for ch in value if 0xD800 <= ord(ch) <= 0xDFFF)
+            raise InvalidInputError(f"expected printable text, got {value!r}, which holds "
+                                    f"{held!r}", path=path, source=source)
+
+
+def _holds_surrogate(text: str) -> bool:
+    return isinstance(text, str) and any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)
+
+
+def translated(errors: list[Any], data: Any, source: str | None = None) -> InvalidInputError:
+    """The one error to show of pydantic's `errors` about `data`."""
+    located = [(_walk(e["loc"], data, e["type"], (e.get("ctx") or {}).get("key")), e)
+               for e in errors]
+    branches: dict[tuple[str, ...], int] = {}
+    for (_, tags, _), e in located:
+        # A value that is not the member's literal tag (its kind, its manoeuvre) says most
+        # that the input was meant as another member: it counts double.
+        branches[tags] = branches.get(tags, 0) + (2 if e["type"] == "literal_error" else 1)
+    # The member with fewest problems, and of those the one whose problem lies deepest (the
+    # input matched it furthest); an error outside any union counts for every member.
+    depth = {tags: max(_depth(p) for (p, t, _), _e in located if t == tags) for tags in branches}
+    best = min(branches, key=lambda tags: (branches[tags], -depth[tags])) if branches else ()
+    chosen = [item for item in located if item[0][1] == best] or located
+    (path, tags, value), error = min(chosen, key=lambda item: (_KIND.get(item[1]["type"], 2),
+                                                              _depth(item[0][0])))
+    if error["type"] in _KIND and tags and tags[-1] in _STEPS:
+        # A step is one of several one-key objects: say which, at the step (as the reader).
+        kinds = [k for k in _STEPS if any(t == (*tags[:-1], k) for (_, t, _), _e in located)]
+        if error["type"] == "extra_forbidden":
+            path = path.rsplit(".", 1)[0]
+        return InvalidInputError("a step is exactly one of " + " or ".join(
+            _STEPS[k] for k in kinds), path=path, source=source)
+    return InvalidInputError(_problem(error, value, path), path=path, source=source)
+
+
+_STEPS = {"Forward": '{"forward": inches}', "Wheel": '{"wheel": degrees}',
+          "Turn": '{"turn": 90 | -90 | 180}'}
+
+
+def _depth(path: str) -> int:
+    return path.count("[") + path.count(".")
+
+
+def _walk(loc: tuple[Any, ...], data: Any, kind: str, key: str | None = None
+          ) -> tuple[str, tuple[str, ...], Any]:
+    """The JSON path `loc` names in `data`, the union tags met on the way, and the value
+    there.  pydantic's `loc` mixes keys, indices and the names of union members and
+    validators; what is not a key or index of the value at hand is a tag."""
+    path, tags, here = "$", [], data
+    for i, part in enumerate(loc):
+        last = i == len(loc) - 1
+        if isinstance(here, dict) and isinstance(part, str) and (part in here or (
+                last and kind == "missing")):
+            if last and kind == "missing":
+                break
+            path, here = f"{path}.{part}", here.get(part)
+        elif isinstance(here, list) and isinstance(part, int) and 0 <= part < len(here):
+            path, here = f"{path}[{part}]", here[part]
+        else:
+            tags.append(str(part))
+    if key and isinstance(here, dict):  # a model's check across keys names one
+        path, here = f"{path}.{key}", here.get(key)
+    return path, tuple(tags), here
+
+
+def _problem(error: Any, value: Any, path: str) -> str:
+    kind, ctx = error["type"], error.get("ctx") or {}
+    loc = error["loc"]
+    got = _describe(value)
+    if kind == "refused":  # common.refuse: the model's own words
+        return str(ctx["problem"])
+    if kind == "missing" and isinstance(loc[-1], int):  # a fixed-size array too short
+        return f"expected {loc[-1] + 1} items, got {loc[-1]}"
+    if kind == "missing":
+        return f"missing key {str(loc[-1])!r}"
+    if kind == "extra_forbidden":
+        return f"unknown key {str(loc[-1])!r}"
+    if kind == "value_error":
+        return str(ctx.get("error", "invalid value"))
+    if kind in ("model_type", "dict_type", "model_attributes_type"):
+        return f"expected an object, got {got}"
+    if kind in ("list_type", "tuple_type"):
+        return f"expected an array, got {got}"
+    if kind in ("too_short", "too_long"):
+        return _length(kind, ctx, value)
+    if kind in ("string_type", "string_too_short"):
+        return f"expected a non-empty string, got {got if value != '' else 'an empty string'}"
+    if kind == "string_pattern_mismatch":
+        held = next((ch for ch in str(value) if not ch.isprintable()), "")
+        return f"expected printable text, got {value!r}, which holds {held!r}"
+    if kind == "bool_type":
+        return f"expected true or false, got {got}"
+    if kind == "literal_error":
+        key = next((p for p in reversed(loc) if isinstance(p, str)), "")
+        what = _NAMED.get(key)
+        if key == "kind":
+            what = "terrain kind" if path.startswith("$.terrain") else "unit kind"
+        known = str(ctx.get("expected", "")).replace("'", "").replace(" or ", ", ")
+        if what and isinstance(value, str):
+            return f"unknown {what} {value!r} (known: {known})"
+        shown = repr(value) if isinstance(value, str) else got
+        return f"expected {ctx.get('expected', 'a known value')}, got {shown}"
+    if kind in _NUMBER:
+        return _number(kind, ctx, value)
+    return f"invalid value {got}"
+
+
+def _length(kind: str, ctx: Any, value: Any) -> str:
+    actual = ctx.get("actual_length", len(value) if hasattr(value, "__len__") else "?")
+    if kind == "too_short":
+        return f"expected at least {ctx.get('min_length')} items, got {actual}"
+    return f"expected at most {ctx.get('max_length')} items, got {actual}"
+
+
+def _number(kind: str, ctx: Any, value: Any) -> str:
+    whole = kind.startswith("int") or (isinstance(value, int) and not isinstance(value, bool)
+                                       and isinstance(ctx.get("ge", ctx.get("le", 0.0)), int))
+    what = "a whole number" if whole else "a number"
+    if kind in ("float_type", "float_parsing", "int_type", "int_parsing", "int_from_float"):
+        return f"expected {what}, got {_describe(value)}"
+    if kind == "finite_number":
+        return f"expected a finite number, got {value}"
+    sign = {"greater_than": ">", "greater_than_equal": ">=", "less_than": "<",
+            "less_than_equal": "<="}[kind]
+    limit = next(iter(ctx.values()), "?")
+    if whole:
+        shown = str(value) if abs(value) < 10**18 else "a larger one"
+        return f"expected {what} {sign} {limit}, got {shown}"
+    number = _as_float(value)
+    if isinstance(limit, float) and abs(limit) == MAX_MAGNITUDE:
+        return f"expected a number of magnitude at most {MAX_MAGNITUDE:g}, got {number:g}"
+    shown_limit = f"{limit:g}" if kind == "greater_than" else str(limit)
+    return f"expected {what} {sign} {shown_limit}, got {number}"
+
+
+def _as_float(value: Any) -> float:
+    try:
+        return float(value)
+    except (OverflowError, TypeError, ValueError):
+        return float("inf")

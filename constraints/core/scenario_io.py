@@ -43,6 +43,10 @@ def save_scenario(scenario: Scenario, path: str | Path) -> None:
 
 
 def scenario_from_json(data: Any) -> Scenario:
+    from constraints.schema.errors import read_as
+    from constraints.schema.scenario import scenario_model
+
+    read_as(scenario_model(data), data)
     top = Node(data).fields(("format", "battlefield", "units"),
                             ("rules", "rule_options", "active_player", "terrain"))
     if top["format"].value != FORMAT:

@@ -59,6 +59,10 @@ class Route:
 
 
 def route_from_json(data: Any) -> Route:
+    from constraints.schema.errors import read_as
+    from constraints.schema.route import Route as RouteModel
+
+    read_as(RouteModel, data)
     f = Node(data).fields(("unit", "path"), ("skill", "midpoint", "prone", "manoeuvre"))
     skill = f["skill"].string() if "skill" in f else "move"
     if skill not in SKILLS:

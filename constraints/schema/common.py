@@ -10,9 +10,18 @@ numbers may be `Infinity` where a measurement has no finite value (Python's `jso
 from __future__ import annotations
 
 import unicodedata
-from typing import Annotated, Any
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    Strict,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from constraints.core.jsonread import MAX_COUNT, MAX_MAGNITUDE
@@ -30,6 +39,24 @@ def _printable(value: str) -> str:
     return value
 
 
+def expected(annotation: Any) -> str:
+    """What a value of type `annotation` is, in the readers' words ("a number", ...)."""
+    while get_origin(annotation) is Annotated:
+        annotation = get_args(annotation)[0]
+    if get_origin(annotation) in (Union, UnionType):
+        kinds = {expected(a) for a in get_args(annotation) if a is not type(None)}
+        return kinds.pop() if len(kinds) == 1 else "a value"
+    origin = get_origin(annotation) or annotation
+    if origin is Literal:
+        return "a non-empty string" if all(isinstance(a, str) for a in get_args(annotation)) \
+            else "a number"
+    names = [(str, "a non-empty string"), (bool, "true or false"), (int, "a whole number"),
+             (float, "a number"), (list, "an array"), (tuple, "an array"),
+             (dict, "an object"), (BaseModel, "an object")]
+    return next((name for kind, name in names
+                 if isinstance(origin, type) and issubclass(origin, kind)), "a value")
+
+
 def refuse(key: str, problem: str) -> PydanticCustomError:
     """A model's check across keys failed: `problem`, at the key `key` (the error message
     names `$.KEY`, as the readers do)."""
@@ -43,11 +70,13 @@ class FileModel(BaseModel):
 
     @field_validator("*", mode="before")
     @classmethod
-    def _no_null(cls, value: Any) -> Any:
+    def _no_null(cls, value: Any, info: ValidationInfo) -> Any:
         # An optional key is left out, never null (the readers refuse null everywhere); the
         # published schema drops the null branch too (`constraints.schema.json_schema`).
         if value is None:
-            raise ValueError("expected a value, got null")
+            field = cls.model_fields.get(info.field_name or "")
+            wanted = expected(field.annotation) if field is not None else "a value"
+            raise refuse("", f"expected {wanted}, got null")
         return value
 
 

@@ -9,6 +9,8 @@ meant as), missing keys before unknown keys before wrong values, as the readers 
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from constraints.core.jsonread import MAX_MAGNITUDE, _describe
@@ -31,6 +33,13 @@ def read(name: str, data: Any, source: str | None = None) -> Any:
 
     from constraints.schema import validate
 
+    if name == "scenario":  # its system's model, once the rules are known
+        from constraints.schema.scenario import scenario_model
+
+        try:
+            return read_as(scenario_model(data), data)
+        except InvalidInputError as exc:
+            raise exc.in_file(source) if source else exc from None
     _no_lone_surrogate(data, source)
     try:
         return validate(name, data)
@@ -38,6 +47,28 @@ def read(name: str, data: Any, source: str | None = None) -> Any:
         raise translated(exc.errors(include_url=False), data, source) from None
     except ValueError as exc:  # json.dumps: a value JSON cannot hold (a NaN is written)
         raise InvalidInputError(f"cannot be written as JSON: {exc}", source=source) from None
+
+
+def read_as(model: Any, data: Any) -> Any:
+    """`data` read as `model` (a model class or a union of them), or one InvalidInputError
+    (the JSON path and the problem; the caller names the file)."""
+    from pydantic import TypeAdapter, ValidationError
+
+    _no_lone_surrogate(data, None)
+    found = _AS.get(model)
+    if found is None:
+        found = _AS[model] = TypeAdapter(model)
+    try:
+        text = json.dumps(data)
+    except ValueError as exc:
+        raise InvalidInputError(f"cannot be written as JSON: {exc}") from None
+    try:
+        return found.validate_json(text)
+    except ValidationError as exc:
+        raise translated(exc.errors(include_url=False), data) from None
+
+
+_AS: dict[Any, Any] = {}
 
 
 def _no_lone_surrogate(data: Any, source: str | None) -> None:
@@ -73,6 +104,9 @@ def translated(errors: list[Any], data: Any, source: str | None = None) -> Inval
         # A value that is not the member's literal tag (its kind, its manoeuvre) says most
         # that the input was meant as another member: it counts double.
         branches[tags] = branches.get(tags, 0) + (2 if e["type"] == "literal_error" else 1)
+    tag_error = _no_member_tag(located)
+    if tag_error is not None:
+        return InvalidInputError(tag_error[1], path=tag_error[0], source=source)
     # The member with fewest problems, and of those the one whose problem lies deepest (the
     # input matched it furthest); an error outside any union counts for every member.
     depth = {tags: max(_depth(p) for (p, t, _), _e in located if t == tags) for tags in branches}
@@ -81,10 +115,17 @@ def translated(errors: list[Any], data: Any, source: str | None = None) -> Inval
     (path, tags, value), error = min(chosen, key=lambda item: (_KIND.get(item[1]["type"], 2),
                                                               _depth(item[0][0])))
     if error["type"] in _KIND and tags and tags[-1] in _STEPS:
-        # A step is one of several one-key objects: say which, at the step (as the reader).
+        # A step is one of several one-key objects: an unknown key, or say which (as the
+        # reader does).
         kinds = [k for k in _STEPS if any(t == (*tags[:-1], k) for (_, t, _), _e in located)]
         if error["type"] == "extra_forbidden":
             path = path.rsplit(".", 1)[0]
+        step = _at(data, path)
+        unknown = [k for k in step if k not in {n.lower() for n in kinds}] \
+            if isinstance(step, dict) else []
+        if unknown:
+            return InvalidInputError(f"unknown key {unknown[0]!r}", path=f"{path}.{unknown[0]}",
+                                     source=source)
         return InvalidInputError("a step is exactly one of " + " or ".join(
             _STEPS[k] for k in kinds), path=path, source=source)
     return InvalidInputError(_problem(error, value, path), path=path, source=source)
@@ -92,6 +133,48 @@ def translated(errors: list[Any], data: Any, source: str | None = None) -> Inval
 
 _STEPS = {"Forward": '{"forward": inches}', "Wheel": '{"wheel": degrees}',
           "Turn": '{"turn": 90 | -90 | 180}'}
+
+
+def _no_member_tag(located: list[Any]) -> tuple[str, str] | None:
+    """(path, problem) when every member of a union refuses the same key's value as not its
+    literal tag (a terrain `kind` no member has): the reader says the kind is unknown."""
+    by_path: dict[str, list[Any]] = {}
+    for (path, tags, value), e in located:
+        if e["type"] == "literal_error" and tags:
+            by_path.setdefault(path, []).append((tags, value, e))
+    for path, found in by_path.items():
+        members = {tags for tags, _, _ in found}
+        parent = path.rsplit(".", 1)[0]
+        others = {t for (p, t, _), _e in located if t and (p == parent or p.startswith(
+            parent + ".")) and t[:-1] == next(iter(members))[:-1]}
+        if len(members) >= 2 and members == others:
+            names = [str(x).strip("'") for _, _, e in found
+                     for x in str((e.get("ctx") or {}).get("expected", "")).replace(
+                         " or ", ", ").split(", ")]
+            known = ", ".join(dict.fromkeys(names))
+            value = found[0][1]
+            key = path.rsplit(".", 1)[-1]
+            what = _NAMED.get(key, key)
+            if key == "kind":
+                what = "terrain kind" if path.startswith("$.terrain") else "unit kind"
+            shown = repr(value) if isinstance(value, str) else _describe(value)
+            if not isinstance(value, str):
+                return path, f"expected a non-empty string, got {shown}"
+            return path, f"unknown {what} {shown} (known: {known})"
+    return None
+
+
+def _at(data: Any, path: str) -> Any:
+    """The value at a JSON path this module wrote ($.a[0].b)."""
+    here = data
+    for key, index in re.findall(r"\.([^.\[]+)|\[(\d+)\]", path[1:]):
+        if key and isinstance(here, dict):
+            here = here.get(key)
+        elif index and isinstance(here, list) and int(index) < len(here):
+            here = here[int(index)]
+        else:
+            return None
+    return here
 
 
 def _depth(path: str) -> int:
@@ -115,8 +198,12 @@ def _walk(loc: tuple[Any, ...], data: Any, kind: str, key: str | None = None
             path, here = f"{path}[{part}]", here[part]
         else:
             tags.append(str(part))
-    if key and isinstance(here, dict):  # a model's check across keys names one
-        path, here = f"{path}.{key}", here.get(key)
+    if key and key.startswith("["):  # an item of the list at hand
+        index = int(key[1:-1])
+        path, here = f"{path}{key}", here[index] if isinstance(here, list) else None
+    elif key:  # a model's check across keys names one
+        path = f"{path}.{key}"
+        here = here.get(key) if isinstance(here, dict) else None
     return path, tuple(tags), here
 
 
@@ -139,6 +226,9 @@ def _problem(error: Any, value: Any, path: str) -> str:
     if kind in ("list_type", "tuple_type"):
         return f"expected an array, got {got}"
     if kind in ("too_short", "too_long"):
+        if ctx.get("field_type") == "Tuple":
+            return f"expected {ctx.get('max_length', ctx.get('min_length'))} items, got " \
+                f"{ctx.get('actual_length')}"
         return _length(kind, ctx, value)
     if kind in ("string_type", "string_too_short"):
         return f"expected a non-empty string, got {got if value != '' else 'an empty string'}"
@@ -155,6 +245,10 @@ def _problem(error: Any, value: Any, path: str) -> str:
         known = str(ctx.get("expected", "")).replace("'", "").replace(" or ", ", ")
         if what and isinstance(value, str):
             return f"unknown {what} {value!r} (known: {known})"
+        if " or " not in str(ctx.get("expected", "")):  # one value: 'manoeuvre/1'
+            return f"expected {ctx.get('expected')}, got {value!r}"
+        if not isinstance(value, str) and "'" in str(ctx.get("expected", "")):
+            return f"expected a non-empty string, got {got}"
         shown = repr(value) if isinstance(value, str) else got
         return f"expected {ctx.get('expected', 'a known value')}, got {shown}"
     if kind in _NUMBER:
@@ -174,6 +268,8 @@ def _number(kind: str, ctx: Any, value: Any) -> str:
                                        and isinstance(ctx.get("ge", ctx.get("le", 0.0)), int))
     what = "a whole number" if whole else "a number"
     if kind in ("float_type", "float_parsing", "int_type", "int_parsing", "int_from_float"):
+        if not whole and isinstance(value, int) and not isinstance(value, bool):
+            return "expected a finite number, got an integer too large"
         return f"expected {what}, got {_describe(value)}"
     if kind == "finite_number":
         return f"expected a finite number, got {value}"

@@ -11,9 +11,17 @@ schema's.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import (
+    Field,
+    ValidationError,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+    model_validator,
+)
 
 from constraints.schema.common import FileModel, Lax, Text, refuse
 from constraints.schema.units import (
@@ -67,6 +75,41 @@ class RuleOptions(FileModel):
     contact_tolerance: Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)] | None \
         = None
 
+    @field_validator("*", mode="wrap")
+    @classmethod
+    def _in_the_profiles_words(cls, value: Any, handler: ValidatorFunctionWrapHandler,
+                               info: ValidationInfo) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            raise refuse("", option_problem(info.field_name or "", value)) from None
+
+
+def option_problem(key: str, value: Any) -> str:
+    """What is wrong with `value` for the rules parameter `key`, as the profile says it
+    (constraints/core/profile.py)."""
+    from constraints.core.profile import MAX_WHOLE_OPTION, option_bound
+
+    if key == "wheel_chord":
+        return f"expected true or false, got {value!r}"
+    if key == "proper_rank_width":
+        return f"expected 6 positive integers of at most {MAX_WHOLE_OPTION}, got {value!r}"
+    if isinstance(value, bool) or not isinstance(value, int | float) \
+            or not 0 <= value < float("inf"):
+        shown = _shown(value) if isinstance(value, int) and not isinstance(value, bool) \
+            else repr(value)
+        return f"expected a finite number >= 0, got {shown}"
+    whole = key.startswith("max_file_change")
+    if whole and not isinstance(value, int):
+        return f"expected a whole number, got {value!r}"
+    most, unit = (float(MAX_WHOLE_OPTION), "") if whole else option_bound(key)
+    return f"expected a number <= {most:g}{' ' + unit if unit else ''}, got {_shown(value)}"
+
+
+def _shown(value: float) -> str:
+    return f"{value:g}" if isinstance(value, float) or abs(value) < 10**15 else \
+        "an integer too large"
+
 
 # The keys each profile knows (constraints/*/profiles.py; a test keeps them in step).
 RULE_OPTIONS = {
@@ -105,15 +148,28 @@ def by_rules(schema: dict[str, Any]) -> None:
 
 
 class Scenario(FileModel):
-    """A scenario file (`manoeuvre/1`)."""
+    """A scenario file (`manoeuvre/1`), of any system."""
 
     format: Literal["manoeuvre/1"]
     rules: Literal["t9a", "t9a-2025", "whfb7", "infinity-n4"] = "t9a"
     rule_options: RuleOptions = Field(default_factory=RuleOptions)
     battlefield: Battlefield
     active_player: Text | None = None
-    terrain: list[Terrain | Prism | Connector] = Field(default_factory=list)
-    units: list[T9AUnit | Whfb7Unit | Trooper | Marker] = Field(min_length=1)
+    terrain: Sequence[Terrain | Prism | Connector] = Field(default_factory=list)
+    units: Sequence[T9AUnit | Whfb7Unit | Trooper | Marker] = Field(min_length=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _options_of_the_rules(cls, data: Any) -> Any:
+        # The profile's keys first, as the reader (a value is judged only for a known key).
+        if isinstance(data, dict) and isinstance(data.get("rule_options"), dict):
+            rules = data.get("rules", "t9a")
+            known = RULE_OPTIONS.get(SYSTEM_OF.get(rules, "") if isinstance(rules, str)
+                                     else "", ())
+            for key in data["rule_options"] if known else ():
+                if key not in known:
+                    raise refuse(f"rule_options.{key}", f"unknown key {key!r}")
+        return data
 
     @model_validator(mode="after")
     def _one_system(self) -> Scenario:
@@ -133,3 +189,30 @@ class Scenario(FileModel):
     @classmethod
     def finish_schema(cls, schema: dict[str, Any]) -> None:
         by_rules(schema)
+
+
+# One system's scenario: what the readers validate a file as, once its `rules` are known (a
+# union of every system's units would report the problems of the wrong system's too).
+class T9AScenario(Scenario):
+    terrain: Sequence[Terrain] = Field(default_factory=list)
+    units: Sequence[T9AUnit] = Field(min_length=1)
+
+
+class Whfb7Scenario(Scenario):
+    terrain: Sequence[Terrain] = Field(default_factory=list)
+    units: Sequence[Whfb7Unit] = Field(min_length=1)
+
+
+class InfinityScenario(Scenario):
+    terrain: Sequence[Prism | Connector] = Field(default_factory=list)
+    units: Sequence[Trooper | Marker] = Field(min_length=1)
+
+
+def scenario_model(data: Any) -> type[Scenario]:
+    """The model to read `data` as: its system's, or any system's when its rules are not
+    known (the model then says so)."""
+    rules = data.get("rules", "t9a") if isinstance(data, dict) else None
+    system = SYSTEM_OF.get(rules) if isinstance(rules, str) else None
+    models: dict[str, type[Scenario]] = {"t9a": T9AScenario, "whfb7": Whfb7Scenario,
+                                         "infinity": InfinityScenario}
+    return models.get(system or "", Scenario)

@@ -4,11 +4,22 @@ marker, and the terrain each system reads."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, Field, model_validator
 
-from constraints.schema.common import Angle, FileModel, Files, Lax, Point, Point3, Slot, Text
+from constraints.core.jsonread import MAX_COUNT, MAX_MAGNITUDE
+from constraints.schema.common import (
+    Angle,
+    FileModel,
+    Files,
+    Lax,
+    Point,
+    Point3,
+    Slot,
+    Text,
+    refuse,
+)
 
 # The bounds the readers apply (constraints/rank_and_file/unit.py, formation.py,
 # constraints/infinity/): repeated here as numbers so that importing the models loads no
@@ -30,10 +41,33 @@ Mov = Annotated[float, Field(ge=0.0, le=MAX_MOV_IN, allow_inf_nan=False)]
 
 
 def _each_once(names: list[str]) -> list[str]:
-    twice = [n for i, n in enumerate(names) if n in names[:i]]
-    if twice:
-        raise ValueError(f"command model {twice[0]!r} is listed twice")
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise refuse(f"[{i}]", f"command model {name!r} is listed twice")
     return names
+
+
+def _a_silhouette(silhouette: int) -> int:
+    if not 1 <= silhouette <= 8:
+        raise refuse("", f"unknown silhouette S{silhouette} (known: S1 to S8)")
+    return silhouette
+
+
+def _a_base(base: float) -> float:
+    if base not in INFINITY_BASES_MM:
+        raise refuse("", f"base {base:g} mm is not one of "
+                     f"{', '.join(f'{b:g}' for b in INFINITY_BASES_MM)} mm")
+    return base
+
+
+# Read as the readers do (any whole number >= 0, any number > 0), then refused in their words;
+# the schema says the values allowed.
+Silhouette = Annotated[int, Field(ge=0, le=MAX_COUNT, json_schema_extra={"minimum": 1,
+                                                                        "maximum": 8}),
+                       AfterValidator(_a_silhouette)]
+InfinityBase = Annotated[float, Field(gt=0.0, le=MAX_MAGNITUDE, allow_inf_nan=False,
+                                      json_schema_extra={"enum": list(INFINITY_BASES_MM)}),
+                         AfterValidator(_a_base)]
 
 
 class Character(FileModel):
@@ -70,6 +104,15 @@ class T9AUnit(RankAndFileUnit):
 class Whfb7Unit(RankAndFileUnit):
     """A unit of Warhammer Fantasy Battle 7th (`rules`: whfb7)."""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _not_mobility(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "mobility" in data:
+            # A T9A unit pasted into a Warhammer scenario: say what the key is called here.
+            raise refuse("mobility", 'a whfb7 unit gives its Move as "movement" (M, inches), '
+                         'not the T9A "mobility"')
+        return data
+
     movement: Mobility = Field(description="M, the Move characteristic, inches")
     command: Annotated[list[Literal["champion", "standard", "musician"]],
                        AfterValidator(_each_once)] = Field(
@@ -83,8 +126,8 @@ class Trooper(FileModel):
     id: Text
     player: Text
     kind: Literal["trooper"]
-    base: Literal[25, 40, 55, 70] = Field(description="base diameter, mm")
-    silhouette: Annotated[int, Field(ge=1, le=8)]
+    base: InfinityBase = Field(description="base diameter, mm")
+    silhouette: Silhouette
     mov: Annotated[tuple[Mov, Mov], Lax] = Field(description="the two MOV values, inches")
     centre: Point
     level: Level = 0.0
@@ -97,9 +140,9 @@ class Marker(FileModel):
     id: Text
     player: Text
     kind: Literal["marker"]
-    base: Literal[25, 40, 55, 70]
+    base: InfinityBase
     centre: Point
-    silhouette: Annotated[int, Field(ge=1, le=8)] = 2
+    silhouette: Silhouette = 2
     level: Level = 0.0
 
 

@@ -184,6 +184,10 @@ def combat_reform_to_json(reforms: Sequence[UnitReform]) -> dict[str, Any]:
 
 
 def combat_result_from_json(data: Any) -> CombatResult:
+    from constraints.schema.combat_result import CombatResult as CombatResultModel
+    from constraints.schema.errors import read_as
+
+    read_as(CombatResultModel, data)
     f = Node(data).fields((), ("loser", "passed", "first", "skip", "discipline",
                                "score_difference") + _SETS)
     sets = {name: frozenset(n.string() for n in f[name].items()) for name in _SETS

@@ -22,6 +22,10 @@ def load_move(path: str | Path) -> Move:
 
 
 def move_from_json(data: Any) -> Move:
+    from constraints.schema.errors import read_as
+    from constraints.schema.move import T9AMove
+
+    read_as(T9AMove, data)
     f = Node(data).fields(("unit", "manoeuvre"), _OPTIONAL)
     name = f["manoeuvre"].string()
     if name not in MANOEUVRES:

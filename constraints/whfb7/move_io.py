@@ -22,6 +22,10 @@ def load_move(path: str | Path) -> WarhammerMove:
 
 
 def move_from_json(data: Any) -> WarhammerMove:
+    from constraints.schema.errors import read_as
+    from constraints.schema.move import Whfb7Move
+
+    read_as(Whfb7Move, data)
     f = Node(data).fields(("unit", "manoeuvre"), _OPTIONAL)
     name = f["manoeuvre"].string()
     if name not in MANOEUVRES:

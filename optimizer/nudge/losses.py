@@ -34,6 +34,10 @@ def load_losses(path: str | Path, scenario: Scenario) -> tuple[Loss, ...]:
 def losses_from_json(data: Any, scenario: Scenario) -> tuple[Loss, ...]:
     """Validated losses: known units, at most their rank-and-file models by count, slots
     inside their formation and holding a model."""
+    from constraints.schema.casualties import Casualties
+    from constraints.schema.errors import read_as
+
+    read_as(Casualties, data)
     top = Node(data)
     if not isinstance(data, dict):
         raise top.fail("expected an object: unit id -> casualties")

@@ -66,7 +66,8 @@ def refuse(key: str, problem: str) -> PydanticCustomError:
 class FileModel(BaseModel):
     """A file the tool reads: closed, strict, finite."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True,
+                              defer_build=True)
 
     @field_validator("*", mode="before")
     @classmethod
@@ -83,7 +84,7 @@ class FileModel(BaseModel):
 class ResultModel(BaseModel):
     """A result the tool writes: closed; numbers may be infinite (a distance to nothing)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
 
 
 Text = Annotated[str, Field(min_length=1, pattern=PRINTABLE_PATTERN),

@@ -35,6 +35,7 @@ from constraints.core.jsonread import Node, read_json, text, whole
 from constraints.core.scenario import Scenario
 from constraints.errors import InvalidInputError
 from constraints.rank_and_file.formation import MAX_MODELS
+from constraints.schema.errors import worded_by
 from constraints.t9a.combat_reform import ModelPlacement, UnitReform, reformed_unit
 
 MANOEUVRE = "combat_reform"
@@ -183,11 +184,8 @@ def combat_reform_to_json(reforms: Sequence[UnitReform]) -> dict[str, Any]:
                         for r in reforms]}
 
 
+@worded_by("combat_result", "CombatResult")
 def combat_result_from_json(data: Any) -> CombatResult:
-    from constraints.schema.combat_result import CombatResult as CombatResultModel
-    from constraints.schema.errors import read_as
-
-    read_as(CombatResultModel, data)
     f = Node(data).fields((), ("loser", "passed", "first", "skip", "discipline",
                                "score_difference") + _SETS)
     sets = {name: frozenset(n.string() for n in f[name].items()) for name in _SETS

@@ -9,6 +9,7 @@ from constraints.core.jsonread import Node, read_json
 from constraints.errors import InvalidInputError
 from constraints.rank_and_file.formation import MAX_MODELS
 from constraints.rank_and_file.steps import read_steps
+from constraints.schema.errors import worded_by
 from constraints.t9a.moves import MANOEUVRES, MAX_PIVOT_DEG, T9A_STEPS, Manoeuvre, Move
 
 _OPTIONAL = ("steps", "pivot", "files", "centre", "facing", "assignment")
@@ -21,11 +22,8 @@ def load_move(path: str | Path) -> Move:
         raise exc.in_file(str(path)) from None
 
 
+@worded_by("move", "T9AMove")
 def move_from_json(data: Any) -> Move:
-    from constraints.schema.errors import read_as
-    from constraints.schema.move import T9AMove
-
-    read_as(T9AMove, data)
     f = Node(data).fields(("unit", "manoeuvre"), _OPTIONAL)
     name = f["manoeuvre"].string()
     if name not in MANOEUVRES:

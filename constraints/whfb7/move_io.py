@@ -9,6 +9,7 @@ from constraints.core.jsonread import Node, read_json
 from constraints.errors import InvalidInputError
 from constraints.rank_and_file.formation import MAX_MODELS
 from constraints.rank_and_file.steps import read_steps
+from constraints.schema.errors import worded_by
 from constraints.whfb7.moves import MANOEUVRES, WARHAMMER_STEPS, Manoeuvre, WarhammerMove
 
 _OPTIONAL = ("steps", "files", "facing", "assignment")
@@ -21,11 +22,8 @@ def load_move(path: str | Path) -> WarhammerMove:
         raise exc.in_file(str(path)) from None
 
 
+@worded_by("move", "Whfb7Move")
 def move_from_json(data: Any) -> WarhammerMove:
-    from constraints.schema.errors import read_as
-    from constraints.schema.move import Whfb7Move
-
-    read_as(Whfb7Move, data)
     f = Node(data).fields(("unit", "manoeuvre"), _OPTIONAL)
     name = f["manoeuvre"].string()
     if name not in MANOEUVRES:

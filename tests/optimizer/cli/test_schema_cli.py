@@ -144,3 +144,32 @@ def test_a_result_with_a_key_the_schema_lacks_fails(outputs: dict[str, tuple[int
         validate("nudge-result", data)
     assert list(jsonschema.Draft202012Validator(json_schema("nudge-result"))
                 .iter_errors(data)) != []
+
+
+def loaded(*argv: str) -> tuple[int, list[str]]:
+    """Exit status of `manoeuvre argv` run in a fresh process, and whether it loaded pydantic."""
+    import subprocess
+    import sys
+
+    from tests.optimizer.cli.test_startup import PROBE
+
+    done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(argv),
+                           json.dumps(["pydantic"])], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120, check=True)
+    report = json.loads(done.stderr.strip().splitlines()[-1])
+    return report["status"], report["loaded"]
+
+
+def test_checking_good_files_loads_no_pydantic() -> None:
+    """Good input is read by the readers alone (start-up, benchmarks/bench_startup.py); the
+    models word the bad input."""
+    assert loaded("--version") == (0, [])
+    assert loaded("check", "examples/spears.json", "examples/spears_march.json") == (0, [])
+
+
+def test_bad_input_is_worded_by_the_models(tmp_path: Path) -> None:
+    """The probe sees pydantic when it is loaded (the test above would prove nothing else)."""
+    move = tmp_path / "move.json"
+    move.write_text(json.dumps({"unit": "spears", "manoeuvre": "march", "speed": 3}),
+                    encoding="utf-8")
+    assert loaded("check", "examples/spears.json", str(move)) == (2, ["pydantic"])

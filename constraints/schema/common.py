@@ -74,8 +74,8 @@ class FileModel(BaseModel):
     def _no_null(cls, value: Any, info: ValidationInfo) -> Any:
         # An optional key is left out, never null (the readers refuse null everywhere); the
         # published schema drops the null branch too (`constraints.schema.json_schema`).
-        if value is None:
-            field = cls.model_fields.get(info.field_name or "")
+        field = cls.model_fields.get(info.field_name or "")
+        if value is None and (field is None or field.annotation is not Any):  # Any: read past
             wanted = expected(field.annotation) if field is not None else "a value"
             raise refuse("", f"expected {wanted}, got null")
         return value

@@ -43,9 +43,8 @@ def read(name: str, data: Any, source: str | None = None) -> Any:
             return read_as(scenario_model(data), data)
         except InvalidInputError as exc:
             raise exc.in_file(source) if source else exc from None
-    _no_lone_surrogate(data, source)
     try:
-        return validate(name, data)
+        return validate(name, _without_surrogates(data))
     except ValidationError as exc:
         raise translated(exc.errors(include_url=False), data, source) from None
     except ValueError as exc:  # json.dumps: a value JSON cannot hold (a NaN is written)
@@ -85,12 +84,11 @@ def read_as(model: Any, data: Any) -> Any:
     (the JSON path and the problem; the caller names the file)."""
     from pydantic import TypeAdapter, ValidationError
 
-    _no_lone_surrogate(data, None)
     found = _AS.get(model)
     if found is None:
         found = _AS[model] = TypeAdapter(model)
     try:
-        text = json.dumps(data)
+        text = json.dumps(_without_surrogates(data))
     except ValueError as exc:
         raise InvalidInputError(f"cannot be written as JSON: {exc}") from None
     try:
@@ -102,28 +100,21 @@ def read_as(model: Any, data: Any) -> Any:
 _AS: dict[Any, Any] = {}
 
 
-def _no_lone_surrogate(data: Any, source: str | None) -> None:
-    """A lone surrogate (`"\\ud800"` in a file) cannot reach pydantic's JSON parser whole:
-    refuse it here, at its path, in the readers' words."""
-    stack = [("$", data)]
-    while stack:
-        path, value = stack.pop()
-        if isinstance(value, dict):
-            for key, item in value.items():
-                if _holds_surrogate(key):
-                    raise InvalidInputError(f"expected printable text, got {key!r}",
-                                            path=path, source=source)
-                stack.append((f"{path}.{key}", item))
-        elif isinstance(value, list):
-            stack += [(f"{path}[{i}]", item) for i, item in enumerate(value)]
-        elif isinstance(value, str) and _holds_surrogate(value):
-            held = next(ch for ch in value if 0xD800 <= ord(ch) <= 0xDFFF)
-            raise InvalidInputError(f"expected printable text, got {value!r}, which holds "
-                                    f"{held!r}", path=path, source=source)
+def _without_surrogates(data: Any) -> Any:
+    """`data` with each lone surrogate (`"\\ud800"` in a file: pydantic's JSON parser refuses
+    the whole text) as a NUL, which no id may hold either: the model then refuses the value
+    where it stands, and the message shows the file's own value (`_walk` reads `data`)."""
+    if isinstance(data, dict):
+        return {_clean(k): _without_surrogates(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_without_surrogates(v) for v in data]
+    return _clean(data) if isinstance(data, str) else data
 
 
-def _holds_surrogate(text: str) -> bool:
-    return isinstance(text, str) and any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)
+def _clean(text: Any) -> Any:
+    if isinstance(text, str) and any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
+        return "".join("\x00" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in text)
+    return text
 
 
 def translated(errors: list[Any], data: Any, source: str | None = None) -> InvalidInputError:
@@ -131,24 +122,41 @@ def translated(errors: list[Any], data: Any, source: str | None = None) -> Inval
     located = [(_walk(e["loc"], data, e["type"], (e.get("ctx") or {}).get("key")), e)
                for e in errors]
     branches: dict[tuple[str, ...], int] = {}
-    for (_, tags, _), e in located:
+    for (_, tags, _, _, depth_of_tag), e in located:
         # A value that is not the member's literal tag (its kind, its manoeuvre) says most
-        # that the input was meant as another member: it counts double.
-        branches[tags] = branches.get(tags, 0) + (2 if e["type"] == "literal_error" else 1)
-    tag_error = _no_member_tag(located)
-    if tag_error is not None:
-        return InvalidInputError(tag_error[1], path=tag_error[0], source=source)
+        # that the input was meant as another member: it counts triple.
+        # So does a value of another JSON type at the member's own root (an array where
+        # the member is an object).
+        wrong_member = e["type"] == "literal_error" or (
+            e["type"].endswith("_type") and depth_of_tag >= 0
+            and len(_walk(e["loc"], data, e["type"])[3]) == depth_of_tag)
+        branches[tags] = branches.get(tags, 0) + (3 if wrong_member else 1)
     # The member with fewest problems, and of those the one whose problem lies deepest (the
     # input matched it furthest); an error outside any union counts for every member.
-    depth = {tags: max(_depth(p) for (p, t, _), _e in located if t == tags) for tags in branches}
+    depth = {tags: max(_depth(p) for (p, t, *_), _e in located if t == tags)
+             for tags in branches}
     best = min(branches, key=lambda tags: (branches[tags], -depth[tags])) if branches else ()
-    chosen = [item for item in located if item[0][1] == best] or located
-    (path, tags, value), error = min(chosen, key=lambda item: (_KIND.get(item[1]["type"], 2),
-                                                              _depth(item[0][0])))
+    chosen = [item for item in located if item[0][1] in (best, ())] or located
+    tag_error = _no_member_tag(located)
+    if tag_error is not None:  # in the reader's order among the others
+        # The reader reads the kind first: before the other keys of its object.
+        chosen = [tag_error[2]] + [item for item in chosen if item[1]["type"] !=
+                                   "literal_error" or item[0][0] != tag_error[0]]
+    (path, tags, value, parts, _), error = _first(chosen)
+    if error["type"] == "member_tag":
+        return InvalidInputError(error["problem"], path=path, source=source)
+    if error["type"] == "missing" and error["loc"] and isinstance(error["loc"][-1], int):
+        # A fixed-size array too short: pydantic names each missing item; say how many.
+        size = 1 + max(e["loc"][-1] for (*_, p, _), e in chosen if p == parts
+                       and e["type"] == "missing" and isinstance(e["loc"][-1], int))
+        shown = len(value) if isinstance(value, list) else "?"
+        return InvalidInputError(f"expected {size} items, got {shown}", path=path,
+                                 source=source)
     if error["type"] in _KIND and tags and tags[-1] in _STEPS:
         # A step is one of several one-key objects: an unknown key, or say which (as the
         # reader does).
-        kinds = [k for k in _STEPS if any(t == (*tags[:-1], k) for (_, t, _), _e in located)]
+        kinds = [k for k in _STEPS
+                 if any(t == (*tags[:-1], k) for (_, t, *_), _e in located)]
         if error["type"] == "extra_forbidden":
             path = path.rsplit(".", 1)[0]
         step = _at(data, path)
@@ -166,17 +174,18 @@ _STEPS = {"Forward": '{"forward": inches}', "Wheel": '{"wheel": degrees}',
           "Turn": '{"turn": 90 | -90 | 180}'}
 
 
-def _no_member_tag(located: list[Any]) -> tuple[str, str] | None:
-    """(path, problem) when every member of a union refuses the same key's value as not its
-    literal tag (a terrain `kind` no member has): the reader says the kind is unknown."""
+def _no_member_tag(located: list[Any]) -> tuple[str, str, Any] | None:
+    """(path, problem, item) when every member of a union refuses the same key's value as
+    not its literal tag (a terrain `kind` no member has): the reader says the kind is unknown
+    (`item` stands for it among the other problems)."""
     by_path: dict[str, list[Any]] = {}
-    for (path, tags, value), e in located:
+    for (path, tags, value, *_), e in located:
         if e["type"] == "literal_error" and tags:
             by_path.setdefault(path, []).append((tags, value, e))
     for path, found in by_path.items():
         members = {tags for tags, _, _ in found}
         parent = path.rsplit(".", 1)[0]
-        others = {t for (p, t, _), _e in located if t and (p == parent or p.startswith(
+        others = {t for (p, t, *_), _e in located if t and (p == parent or p.startswith(
             parent + ".")) and t[:-1] == next(iter(members))[:-1]}
         if len(members) >= 2 and members == others:
             names = [str(x).strip("'") for _, _, e in found
@@ -189,9 +198,12 @@ def _no_member_tag(located: list[Any]) -> tuple[str, str] | None:
             if key == "kind":
                 what = "terrain kind" if path.startswith("$.terrain") else "unit kind"
             shown = repr(value) if isinstance(value, str) else _describe(value)
-            if not isinstance(value, str):
-                return path, f"expected a non-empty string, got {shown}"
-            return path, f"unknown {what} {shown} (known: {known})"
+            problem = f"unknown {what} {shown} (known: {known})" if isinstance(value, str) \
+                else f"expected a non-empty string, got {shown}"
+            (_, _, _, parts, _), _e = next(item for item in located if item[0][0] == path)
+            item = ((path, (), value, parts, -1), {"type": "member_tag", "loc": (),
+                                                   "problem": problem})
+            return path, problem, item
     return None
 
 
@@ -208,34 +220,66 @@ def _at(data: Any, path: str) -> Any:
     return here
 
 
+def _first(chosen: list[Any]) -> Any:
+    """The problem a reader meets first: objects in the order pydantic reaches them (the
+    models' keys are in the readers' order), and at each object its missing and unknown keys
+    before anything inside it."""
+    def structural_object(item: Any) -> tuple[Any, ...] | None:
+        (_, _, _, parts, _), error = item
+        if error["type"] == "missing":
+            return parts
+        return parts[:-1] if error["type"] in ("extra_forbidden", "member_tag") else None
+
+    def rank(prefix: tuple[Any, ...]) -> int:
+        return min(i for i, ((_, _, _, parts, _), _e) in enumerate(chosen)
+                   if parts[:len(prefix)] == prefix)
+
+    def key(indexed: tuple[int, Any]) -> list[tuple[int, int]]:
+        position, item = indexed
+        own = structural_object(item)
+        parts = own if own is not None else item[0][3]
+        levels = [(1, rank(parts[:i])) for i in range(1, len(parts) + 1)]
+        return levels + [(0 if own is not None else 1, position)]
+
+    return min(enumerate(chosen), key=key)[1]
+
+
 def _depth(path: str) -> int:
     return path.count("[") + path.count(".")
 
 
 def _walk(loc: tuple[Any, ...], data: Any, kind: str, key: str | None = None
-          ) -> tuple[str, tuple[str, ...], Any]:
+          ) -> tuple[str, tuple[str, ...], Any, tuple[Any, ...], int]:
     """The JSON path `loc` names in `data`, the union tags met on the way, and the value
     there.  pydantic's `loc` mixes keys, indices and the names of union members and
     validators; what is not a key or index of the value at hand is a tag."""
-    path, tags, here = "$", [], data
+    path, tags, here, tag_depth = "$", [], data, -1
+    parts: list[Any] = []
     for i, part in enumerate(loc):
         last = i == len(loc) - 1
+        if isinstance(here, dict) and isinstance(part, str) and part not in here:
+            part = next((k for k in here if _clean(k) == part), part)  # a surrogate's NUL
         if isinstance(here, dict) and isinstance(part, str) and (part in here or (
                 last and kind == "missing")):
             if last and kind == "missing":
                 break
             path, here = f"{path}.{part}", here.get(part)
+            parts.append(part)
         elif isinstance(here, list) and isinstance(part, int) and 0 <= part < len(here):
             path, here = f"{path}[{part}]", here[part]
+            parts.append(part)
         else:
             tags.append(str(part))
+            tag_depth = len(parts)
     if key and key.startswith("["):  # an item of the list at hand
         index = int(key[1:-1])
         path, here = f"{path}{key}", here[index] if isinstance(here, list) else None
+        parts.append(index)
     elif key:  # a model's check across keys names one
         path = f"{path}.{key}"
         here = here.get(key) if isinstance(here, dict) else None
-    return path, tuple(tags), here
+        parts.append(key)
+    return path, tuple(tags), here, tuple(parts), tag_depth
 
 
 def _problem(error: Any, value: Any, path: str) -> str:
@@ -260,7 +304,8 @@ def _problem(error: Any, value: Any, path: str) -> str:
         if ctx.get("field_type") == "Tuple":
             return f"expected {ctx.get('max_length', ctx.get('min_length'))} items, got " \
                 f"{ctx.get('actual_length')}"
-        return _length(kind, ctx, value)
+        key = next((p for p in reversed(error["loc"]) if isinstance(p, str)), "")
+        return _length(kind, ctx, value, _ITEMS.get(key, "items"))
     if kind in ("string_type", "string_too_short"):
         return f"expected a non-empty string, got {got if value != '' else 'an empty string'}"
     if kind == "string_pattern_mismatch":
@@ -274,10 +319,12 @@ def _problem(error: Any, value: Any, path: str) -> str:
         if key == "kind":
             what = "terrain kind" if path.startswith("$.terrain") else "unit kind"
         known = str(ctx.get("expected", "")).replace("'", "").replace(" or ", ", ")
-        if what and isinstance(value, str):
-            return f"unknown {what} {value!r} (known: {known})"
         if " or " not in str(ctx.get("expected", "")):  # one value: 'manoeuvre/1'
             return f"expected {ctx.get('expected')}, got {value!r}"
+        if what and isinstance(value, str):
+            if key == "rules":  # the profile registry lists its names sorted
+                known = ", ".join(sorted(known.split(", ")))
+            return f"unknown {what} {value!r} (known: {known})"
         if not isinstance(value, str) and "'" in str(ctx.get("expected", "")):
             return f"expected a non-empty string, got {got}"
         shown = repr(value) if isinstance(value, str) else got
@@ -287,11 +334,15 @@ def _problem(error: Any, value: Any, path: str) -> str:
     return f"invalid value {got}"
 
 
-def _length(kind: str, ctx: Any, value: Any) -> str:
+# What a too long list counts, in the readers' words.
+_ITEMS = {"steps": "steps", "path": "points"}
+
+
+def _length(kind: str, ctx: Any, value: Any, items: str) -> str:
     actual = ctx.get("actual_length", len(value) if hasattr(value, "__len__") else "?")
     if kind == "too_short":
         return f"expected at least {ctx.get('min_length')} items, got {actual}"
-    return f"expected at most {ctx.get('max_length')} items, got {actual}"
+    return f"expected at most {ctx.get('max_length')} {items}, got {actual}"
 
 
 def _number(kind: str, ctx: Any, value: Any) -> str:

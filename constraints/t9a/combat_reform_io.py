@@ -120,6 +120,7 @@ def _ids(values: Any, where: str) -> frozenset[str]:
 _RESULT_KEYS = ("status", "player", "objective", "refused", "not_found", "verdict")
 
 
+@worded_by("combat_reform", "CombatReformProposal")
 def combat_reform_from_json(data: Any, scenario: Scenario | None = None
                             ) -> tuple[UnitReform, ...]:
     """The reforms of a proposal file, in order.  With `scenario`, each is also placed

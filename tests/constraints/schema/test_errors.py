@@ -18,7 +18,14 @@ from hypothesis import strategies as st
 
 from constraints.errors import MAX_MESSAGE, InvalidInputError
 from constraints.schema.errors import read
-from tests.constraints.schema.test_models import BROKEN, INPUTS, _set, load, reader_refuses
+from tests.constraints.schema.test_models import (
+    BROKEN,
+    DELETE,
+    INPUTS,
+    _set,
+    load,
+    reader_refuses,
+)
 from tests.optimizer.cli.test_fuzz import BASE, mutated
 
 RAW = ("Input should", "pydantic", "validation error", "type=", "errors.pydantic.dev",
@@ -77,29 +84,50 @@ def test_the_paths_and_words_are_the_readers() -> None:
         with pytest.raises(InvalidInputError) as mine:
             read(fmt, doc, SOURCE)
         with pytest.raises(InvalidInputError) as theirs:
-            _read_by_reader(fmt, doc)
+            _read_by_reader(fmt, doc)  # the hand-written reader alone
         assert mine.value.path == theirs.value.path, (name, path, str(mine.value))
         if _key(name, path, value) not in OTHER_WORDS:
             assert mine.value.problem == theirs.value.problem, (name, path, str(mine.value))
 
 
 def _read_by_reader(fmt: str, doc: Any) -> None:
-    assert reader_refuses(fmt, doc)
-    # reader_refuses swallowed it: raise it again for the comparison
+    """The hand-written reader of `fmt` alone (`__wrapped__`: without the model's words)."""
     from constraints.core.scenario_io import scenario_from_json
     from constraints.infinity.route import route_from_json
-    from constraints.t9a.combat_reform_io import combat_result_from_json
+    from constraints.t9a.combat_reform_io import combat_reform_from_json, combat_result_from_json
     from constraints.t9a.move_io import move_from_json as t9a_move
     from constraints.whfb7.move_io import move_from_json as whfb7_move
     from optimizer.nudge.losses import losses_from_json
 
     if fmt == "scenario":
-        scenario_from_json(doc)
+        scenario_from_json.__wrapped__(doc)
     elif fmt == "move":
-        (whfb7_move if doc.get("unit") == "goblins" else t9a_move)(doc)
+        (whfb7_move if doc.get("unit") == "goblins" else t9a_move).__wrapped__(doc)
     elif fmt == "route":
-        route_from_json(doc)
+        route_from_json.__wrapped__(doc)
     elif fmt == "casualties":
-        losses_from_json(doc, scenario_from_json(load("melee.json")))
+        losses_from_json.__wrapped__(doc, scenario_from_json(load("melee.json")))
+    elif fmt == "combat-reform":
+        combat_reform_from_json.__wrapped__(doc)
     else:
-        combat_result_from_json(doc)
+        combat_result_from_json.__wrapped__(doc)
+
+
+PROPOSAL = {"manoeuvre": "combat_reform",
+            "reforms": [{"unit": "A", "files": 6, "centre": [30.1, 20.0], "facing": 90.0,
+                         "models": [{"id": "hero", "slot": [0, 2]}]}]}
+BROKEN_PROPOSALS = [
+    (("manoeuvre",), "reform"), (("reforms",), []), (("reforms", 0, "files"), 0),
+    (("reforms", 0, "models", 0, "slot"), [0]), (("reforms", 0, "extra"), 1),
+    (("reforms", 0, "unit"), DELETE), (("reforms", 0, "centre"), [1e7, 0]),
+]
+
+
+@pytest.mark.parametrize(("path", "value"), BROKEN_PROPOSALS)
+def test_a_proposal_is_worded_as_by_its_reader(path: tuple[Any, ...], value: Any) -> None:
+    doc = _set(PROPOSAL, path, value)
+    with pytest.raises(InvalidInputError) as mine:
+        read("combat-reform", doc, SOURCE)
+    with pytest.raises(InvalidInputError) as theirs:
+        _read_by_reader("combat-reform", doc)
+    assert (mine.value.path, mine.value.problem) == (theirs.value.path, theirs.value.problem)

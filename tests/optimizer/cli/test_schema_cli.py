@@ -125,6 +125,14 @@ def test_every_result_validates(outputs: dict[str, tuple[int, str]], key: str,
     assert errors == []
 
 
+def test_a_combat_reform_result_is_a_proposal(outputs: dict[str, tuple[int, str]]) -> None:
+    """`check` judges a `combat-reform --json` result as a proposal: so does its schema."""
+    validate("combat-reform", outputs["c_combat"][1])
+    data = json.loads(outputs["c_combat"][1])
+    assert list(jsonschema.Draft202012Validator(json_schema("combat-reform"))
+                .iter_errors(data)) == []
+
+
 def test_an_illegal_verdict_validates(tmp_path: Path, capsys: Any) -> None:
     move = tmp_path / "far.json"
     move.write_text(json.dumps({"unit": "spears", "manoeuvre": "march",

@@ -3,15 +3,17 @@ and a `solve` on the bundled examples, against `python -c pass` and
 `python -c "import numpy, shapely"` timed in the same run.
 
     .venv/bin/python benchmarks/bench_startup.py [--runs N] [--json OUT] [--source DIR]
+                                                 [--baseline DIR]
 
 Each round runs every command once, in turn (so a burst of load on the shared machine falls
 on all of them alike); the table shows min / median / max seconds over `--runs` rounds and the
 median's ratio to the two baselines.  The commands run as `python -m optimizer.cli ...` (what
 the `manoeuvre` script runs) from the project folder.  `--source DIR` times another checkout
 of the project (its folder first on PYTHONPATH, run from there) with this interpreter: how
-the "before" figures of benchmarks/README.md were taken.  Targets (issue 26): `--version` at
-most 3x `python -c pass`; `check` at most 2.5x `import numpy, shapely`.  These are timings,
-not tests: nothing here asserts a speed.
+the "before" figures of benchmarks/README.md were taken; `--baseline DIR` times another
+checkout's commands in the same rounds (before and after in one run).  Targets (issue 26):
+`--version` at most 3x `python -c pass`; `check` at most 2.5x `import numpy, shapely`.
+These are timings, not tests: nothing here asserts a speed.
 """
 
 from __future__ import annotations
@@ -49,16 +51,23 @@ def wall_time(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
-def measure(runs: int, source: Path) -> dict[str, list[float]]:
-    env = dict(os.environ, MPLBACKEND="Agg")
-    if source != ROOT:
-        env["PYTHONPATH"] = str(source)
-    for argv in COMMANDS.values():  # warm the file cache; not timed
-        wall_time(argv, source, env)
-    times: dict[str, list[float]] = {name: [] for name in COMMANDS}
+def measure(runs: int, source: Path, baseline: Path | None = None) -> dict[str, list[float]]:
+    """Each command's wall times; with `baseline`, its `--version`, `check` and `solve` are
+    timed in the same rounds too (named "... (baseline)"), so before and after share the
+    machine's load."""
+    plain = dict(os.environ, MPLBACKEND="Agg")
+    env = dict(plain, PYTHONPATH=str(source)) if source != ROOT else plain
+    jobs = [(name, argv, source, env) for name, argv in COMMANDS.items()]
+    if baseline is not None:
+        other = dict(plain, PYTHONPATH=str(baseline))
+        jobs += [(f"{name} (baseline)", argv, baseline, other)
+                 for name, argv in COMMANDS.items() if argv[:3] == CLI]
+    for _, argv, cwd, job_env in jobs:  # warm the file cache; not timed
+        wall_time(argv, cwd, job_env)
+    times: dict[str, list[float]] = {name: [] for name, *_ in jobs}
     for _ in range(runs):
-        for name, argv in COMMANDS.items():
-            times[name].append(wall_time(argv, source, env))
+        for name, argv, cwd, job_env in jobs:
+            times[name].append(wall_time(argv, cwd, job_env))
     return times
 
 
@@ -68,7 +77,7 @@ def table(times: dict[str, list[float]]) -> tuple[str, dict[str, Any]]:
     lines = ["| command | min s | median s | max s | x `python -c pass` | x `import numpy, "
              "shapely` | target |", "|---|---|---|---|---|---|---|"]
     for name, t in times.items():
-        target = TARGETS.get(name)
+        target = TARGETS.get(name.removesuffix(" (baseline)"))
         shown = "" if target is None else (
             f"<= {target[1]:g}x `{target[0]}`: "
             f"{'met' if medians[name] <= target[1] * medians[target[0]] else 'NOT met'}")
@@ -87,15 +96,20 @@ def main() -> None:
     parser.add_argument("--json", metavar="OUT", help="also write the figures here")
     parser.add_argument("--source", type=Path, default=ROOT,
                         help="time this checkout of the project (default: this one)")
+    parser.add_argument("--baseline", type=Path, default=None, metavar="DIR",
+                        help="also time the commands of this other checkout, in the same "
+                        "rounds (before and after in one run)")
     args = parser.parse_args()
     source = args.source.resolve()
-    text, figures = table(measure(args.runs, source))
+    baseline = args.baseline.resolve() if args.baseline else None
+    text, figures = table(measure(args.runs, source, baseline))
     print(text)
     if args.json:
         Path(args.json).write_text(json.dumps({
             "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
             "python": platform.python_version(), "cpus": os.cpu_count(),
-            "load_average": os.getloadavg(), "source": str(source), "runs": args.runs,
+            "load_average": os.getloadavg(), "source": str(source),
+            "baseline": str(baseline) if baseline else None, "runs": args.runs,
             "figures": figures}, indent=2) + "\n", encoding="utf-8")
 
 

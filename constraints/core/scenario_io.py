@@ -19,6 +19,7 @@ from constraints.core.profile import find_profile
 from constraints.core.scenario import Battlefield, Scenario, Terrain
 from constraints.core.system import System, find_system
 from constraints.errors import InvalidInputError
+from constraints.schema.errors import worded_by
 
 FORMAT = "manoeuvre/1"
 
@@ -42,6 +43,7 @@ def save_scenario(scenario: Scenario, path: str | Path) -> None:
                                 source=str(path)) from None
 
 
+@worded_by("scenario", "scenario_model")
 def scenario_from_json(data: Any) -> Scenario:
     top = Node(data).fields(("format", "battlefield", "units"),
                             ("rules", "rule_options", "active_player", "terrain"))

@@ -21,6 +21,7 @@ from constraints.core.scenario import Scenario
 from constraints.errors import InvalidInputError
 from constraints.infinity.scenery import MAX_HEIGHT_IN, Point3
 from constraints.infinity.trooper import Trooper
+from constraints.schema.errors import worded_by
 
 SKILLS = ("move", "move_move", "dodge", "jump", "climb")
 WALKS = frozenset({"move", "move_move", "dodge"})   # along surfaces, measured in the plane
@@ -58,6 +59,7 @@ class Route:
         return out
 
 
+@worded_by("route", "Route")
 def route_from_json(data: Any) -> Route:
     f = Node(data).fields(("unit", "path"), ("skill", "midpoint", "prone", "manoeuvre"))
     skill = f["skill"].string() if "skill" in f else "move"

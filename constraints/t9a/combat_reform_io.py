@@ -35,6 +35,7 @@ from constraints.core.jsonread import Node, read_json, text, whole
 from constraints.core.scenario import Scenario
 from constraints.errors import InvalidInputError
 from constraints.rank_and_file.formation import MAX_MODELS
+from constraints.schema.errors import worded_by
 from constraints.t9a.combat_reform import ModelPlacement, UnitReform, reformed_unit
 
 MANOEUVRE = "combat_reform"
@@ -119,6 +120,7 @@ def _ids(values: Any, where: str) -> frozenset[str]:
 _RESULT_KEYS = ("status", "player", "objective", "refused", "not_found", "verdict")
 
 
+@worded_by("combat_reform", "CombatReformProposal")
 def combat_reform_from_json(data: Any, scenario: Scenario | None = None
                             ) -> tuple[UnitReform, ...]:
     """The reforms of a proposal file, in order.  With `scenario`, each is also placed
@@ -183,6 +185,7 @@ def combat_reform_to_json(reforms: Sequence[UnitReform]) -> dict[str, Any]:
                         for r in reforms]}
 
 
+@worded_by("combat_result", "CombatResult")
 def combat_result_from_json(data: Any) -> CombatResult:
     f = Node(data).fields((), ("loser", "passed", "first", "skip", "discipline",
                                "score_difference") + _SETS)

@@ -9,6 +9,7 @@ from constraints.core.jsonread import Node, read_json
 from constraints.errors import InvalidInputError
 from constraints.rank_and_file.formation import MAX_MODELS
 from constraints.rank_and_file.steps import read_steps
+from constraints.schema.errors import worded_by
 from constraints.t9a.moves import MANOEUVRES, MAX_PIVOT_DEG, T9A_STEPS, Manoeuvre, Move
 
 _OPTIONAL = ("steps", "pivot", "files", "centre", "facing", "assignment")
@@ -21,6 +22,7 @@ def load_move(path: str | Path) -> Move:
         raise exc.in_file(str(path)) from None
 
 
+@worded_by("move", "T9AMove")
 def move_from_json(data: Any) -> Move:
     f = Node(data).fields(("unit", "manoeuvre"), _OPTIONAL)
     name = f["manoeuvre"].string()

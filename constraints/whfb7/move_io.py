@@ -9,6 +9,7 @@ from constraints.core.jsonread import Node, read_json
 from constraints.errors import InvalidInputError
 from constraints.rank_and_file.formation import MAX_MODELS
 from constraints.rank_and_file.steps import read_steps
+from constraints.schema.errors import worded_by
 from constraints.whfb7.moves import MANOEUVRES, WARHAMMER_STEPS, Manoeuvre, WarhammerMove
 
 _OPTIONAL = ("steps", "files", "facing", "assignment")
@@ -21,6 +22,7 @@ def load_move(path: str | Path) -> WarhammerMove:
         raise exc.in_file(str(path)) from None
 
 
+@worded_by("move", "Whfb7Move")
 def move_from_json(data: Any) -> WarhammerMove:
     f = Node(data).fields(("unit", "manoeuvre"), _OPTIONAL)
     name = f["manoeuvre"].string()

@@ -60,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     from optimizer.cli.nudge import add_nudge_command
     from optimizer.cli.reform import add_reform_command
     from optimizer.cli.route import add_route_command
+    from optimizer.cli.schema import add_schema_command
     from optimizer.cli.search import add_search_commands
     from optimizer.cli.serve import add_serve_command
 
@@ -97,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_reform_command(sub, COMMAND_EPILOG)
     add_route_command(sub, COMMAND_EPILOG)
     add_serve_command(sub, COMMAND_EPILOG)
+    add_schema_command(sub, COMMAND_EPILOG)
     return parser
 
 
@@ -294,7 +296,8 @@ COMMANDS = {"check": "optimizer.cli.main:cmd_check", "render": "optimizer.cli.ma
             "nudge": "optimizer.cli.nudge:cmd_nudge",
             "combat-reform": "optimizer.cli.reform:cmd_combat_reform",
             "route": "optimizer.cli.route:cmd_route",
-            "serve": "optimizer.cli.serve:cmd_serve"}
+            "serve": "optimizer.cli.serve:cmd_serve",
+            "schema": "optimizer.cli.schema:cmd_schema"}
 
 
 def command(name: str) -> Callable[[argparse.Namespace], int]:

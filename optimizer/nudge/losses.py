@@ -11,6 +11,7 @@ from constraints.core.jsonread import Node, read_json
 from constraints.core.scenario import Scenario
 from constraints.errors import InvalidInputError
 from constraints.rank_and_file.formation import Slot
+from constraints.schema.errors import worded_by
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ def load_losses(path: str | Path, scenario: Scenario) -> tuple[Loss, ...]:
         raise exc.in_file(str(path)) from None
 
 
+@worded_by("casualties", "Casualties")
 def losses_from_json(data: Any, scenario: Scenario) -> tuple[Loss, ...]:
     """Validated losses: known units, at most their rank-and-file models by count, slots
     inside their formation and holding a model."""

@@ -1,0 +1,123 @@
+"""Verdicts (`manoeuvre check --json`; docs/formats.md "Verdict", "Judging nudges", "Infinity
+N4"): the exact checker's judgement of a move, a Combat Reform, a route or a player's
+nudges."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from constraints.schema.common import XY, XYZ, ResultModel
+
+Legal = bool | None
+"""true, false, or null when neither is proved (an end pose no way was found to)."""
+
+
+class Violation(ResultModel):
+    """One broken rule clause: its measurement against its limit."""
+
+    clause: str
+    measured: float
+    limit: float
+    dimension: str = Field(description="what the measure counts: in, deg, models, ...")
+    message: str
+    unit: str | None = Field(default=None, description="nudges: the unit it concerns "
+                             "(\"order\" for nudge.order)")
+
+
+class CloseCall(ResultModel):
+    clause: str
+    measured: float
+    limit: float
+    margin: float = Field(description="signed: positive = inside the limit")
+
+
+class RefereeCall(ResultModel):
+    """Referee mode (`check --referee T`, RULES A21)."""
+
+    tolerance: float
+    verdict: Literal["legal", "illegal", "within_tolerance", "not_proved"]
+    close_calls: list[CloseCall]
+
+
+class End(ResultModel):
+    """Where the unit ends; corners front-left, front-right, rear-right, rear-left."""
+
+    centre: XY
+    facing: float
+    files: int
+    corners: list[XY] = Field(min_length=4, max_length=4)
+
+
+class DangerousTest(ResultModel):
+    """A Dangerous Terrain test the move triggers (T9A)."""
+
+    terrain: str
+    dice: int
+    test: int | None
+
+
+class MoveVerdict(ResultModel):
+    """The verdict on a rank-and-flank move (T9A, Warhammer), a Combat Reform or a nudge."""
+
+    legal: Legal
+    unit: str
+    manoeuvre: str
+    end: End
+    violations: list[Violation]
+    measurements: dict[str, float]
+    steps: list[dict[str, float]] | None = Field(
+        default=None, description="how an end-pose move was reached")
+    not_proved: str | None = None
+    referee: RefereeCall | None = None
+    dangerous_terrain: list[DangerousTest] | None = None
+    warnings: list[str] | None = None
+
+
+class RouteVerdict(ResultModel):
+    """The verdict on an Infinity route."""
+
+    legal: bool
+    unit: str
+    skill: str
+    length: float
+    moves: list[float] = Field(description="each Move's length")
+    end: XYZ
+    violations: list[Violation]
+    measurements: dict[str, float]
+    referee: RefereeCall | None = None
+    warnings: list[str] | None = None
+
+
+Leg = Annotated[dict[Literal["forward", "sideways"], float], Field(min_length=1, max_length=1)]
+"""One straight leg in the unit's own frame: `forward` (negative: backwards) or `sideways`
+(positive: to the unit's right), inches."""
+
+
+class JudgedNudge(ResultModel):
+    unit: str
+    legs: list[Leg] = Field(min_length=1, max_length=2)
+    distance: float
+    least: float | None = Field(description="the least legal nudge where the unit stood")
+    verdict: MoveVerdict
+
+
+class NudgeVerdict(ResultModel):
+    """The verdict on a player's nudges (`check SCENARIO NUDGE.json`)."""
+
+    legal: bool
+    manoeuvre: Literal["nudge"]
+    order: list[str]
+    in_combat: int
+    best_in_combat: int
+    best_proved: bool
+    nudges: list[JudgedNudge]
+    violations: list[Violation]
+    warnings: list[str] | None = None
+
+
+Verdict = MoveVerdict | RouteVerdict | NudgeVerdict
+"""What `manoeuvre check --json` prints."""
+
+__all__ = ["MoveVerdict", "NudgeVerdict", "RouteVerdict", "Verdict", "Violation"]

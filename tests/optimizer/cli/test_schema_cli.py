@@ -1,0 +1,183 @@
+"""`manoeuvre schema NAME`: the published JSON Schemas (docs/schemas/) are today's models'
+(a stale file fails here), and every result the command line writes for the bundled
+examples (`--json`) validates against its schema, by the model and by an independent
+JSON Schema validator."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from constraints.schema import SCHEMAS, json_schema, validate
+from optimizer.cli import main
+from optimizer.cli.schema import NAMES, schema_text
+from tests.support import ROOT
+
+DOCS = ROOT / "docs" / "schemas"
+REGENERATE = ("for n in " + " ".join(NAMES) + "; do .venv/bin/manoeuvre schema $n --out "
+              "docs/schemas/$n.json; done")
+
+
+def test_the_command_names_are_the_models() -> None:
+    assert tuple(SCHEMAS) == NAMES
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_published_schema_is_current(name: str) -> None:
+    published = DOCS / f"{name}.json"
+    assert published.exists(), f"docs/schemas/{name}.json missing: run {REGENERATE}"
+    assert published.read_text(encoding="utf-8") == schema_text(name), \
+        f"docs/schemas/{name}.json is stale: run {REGENERATE}"
+
+
+def test_schema_prints_and_writes_the_same(tmp_path: Path, capsys: Any) -> None:
+    assert main(["schema", "move"]) == 0
+    printed = capsys.readouterr().out
+    assert json.loads(printed) == json_schema("move")
+    out = tmp_path / "move.json"
+    assert main(["schema", "move", "--out", str(out)]) == 0
+    assert capsys.readouterr().out == ""
+    assert out.read_text(encoding="utf-8") == printed
+
+
+def test_an_unknown_name_is_bad_input(capsys: Any) -> None:
+    assert main(["schema", "unit"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "invalid choice: 'unit'" in err
+
+
+def test_an_unwritable_out_is_bad_input_and_leaves_nothing(tmp_path: Path, capsys: Any) -> None:
+    out = tmp_path / "missing" / "move.json"
+    assert main(["schema", "move", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write file" in err
+    assert not out.parent.exists()
+
+
+E = str(ROOT / "examples")
+# (command line with --json, the schema its output follows); `{out}` is a file an earlier
+# command wrote (its name).
+COMMANDS: list[tuple[str, list[str], str]] = [
+    ("v_march", ["check", f"{E}/spears.json", f"{E}/spears_march.json"], "verdict"),
+    ("v_referee", ["check", f"{E}/spears.json", f"{E}/spears_march.json", "--referee", "0.5"],
+     "verdict"),
+    ("v_goblins", ["check", f"{E}/goblins.json", f"{E}/goblins_turn.json"], "verdict"),
+    ("v_ruins", ["check", f"{E}/ruins.json", f"{E}/ruins_route.json"], "verdict"),
+    ("v_climb", ["check", f"{E}/climb_tower.json", f"{E}/climb_tower_route.json"], "verdict"),
+    ("v_jump", ["check", f"{E}/rooftop_gap.json", f"{E}/rooftop_gap_route.json"], "verdict"),
+    ("s_forward", ["solve", f"{E}/spears.json", "--unit", "spears", "--manoeuvre", "march",
+                   "--forward", "--time-limit", "30"], "search-result"),
+    ("s_front", ["solve", f"{E}/flank_march.json", "--unit", "knights", "--manoeuvre",
+                 "march", "--target", "42,18.5", "--front", "--time-limit", "30"],
+     "search-result"),
+    ("s_goblins", ["solve", f"{E}/goblins.json", "--unit", "goblins", "--manoeuvre", "move",
+                   "--forward", "--time-limit", "30"], "search-result"),
+    ("s_pivot", ["solve", f"{E}/combat.json", "--unit", "A", "--manoeuvre",
+                 "post_combat_pivot", "--facing", "0", "--time-limit", "30"], "search-result"),
+    ("v_solved", ["check", f"{E}/flank_march.json", "{s_front}"], "verdict"),
+    ("n_melee", ["nudge", f"{E}/melee.json", "--casualties", f"{E}/melee_casualties.json"],
+     "nudge-result"),
+    ("v_nudges", ["check", f"{E}/melee.json", "{n_melee}"], "verdict"),
+    ("c_combat", ["combat-reform", f"{E}/combat.json", "--result",
+                  f"{E}/combat_result.json"], "combat-reform-result"),
+    ("v_reform", ["check", f"{E}/combat.json", "{c_combat}", "--result",
+                  f"{E}/combat_result.json"], "verdict"),
+    ("r_move_move", ["route", f"{E}/ruins.json", "--unit", "fusilier", "--to", "9.3,16.3",
+                     "--skill", "move_move"], "route-result"),
+    ("r_auto", ["route", f"{E}/ruins.json", "--unit", "fusilier", "--to", "9.3,16.3"],
+     "route-result"),
+    ("r_reach", ["route", f"{E}/ruins.json", "--unit", "fusilier", "--reach"], "route-result"),
+    ("v_route", ["check", f"{E}/ruins.json", "{r_move_move}"], "verdict"),
+]
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory: Any) -> dict[str, tuple[int, str]]:
+    """Every command's exit status and JSON output, run once."""
+    import contextlib
+    import io
+
+    folder = tmp_path_factory.mktemp("outputs")
+    found: dict[str, tuple[int, str]] = {}
+    for key, argv, _ in COMMANDS:
+        words = [w.format(**{k: str(folder / f"{k}.json") for k in found}) for w in argv]
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            code = main([*words, "--json"])
+        (folder / f"{key}.json").write_text(printed.getvalue(), encoding="utf-8")
+        found[key] = (code, printed.getvalue())
+    return found
+
+
+@pytest.mark.parametrize(("key", "name"), [(k, n) for k, _, n in COMMANDS])
+def test_every_result_validates(outputs: dict[str, tuple[int, str]], key: str,
+                                name: str) -> None:
+    code, text = outputs[key]
+    assert code in (0, 1), text
+    validate(name, text)
+    data = json.loads(text)
+    errors = [e.message for e in
+              jsonschema.Draft202012Validator(json_schema(name)).iter_errors(data)]
+    assert errors == []
+
+
+def test_a_combat_reform_result_is_a_proposal(outputs: dict[str, tuple[int, str]]) -> None:
+    """`check` judges a `combat-reform --json` result as a proposal: so does its schema."""
+    validate("combat-reform", outputs["c_combat"][1])
+    data = json.loads(outputs["c_combat"][1])
+    assert list(jsonschema.Draft202012Validator(json_schema("combat-reform"))
+                .iter_errors(data)) == []
+
+
+def test_an_illegal_verdict_validates(tmp_path: Path, capsys: Any) -> None:
+    move = tmp_path / "far.json"
+    move.write_text(json.dumps({"unit": "spears", "manoeuvre": "march",
+                                "steps": [{"forward": 20.0}]}), encoding="utf-8")
+    assert main(["check", f"{E}/spears.json", str(move), "--json"]) == 1
+    text = capsys.readouterr().out
+    verdict = validate("verdict", text)
+    assert verdict.legal is False and verdict.violations
+
+
+def test_a_result_with_a_key_the_schema_lacks_fails(outputs: dict[str, tuple[int, str]]) \
+        -> None:
+    """The result models are closed: a key a writer adds must be added to its model."""
+    data = json.loads(outputs["n_melee"][1])
+    data["surprise"] = 1
+    with pytest.raises(ValueError, match="surprise"):
+        validate("nudge-result", data)
+    assert list(jsonschema.Draft202012Validator(json_schema("nudge-result"))
+                .iter_errors(data)) != []
+
+
+def loaded(*argv: str) -> tuple[int, list[str]]:
+    """Exit status of `manoeuvre argv` run in a fresh process, and whether it loaded pydantic."""
+    import subprocess
+    import sys
+
+    from tests.optimizer.cli.test_startup import PROBE
+
+    done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(argv),
+                           json.dumps(["pydantic"])], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120, check=True)
+    report = json.loads(done.stderr.strip().splitlines()[-1])
+    return report["status"], report["loaded"]
+
+
+def test_checking_good_files_loads_no_pydantic() -> None:
+    """Good input is read by the readers alone (start-up, benchmarks/bench_startup.py); the
+    models word the bad input."""
+    assert loaded("--version") == (0, [])
+    assert loaded("check", "examples/spears.json", "examples/spears_march.json") == (0, [])
+
+
+def test_bad_input_is_worded_by_the_models(tmp_path: Path) -> None:
+    """The probe sees pydantic when it is loaded (the test above would prove nothing else)."""
+    move = tmp_path / "move.json"
+    move.write_text(json.dumps({"unit": "spears", "manoeuvre": "march", "speed": 3}),
+                    encoding="utf-8")
+    assert loaded("check", "examples/spears.json", str(move)) == (2, ["pydantic"])

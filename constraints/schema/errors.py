@@ -322,8 +322,10 @@ def _problem(error: Any, value: Any, path: str) -> str:
         if " or " not in str(ctx.get("expected", "")):  # one value: 'manoeuvre/1'
             return f"expected {ctx.get('expected')}, got {value!r}"
         if what and isinstance(value, str):
-            if key == "rules":  # the profile registry lists its names sorted
-                known = ", ".join(sorted(known.split(", ")))
+            if key == "rules":  # the registry now (a profile may be registered after
+                from constraints.core.profile import PROFILES  # the models were built)
+
+                known = ", ".join(sorted(PROFILES))
             return f"unknown {what} {value!r} (known: {known})"
         if not isinstance(value, str) and "'" in str(ctx.get("expected", "")):
             return f"expected a non-empty string, got {got}"

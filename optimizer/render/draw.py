@@ -265,6 +265,15 @@ def _draw_move(ax: Axes, drawn: MoveSketch, arrows: bool, colour: str) -> None:
     if drawn.swept is not None and not drawn.swept.is_empty:
         draw_geometry(ax, drawn.swept, facecolor=colour, edgecolor="none", alpha=0.15, zorder=2,
                       label=drawn.swept_label)
+    if arrows and drawn.centre_path:
+        ax.plot(*zip(*drawn.centre_path, strict=True), color=colour, linewidth=0.8,
+                linestyle="--", zorder=4, label="centre's path")
+    for where, text in drawn.steps if arrows else ():
+        ax.plot([where[0]], [where[1]], marker="o", markersize=3, color=colour, zorder=6)
+        ax.annotate(text, xy=where, xytext=(6, -4), textcoords="offset points", fontsize=6,
+                    color="#0b3d66", zorder=8, bbox={"boxstyle": "round,pad=0.15",
+                                                     "facecolor": "white", "alpha": 0.8,
+                                                     "edgecolor": "none"})
     for i, arc in enumerate(drawn.arcs):
         ax.plot(*zip(*arc, strict=True), color="#0b3d66", linewidth=1.0, linestyle=":",
                 zorder=4, label="outer corner's arc" if i == 0 else None)

@@ -33,6 +33,17 @@ class MoveSketch:
     centre_path: list[Point] = field(default_factory=list)  # empty: no path measured
     arcs: list[list[Point]] = field(default_factory=list)
     turns: list[tuple[Point, float]] = field(default_factory=list)
+    steps: list[tuple[Point, str]] = field(default_factory=list)  # where each step ends
+
+
+def step_marks(trajectory: Trajectory) -> list[tuple[Point, str]]:
+    """Where the centre is after each step, and the step, numbered from 1 ("2 wheel -45°")."""
+    marks = []
+    for number, leg in enumerate(trajectory.legs, start=1):
+        value = leg.step.value
+        what = f'{value:.2f}"' if leg.step.kind is StepKind.FORWARD else f"{value:+g}°"
+        marks.append((leg.after.centre, f"{number} {leg.step.kind.value} {what}"))
+    return marks
 
 
 def centre_path(trajectory: Trajectory) -> list[Point]:

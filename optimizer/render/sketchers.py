@@ -16,7 +16,7 @@ from constraints.t9a.context import MoveContext
 from constraints.t9a.moves import Move, Step, StepKind
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.moves import WarhammerMove
-from optimizer.render.sketch import MoveSketch, centre_path, outer_arcs
+from optimizer.render.sketch import MoveSketch, centre_path, outer_arcs, step_marks
 
 
 def sketch_t9a(scenario: Scenario, move: Move, verdict: Verdict) -> MoveSketch:
@@ -29,7 +29,7 @@ def sketch_t9a(scenario: Scenario, move: Move, verdict: Verdict) -> MoveSketch:
         return found
     trajectory = MoveContext(scenario, executed).trajectory
     return MoveSketch(unit.id, found.start, found.end, found.end_files, trajectory.front_sweep,
-                      "front sweep", centre_path(trajectory))
+                      "front sweep", centre_path(trajectory), steps=step_marks(trajectory))
 
 
 def executed_move(move: Move, verdict: Verdict) -> Move:
@@ -60,7 +60,7 @@ def sketch_whfb7(scenario: Scenario, move: WarhammerMove, verdict: Verdict) -> M
     return MoveSketch(unit.id, found.start, found.end, found.end_files,
                       shapely.union_all(ctx.covered),
                       "whole unit's sweep", centre_path(trajectory), outer_arcs(trajectory),
-                      turns)
+                      turns, step_marks(trajectory))
 
 
 Sketcher = Callable[[Scenario, Any, Verdict], MoveSketch]

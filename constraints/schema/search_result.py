@@ -38,8 +38,8 @@ class Family(ResultModel):
     model_config = ConfigDict(extra="allow")
 
     max_wheels: int | None = Field(default=None, description="ways of up to this many wheels")
-    status: str = Field(description="the solver's status within the family (a Post-Combat "
-                        "Pivot's prints \"None\")")
+    status: str = Field(description="the solver's status within the family (a search "
+                        "of the whole family, as a Post-Combat Pivot's: the answer's status)")
     ways: str | None = None
     avoid: dict[str, Any] | None = None
 

@@ -52,7 +52,10 @@ class SearchResult:
             "verdict": self.verdict.to_json() if self.verdict else None,
             "stopped_by": self.stopped_by}
         if self.family:
-            out["family"] = {**self.family, "status": str(self.family_status)}
+            # A search without a status of its own within the family (the Post-Combat
+            # Pivot's family is every angle) has the answer's.
+            status = self.status if self.family_status is None else self.family_status
+            out["family"] = {**self.family, "status": str(status)}
         if self.blocking:
             out["blocking"] = list(self.blocking)
         return out

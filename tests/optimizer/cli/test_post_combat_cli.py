@@ -9,6 +9,7 @@ import pytest
 
 from constraints.t9a.clauses.post_combat.spacing import PostCombatSpacing
 from optimizer.cli import main
+from tests.support import ROOT
 
 WALL_BEHIND = next(e for e in PostCombatSpacing.examples
                    if e.why.startswith("a wall 0.3\" behind")).scenario
@@ -89,3 +90,11 @@ def test_solve_for_a_unit_still_engaged_is_infeasible(tmp_path, capsys):
 def test_moves_refuses_a_post_combat_pivot(wall, capsys):
     assert main(["moves", wall, "--unit", "u", "--manoeuvre", "post_combat_pivot"]) == 2
     assert "--manoeuvre" in capsys.readouterr().err
+
+
+def test_a_pivots_family_status_is_its_answers(capsys):
+    """Every angle is searched: the family's status is the answer's (it printed "None")."""
+    assert main(["solve", str(ROOT / "examples" / "combat.json"), "--unit", "A",
+                 "--manoeuvre", "post_combat_pivot", "--facing", "0", "--json"]) in (0, 1)
+    out = json.loads(capsys.readouterr().out)
+    assert out["family"]["status"] == out["status"] != "None"

@@ -151,7 +151,7 @@ def test_units_show_their_players_models_and_a_legal_move_its_budget() -> None:
     assert sum(isinstance(p, Rectangle) and p.get_width() < 2 for p in whole.patches) >= bases
     assert close.get_title().endswith('LEGAL (March distance: 7.78 of 8")')
     texts = [t.get_text() for t in close.texts]
-    assert ['1 forward 2.00"', "2 wheel -45°", '3 forward 3.00"'] == \
-        [t for t in texts if t[:1].isdigit()]
+    assert [t for t in texts if t[:1].isdigit()] == \
+        ['1 forward 2.00"', "2 wheel -45°", '3 forward 3.00"']
     assert not any(t.get_text()[:1].isdigit() for t in whole.texts)  # the close-up only
     assert not any(spine.get_visible() for spine in whole.spines.values())

@@ -8,7 +8,7 @@ a rank; an incomplete rear rank is centred, an odd leftover empty slot going to 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -94,6 +94,17 @@ class Formation:
 
     def occupied_slots(self) -> tuple[Slot, ...]:
         return tuple(slot for _, slot in self.layout())
+
+    def behind_front_rank(self, front: Sequence[int], slots: Sequence[int] | None,
+                          front_room: int) -> int:
+        """How many of the models `front` (indexes into the start's layout) do not end in
+        this formation's front rank: through `slots` (each start model's index into
+        `occupied_slots()`), or, with no assignment given, those beyond the `front_room`
+        places the front rank has for them."""
+        if slots is None:
+            return max(0, len(front) - front_room)
+        ends = self.occupied_slots()
+        return sum(1 for i in front if ends[slots[i]][0] != 0)
 
     def character_slots(self) -> frozenset[Slot]:
         return frozenset(c.slot for c in self.characters)

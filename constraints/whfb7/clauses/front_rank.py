@@ -53,12 +53,8 @@ class FrontRank(Clause):
     def check(self, ctx: WarhammerContext) -> ClauseResult:
         start, end = ctx.unit, ctx.end_unit
         front = front_models(start)
-        slots = chosen_slots(start, end, ctx.move.assignment)
-        if slots is None:
-            behind = max(0, len(front) - end.files)
-        else:
-            ends = end.formation.occupied_slots()
-            behind = sum(1 for i in front if ends[slots[i]][0] != 0)
+        behind = end.formation.behind_front_rank(
+            front, chosen_slots(start, end, ctx.move.assignment), end.files)
         message = (f"{behind} of the {len(front)} command models and characters are not in "
                    f"the front rank of {end.files} files, limit 0")
         return self.result("out_of_front_rank", float(behind), 0.0, behind == 0, message,

@@ -78,12 +78,8 @@ class CharactersFrontRank(Clause):
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         end, front = ctx.end_unit, front_characters(ctx.unit)
-        slots = chosen_slots(ctx, end)
-        if slots is None:
-            behind = max(0, len(front) - front_slots(end.formation))
-        else:
-            ends = end.formation.occupied_slots()
-            behind = sum(1 for i in front if ends[slots[i]][0] != 0)
+        behind = end.formation.behind_front_rank(front, chosen_slots(ctx, end),
+                                                 front_slots(end.formation))
         message = (f"{behind} of the {len(front)} characters that start in the front rank "
                    f"end behind it, limit 0")
         return self.result("out_of_front_rank", float(behind), 0.0, behind == 0, message,

@@ -75,9 +75,9 @@ class LineOfFire:
             a, b = self.witness
             lines.append("  witness: (" + ", ".join(f"{v:.3f}" for v in a) + ") -> ("
                          + ", ".join(f"{v:.3f}" for v in b) + ")")
-        lines.append(f"  sampled: {SIDE_ANGLES} directions x {len(HEIGHT_FRACTIONS)} heights "
-                     f"and the top's centre on each Silhouette; {self.min_visible_mm:g} mm "
-                     f"seen around the target end")
+        lines.append(f"  sampled: {SIDE_ANGLES} directions x {len(HEIGHT_FRACTIONS) + 2} "
+                     f"heights and the top's centre on each Silhouette; a beam "
+                     f"{self.min_visible_mm:g} mm wide must reach the target")
         return "\n".join(lines)
 
 
@@ -107,8 +107,11 @@ class Sight:
 
     def __init__(self, viewer: Cylinder, facing_deg: float | None,
                  blockers: tuple[Prism | Cylinder, ...],
-                 min_visible_mm: float = DEFAULT_MIN_VISIBLE_MM) -> None:
+                 min_visible_mm: float = DEFAULT_MIN_VISIBLE_MM, coarse: bool = False) -> None:
         self.viewer, self.facing_deg = viewer, facing_deg
+        # coarse: a quarter of the samples (a route search's screening, not an answer)
+        self.angles, self.fractions = (SIDE_ANGLES // 2, (1.0, 0.5, 0.0)) if coarse \
+            else (SIDE_ANGLES, HEIGHT_FRACTIONS)
         self.blockers = blockers
         self.shapes = np.asarray([_footprint(b) for b in blockers], dtype=object)
         self.half_patch = min_visible_mm / MM_PER_IN / 2.0
@@ -145,8 +148,8 @@ class Sight:
         if not self.in_arc(target):
             return None
         near = self._near(target)
-        vp = surface_samples(self.viewer, target, self.half_patch)
-        tq = surface_samples(target, self.viewer, self.half_patch)
+        vp = surface_samples(self.viewer, target, self.half_patch, self.angles, self.fractions)
+        tq = surface_samples(target, self.viewer, self.half_patch, self.angles, self.fractions)
         tq = tq[self._ahead(tq)]
         if not len(tq) or not len(vp):
             return None
@@ -215,20 +218,21 @@ def _point(a: np.ndarray) -> Point3:
     return (float(a[0]), float(a[1]), float(a[2]))
 
 
-def surface_samples(c: Cylinder, other: Cylinder, half: float) -> np.ndarray:
+def surface_samples(c: Cylinder, other: Cylinder, half: float, count: int = SIDE_ANGLES,
+                    fractions: tuple[float, ...] = HEIGHT_FRACTIONS) -> np.ndarray:
     """Points of `c`'s surface that can face `other`: side directions whose outward normal
     is within 90° plus the bases' angular half-width of the way to it, at HEIGHT_FRACTIONS
     of the height and `half` below the top and above the underside; the top's centre."""
     dx, dy = other.centre[0] - c.centre[0], other.centre[1] - c.centre[1]
     dist = math.hypot(dx, dy)
-    angles = np.arange(SIDE_ANGLES) * (2.0 * math.pi / SIDE_ANGLES)
+    angles = np.arange(count) * (2.0 * math.pi / count)
     if dist > c.radius + other.radius:
         towards = math.atan2(dy, dx)
         span = math.pi / 2.0 + math.asin((c.radius + other.radius) / dist) + 1e-9
         off = np.angle(np.exp(1j * (angles - towards)))
-        angles = angles[np.abs(off) <= span + math.pi / SIDE_ANGLES]
+        angles = angles[np.abs(off) <= span + math.pi / count]
     tall = c.high - c.low
-    heights = [c.low + f * tall for f in HEIGHT_FRACTIONS]
+    heights = [c.low + f * tall for f in fractions]
     if tall > 2.0 * half:
         heights[1:1] = [c.high - half]
         heights.append(c.low + half)

@@ -28,7 +28,8 @@ WHERE = {"--unit": "$.unit", "unit_id": "$.unit", "unit": "$.unit",
          "--limit": "$.limit", "--avoid": "$.avoid", "--to": "$.to", "facing_deg": "$.facing",
          "files": "$.poses", "centres": "$.poses", "facings": "$.poses",
          "mov": "$.mov", "target": "$.to", "tolerance": "$.tolerance", "prone": "$.prone",
-         "skill": "$.skill",
+         "skill": "$.skill", "from": "$.from", "to": "$.to",
+         "min_visible_mm": "$.min_visible_mm", "spacing": "$.spacing",
          "command line": "$"}
 OBJECTIVES = ("target_distance", "front_target_distance", "target_pose", "face_point",
               "forward")
@@ -277,6 +278,17 @@ def route(service: Service, body: Any, reach: bool = False) -> Any:
 
 def route_reach(service: Service, body: Any) -> Any:
     return route(service, body, reach=True)
+
+
+def lof(service: Service, body: Any) -> Any:
+    from optimizer.cli.lof import lof_answer
+
+    f = body_fields(body, ("from", "to"), ("min_visible_mm",))
+    least = None if f.get("min_visible_mm") is None \
+        else Node(f["min_visible_mm"], "$.min_visible_mm").number(minimum=0.0)
+    entry = scenario_of(service.cache, f)
+    return lof_answer(entry.scenario, Node(f["from"], "$.from").string(),
+                      Node(f["to"], "$.to").string(), least).to_json()
 
 
 def register(service: Service, body: Any) -> Any:

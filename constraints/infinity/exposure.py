@@ -114,7 +114,8 @@ def _stations(path: tuple[Point3, ...], airborne: bool,
             k = math.floor(walked / spacing) + 1
             while k * spacing < walked + length - 1e-9:
                 t = (k * spacing - walked) / length
-                out.append((k * spacing, tuple(a[i] + t * (b[i] - a[i]) for i in range(3))))
+                out.append((k * spacing, (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]),
+                                          a[2] + t * (b[2] - a[2]))))
                 k += 1
         walked += length
         out.append((walked, b))

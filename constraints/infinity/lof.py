@@ -110,8 +110,8 @@ class Sight:
                  min_visible_mm: float = DEFAULT_MIN_VISIBLE_MM, coarse: bool = False) -> None:
         self.viewer, self.facing_deg = viewer, facing_deg
         # coarse: a quarter of the samples (a route search's screening, not an answer)
-        self.angles, self.fractions = (SIDE_ANGLES // 2, (1.0, 0.5, 0.0)) if coarse \
-            else (SIDE_ANGLES, HEIGHT_FRACTIONS)
+        self.angles: int = SIDE_ANGLES // 2 if coarse else SIDE_ANGLES
+        self.fractions: tuple[float, ...] = (1.0, 0.5, 0.0) if coarse else HEIGHT_FRACTIONS
         self.blockers = blockers
         self.shapes = np.asarray([_footprint(b) for b in blockers], dtype=object)
         self.half_patch = min_visible_mm / MM_PER_IN / 2.0
@@ -153,8 +153,8 @@ class Sight:
         tq = tq[self._ahead(tq)]
         if not len(tq) or not len(vp):
             return None
-        ii, jj = np.meshgrid(np.arange(len(vp)), np.arange(len(tq)), indexing="ij")
-        ii, jj = ii.ravel(), jj.ravel()
+        grid_i, grid_j = np.meshgrid(np.arange(len(vp)), np.arange(len(tq)), indexing="ij")
+        ii, jj = grid_i.ravel(), grid_j.ravel()
         seen = clear(vp[ii], tq[jj], near)
         ii, jj = ii[seen], jj[seen]
         for start in range(0, len(ii), BATCH):

@@ -103,8 +103,8 @@ def _crosses_prism(p: np.ndarray, q: np.ndarray, prism: Prism) -> np.ndarray:
 
 
 def bool_any(a: np.ndarray) -> np.ndarray:
-    found: np.ndarray = np.asarray(a, dtype=bool).any(axis=1)
-    return found
+    found = np.asarray(a, dtype=bool).any(axis=1)
+    return np.asarray(found)
 
 
 def crosses_cylinder(p: np.ndarray, q: np.ndarray, c: Cylinder) -> np.ndarray:
@@ -121,7 +121,8 @@ def crosses_cylinder(p: np.ndarray, q: np.ndarray, c: Cylinder) -> np.ndarray:
         t0 = np.where(flat, 0.0, (-bb - root) / (2.0 * aa))
         t1 = np.where(flat, 1.0, (-bb + root) / (2.0 * aa))
     t0, t1 = np.clip(t0, 0.0, 1.0), np.clip(t1, 0.0, 1.0)
-    across = np.where(flat, cc < -EPS, (disc > 0) & ((t1 - t0) * np.sqrt(aa) > EPS))
+    across: np.ndarray = np.where(flat, cc < -EPS,
+                                  (disc > 0) & ((t1 - t0) * np.sqrt(aa) > EPS))
     found: np.ndarray = across & _height_meets(p[:, 2], q[:, 2], t0, t1, c.low, c.high)
     return found
 

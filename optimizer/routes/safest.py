@@ -7,8 +7,9 @@ grid (WAYPOINT_GRID_IN apart) within the budget's ellipse round the start and th
 taken in order of their length until the time limit.  Each is judged by the exact checker
 (only legal routes count) and screened by its exposure with coarse Line of Fire every
 SCREEN_SPACING_IN; the best is measured again in full (constraints.infinity.exposure, Line
-of Fire sampled), and the shortest route kept when it is as safe in full.  Routes with two or more detours, or through points off the grid, are not
-searched: the answer is FEASIBLE with that family named, never OPTIMAL.
+of Fire sampled), and the shortest route kept when it is as safe in full.  Routes with two
+or more detours, or through points off the grid, are not searched: the answer is FEASIBLE
+with that family named, never OPTIMAL.
 """
 
 from __future__ import annotations

@@ -49,7 +49,8 @@ def examples() -> list[tuple[int, Any]]:
 
 # The format of each complete example, in the order docs/formats.md shows them.
 EXPECTED = ["scenario", "move", "move", "move", "move", "move", "verdict", "casualties",
-            "scenario", "move", "move", "move", "scenario", "route", "route-result"]
+            "scenario", "move", "move", "move", "scenario", "route", "route-result",
+            "lof-result"]
 ELIDED = 4  # the search, nudge, judged-nudge and Combat Reform results
 
 

@@ -122,6 +122,24 @@ def _stations(path: tuple[Point3, ...], airborne: bool,
     return out
 
 
+def stretch_points(path: tuple[Point3, ...], airborne: bool, s0: float,
+                   s1: float) -> list[Point3]:
+    """The part of the path between arc lengths s0 and s1 (to draw a stretch)."""
+    out: list[Point3] = []
+    walked = 0.0
+    for a, b in zip(path, path[1:], strict=False):
+        length = _leg_length(a, b, airborne)
+        lo, hi = max(s0, walked), min(s1, walked + length)
+        if lo <= hi and length > 0.0:
+            for s in (lo, hi):
+                t = (s - walked) / length
+                p = (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]), a[2] + t * (b[2] - a[2]))
+                if not out or math.dist(out[-1], p) > 1e-12:
+                    out.append(p)
+        walked += length
+    return out
+
+
 def _runs(stations: list[tuple[float, Point3]], seen: list[bool]) -> tuple[Stretch, ...]:
     """The seen runs, each widened to the unseen stations on either side of it."""
     found: list[Stretch] = []

@@ -72,7 +72,8 @@ def cmd_route(args: argparse.Namespace) -> int:
                                         safest=args.safest, spacing=args.spacing,
                                         time_limit=args.time_limit)
     answer.print(args.json)
-    _draw(output, scenario, result, area)
+    exposed = area if args.exposure or args.safest else None  # then the third is the exposure
+    _draw(output, scenario, result, None if exposed is not None else area, exposed)
     return answer.status
 
 
@@ -82,7 +83,8 @@ def route_answer(scenario: Any, unit: str, to: tuple[float, ...] | None, skill: 
                  time_limit: float = 10.0) \
         -> tuple[Answer, RouteResult | None, ReachableArea | None]:
     """`route`'s answer: the route to `to` (the safest with `safest`, its exposure with
-    `exposure`), or the reachable area when `to` is None; and what it found (to draw)."""
+    `exposure`), or the reachable area when `to` is None; and what it found (to draw: the
+    route result, and the area or, with `exposure` or `safest`, the route's Exposure)."""
     from optimizer.routes import reachable_area, shortest_route
 
     warnings = warned(scenario, [(to, "the target")])
@@ -107,7 +109,7 @@ def route_answer(scenario: Any, unit: str, to: tuple[float, ...] | None, skill: 
 
 def _exposed_answer(scenario: Any, unit: str, to: Any, skill: str, prone: bool | None,
                     tolerance: float, safest: bool, spacing: float | None, time_limit: float,
-                    warnings: list[str]) -> tuple[Answer, RouteResult | None, None]:
+                    warnings: list[str]) -> tuple[Answer, RouteResult | None, Any]:
     """The route (shortest, or safest) with its exposure to the enemies' AROs."""
     from constraints.infinity.exposure import DEFAULT_SPACING_IN
     from optimizer.routes.sight import route_exposure
@@ -144,7 +146,7 @@ def _exposed_answer(scenario: Any, unit: str, to: Any, skill: str, prone: bool |
     def text() -> str:
         return result_text(result) + ("\n" + exposed.text() if exposed is not None else "")
 
-    return Answer(data, EXIT_OK if result.legal else EXIT_NO, text, warnings), result, None
+    return Answer(data, EXIT_OK if result.legal else EXIT_NO, text, warnings), result, exposed
 
 
 def _walk(scenario: Any, unit: str, to: Any, skill: str, prone: bool | None) -> str:
@@ -158,14 +160,14 @@ def _walk(scenario: Any, unit: str, to: Any, skill: str, prone: bool | None) -> 
 
 
 def _draw(output: Any, scenario: Any, result: RouteResult | None,
-          area: ReachableArea | None) -> None:
+          area: ReachableArea | None, exposure: Any = None) -> None:
     if output is None:
         return
     from optimizer.render.route import render_route_to_file
 
     route = result.route() if result is not None else None
     render_route_to_file(scenario, output, route,
-                         result.verdict if result is not None else None, area)
+                         result.verdict if result is not None else None, area, exposure)
 
 
 def render_route_file(scenario: Any, path: str | None, output: Any) -> int:

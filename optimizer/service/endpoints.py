@@ -79,7 +79,8 @@ JSON_ROUTES: list[tuple[str, Any, bool, dict[str, Any], str]] = [
      body(["unit", "to"], {"unit": STRING, "to": {"type": "array", "items": NUMBER},
                            "skill": STRING, "prone": {"type": "boolean"},
                            "tolerance": NUMBER, "exposure": {"type": "boolean"},
-                           "safest": {"type": "boolean"}}),
+                           "safest": {"type": "boolean"}, "spacing": NUMBER,
+                           "time_limit": NUMBER}),
      "An Infinity trooper's shortest (or safest) route (`route --to [--safest] "
      "[--exposure] --json`)"),
     ("/v1/route/reach", queries.route_reach, True,

@@ -141,8 +141,9 @@ def blocked(p: np.ndarray, q: np.ndarray, vols: list[Volume]) -> np.ndarray:
             lo, hi = np.full(len(parts), np.inf), np.full(len(parts), -np.inf)
             np.minimum.at(lo, part, t)
             np.maximum.at(hi, part, t)
-            z0 = p[seg, 2] + lo * (q[seg, 2] - p[seg, 2])
-            z1 = p[seg, 2] + hi * (q[seg, 2] - p[seg, 2])
+            with np.errstate(invalid="ignore"):  # a part with no coordinates: never through
+                z0 = p[seg, 2] + lo * (q[seg, 2] - p[seg, 2])
+                z1 = p[seg, 2] + hi * (q[seg, 2] - p[seg, 2])
             through = ((hi - lo) * length[seg] > 1e-7) & ~flat[seg] \
                 & (np.minimum(z0, z1) < v.high - 1e-7) & (np.maximum(z0, z1) > v.low + 1e-7)
             np.logical_or.at(out, seg, through)

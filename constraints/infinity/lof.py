@@ -127,12 +127,13 @@ class Sight:
         return ahead + target.radius > 0.0
 
     def _near(self, target: Cylinder) -> tuple[Prism | Cylinder, ...]:
-        """The blocking volumes over the plane hull of both bases (no other can block)."""
+        """The blocking volumes over the plane hull of both bases, grown by the beam's half
+        width and a margin for the polygons standing for the discs (no other can block)."""
         if not len(self.shapes):
             return ()
         hull = shapely.union(shapely.Point(self.viewer.centre).buffer(self.viewer.radius, 8),
                              shapely.Point(target.centre).buffer(target.radius, 8)).convex_hull
-        hits = shapely.intersects(self.shapes, hull.buffer(1e-6))
+        hits = shapely.intersects(self.shapes, hull.buffer(self.half_patch + 0.01))
         return tuple(b for b, h in zip(self.blockers, hits, strict=True)
                      if h and b.ident not in (self.viewer.ident, target.ident))
 

@@ -13,6 +13,7 @@ grazing a corner, or running along a roof is not crossing it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import shapely
@@ -31,7 +32,7 @@ class Cylinder:
     high: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Prism:
     """Scenery: a footprint rising from `low` to `high`."""
 
@@ -39,6 +40,21 @@ class Prism:
     footprint: shapely.Polygon
     low: float
     high: float
+
+    @cached_property
+    def convex(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """For a convex footprint: each edge's outward unit normal and a point on it (the
+        Cyrus-Beck clip, `_crosses_convex`); None otherwise."""
+        hull = self.footprint.convex_hull
+        if self.footprint.interiors or hull.area - self.footprint.area > 1e-9 * hull.area:
+            return None
+        ring = shapely.geometry.polygon.orient(hull, 1.0).exterior   # counter-clockwise
+        xy = np.asarray(ring.coords)
+        e = xy[1:] - xy[:-1]
+        keep = np.hypot(e[:, 0], e[:, 1]) > 1e-12
+        e, a = e[keep], xy[:-1][keep]
+        normal = np.stack([e[:, 1], -e[:, 0]], axis=1) / np.hypot(e[:, 0], e[:, 1])[:, None]
+        return normal, a
 
     def edges(self) -> tuple[np.ndarray, np.ndarray]:
         rings = [self.footprint.exterior, *self.footprint.interiors]
@@ -60,17 +76,31 @@ def _height_meets(pz: np.ndarray, qz: np.ndarray, t0: np.ndarray, t1: np.ndarray
 
 
 def crosses_prism(p: np.ndarray, q: np.ndarray, prism: Prism) -> np.ndarray:
-    """For segments p[i] -> q[i] (arrays (n, 3)), whether each crosses the prism's interior
-    (segments whose height range or plane box misses the prism's are answered at once)."""
-    x0, y0, x1, y1 = prism.footprint.bounds
-    maybe = (np.minimum(p[:, 2], q[:, 2]) < prism.high - EPS) \
-        & (np.maximum(p[:, 2], q[:, 2]) > prism.low + EPS) \
-        & (np.minimum(p[:, 0], q[:, 0]) < x1) & (np.maximum(p[:, 0], q[:, 0]) > x0) \
-        & (np.minimum(p[:, 1], q[:, 1]) < y1) & (np.maximum(p[:, 1], q[:, 1]) > y0)
-    found = np.zeros(len(p), dtype=bool)
-    if maybe.any():
-        found[maybe] = _crosses_prism(p[maybe], q[maybe], prism)
-    return found
+    """For segments p[i] -> q[i] (arrays (n, 3)), whether each crosses the prism's interior."""
+    convex = prism.convex
+    return _crosses_prism(p, q, prism) if convex is None \
+        else _crosses_convex(p, q, prism, *convex)
+
+
+def _crosses_convex(p: np.ndarray, q: np.ndarray, prism: Prism, normal: np.ndarray,
+                    a: np.ndarray) -> np.ndarray:
+    """A convex footprint: the segment's shadow is strictly inside it for t in one open
+    interval (Cyrus-Beck: inside every edge's half-plane by more than EPS)."""
+    d = q[:, :2] - p[:, :2]
+    num = np.einsum("nmk,mk->nm", p[:, None, :2] - a[None, :, :], normal)  # (n, m)
+    den = d @ normal.T                                        # (n, m)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bound = -(num + EPS) / den
+    entering, leaving = den < -1e-15, den > 1e-15
+    t0 = np.maximum(np.where(entering, bound, -np.inf).max(axis=1), 0.0)
+    t1 = np.minimum(np.where(leaving, bound, np.inf).min(axis=1), 1.0)
+    parallel_out = (~entering & ~leaving & (num > -EPS)).any(axis=1)
+    length = np.hypot(d[:, 0], d[:, 1])
+    thin = length <= 1e-12
+    inside = ~parallel_out & (t1 > t0) & ((t1 - t0) * length > EPS) | \
+        (thin & ~parallel_out & (t1 >= t0))
+    t0, t1 = np.where(inside, t0, 0.0), np.where(inside, t1, 0.0)
+    return inside & _height_meets(p[:, 2], q[:, 2], t0, t1, prism.low, prism.high)
 
 
 def _crosses_prism(p: np.ndarray, q: np.ndarray, prism: Prism) -> np.ndarray:
@@ -127,14 +157,28 @@ def crosses_cylinder(p: np.ndarray, q: np.ndarray, c: Cylinder) -> np.ndarray:
     return found
 
 
+def _box(b: Prism | Cylinder) -> tuple[float, float, float, float]:
+    if isinstance(b, Prism):
+        x0, y0, x1, y1 = b.footprint.bounds
+        return (x0, y0, x1, y1)
+    (x, y), r = b.centre, b.radius
+    return (x - r, y - r, x + r, y + r)
+
+
 def clear(p: np.ndarray, q: np.ndarray, blockers: tuple[Prism | Cylinder, ...]) -> np.ndarray:
-    """Whether each segment p[i] -> q[i] crosses none of the blockers."""
+    """Whether each segment p[i] -> q[i] crosses none of the blockers (a segment whose box
+    misses a blocker's, in the plane or in height, is not asked about it)."""
+    lo, hi = np.minimum(p, q), np.maximum(p, q)
     blocked = np.zeros(len(p), dtype=bool)
     for b in blockers:
-        todo = ~blocked
-        if not todo.any():
-            break
-        hit = crosses_prism(p[todo], q[todo], b) if isinstance(b, Prism) \
-            else crosses_cylinder(p[todo], q[todo], b)
-        blocked[np.flatnonzero(todo)[hit]] = True
-    return ~blocked
+        x0, y0, x1, y1 = _box(b)
+        maybe = ~blocked & (lo[:, 2] < b.high - EPS) & (hi[:, 2] > b.low + EPS) \
+            & (lo[:, 0] < x1) & (hi[:, 0] > x0) & (lo[:, 1] < y1) & (hi[:, 1] > y0)
+        idx = np.flatnonzero(maybe)
+        if not len(idx):
+            continue
+        hit = crosses_prism(p[idx], q[idx], b) if isinstance(b, Prism) \
+            else crosses_cylinder(p[idx], q[idx], b)
+        blocked[idx[hit]] = True
+    found: np.ndarray = ~blocked
+    return found

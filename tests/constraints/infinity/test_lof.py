@@ -130,3 +130,31 @@ def test_agrees_with_the_dense_reference_on_random_scenes(seed):
     assert found.lof == reference_lof(data, "red1", "fusilier"), data
     if found.witness is not None:
         assert segment_clear(data, found.witness[0], found.witness[1], {"red1", "fusilier"})
+
+
+def test_the_convex_clip_agrees_with_the_general_crossing_test():
+    """Rectangles (turned or not) take the Cyrus-Beck clip; the edge-crossing test that
+    serves any footprint must give the same answers, vertical segments included."""
+    import numpy as np
+    import shapely
+    from shapely import affinity
+
+    from constraints.infinity.sightlines import Prism, _crosses_convex, _crosses_prism
+
+    rng = np.random.default_rng(3)
+    for k in range(60):
+        x0, y0 = rng.uniform(0, 5, 2)
+        w, h = rng.uniform(0.1, 3, 2)
+        poly = shapely.box(x0, y0, x0 + w, y0 + h)
+        if k % 2:
+            poly = affinity.rotate(poly, rng.uniform(0, 90))
+        prism = Prism("p", poly, 0.0, float(rng.uniform(0.5, 3)))
+        assert prism.convex is not None
+        p, q = rng.uniform(-2, 8, (300, 3)), rng.uniform(-2, 8, (300, 3))
+        p[:, 2], q[:, 2] = rng.uniform(0, 3, 300), rng.uniform(0, 3, 300)
+        p[:30, :2] = q[:30, :2]
+        general = _crosses_prism(p, q, prism)
+        assert general.any() and not general.all()
+        assert (general == _crosses_convex(p, q, prism, *prism.convex)).all()
+    l_shape = shapely.Polygon([(0, 0), (4, 0), (4, 1), (1, 1), (1, 4), (0, 4)])
+    assert Prism("l", l_shape, 0.0, 1.0).convex is None

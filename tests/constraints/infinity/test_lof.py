@@ -142,6 +142,7 @@ def test_the_convex_clip_agrees_with_the_general_crossing_test():
     from constraints.infinity.sightlines import Prism, _crosses_convex, _crosses_prism
 
     rng = np.random.default_rng(3)
+    crossing = 0
     for k in range(60):
         x0, y0 = rng.uniform(0, 5, 2)
         w, h = rng.uniform(0.1, 3, 2)
@@ -154,7 +155,8 @@ def test_the_convex_clip_agrees_with_the_general_crossing_test():
         p[:, 2], q[:, 2] = rng.uniform(0, 3, 300), rng.uniform(0, 3, 300)
         p[:30, :2] = q[:30, :2]
         general = _crosses_prism(p, q, prism)
-        assert general.any() and not general.all()
+        crossing += int(general.sum())
         assert (general == _crosses_convex(p, q, prism, *prism.convex)).all()
+    assert 1000 < crossing < 60 * 300 - 1000  # both answers are common
     l_shape = shapely.Polygon([(0, 0), (4, 0), (4, 1), (1, 1), (1, 4), (0, 4)])
     assert Prism("l", l_shape, 0.0, 1.0).convex is None

@@ -13,7 +13,7 @@ from fastapi import FastAPI, Request, Response
 from fastapi.responses import StreamingResponse
 
 from optimizer import __version__
-from optimizer.service import mask, queries, stream
+from optimizer.service import mask, openapi, queries, stream
 from optimizer.service.app import Server, json_response, read_body
 from optimizer.service.problems import Problem
 
@@ -88,6 +88,7 @@ JSON_ROUTES: list[tuple[str, Any, bool, dict[str, Any], str]] = [
 
 
 def add_endpoints(app: FastAPI, server: Server) -> None:
+    openapi.install(app)
     app.get("/v1/health", summary="Liveness", operation_id="health")(health)
     app.get("/v1/examples", summary="The bundled example files, by name",
             operation_id="examples")(examples)

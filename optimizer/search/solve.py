@@ -46,6 +46,7 @@ from optimizer.search.request import (
     time_limit,
 )
 from optimizer.search.result import SearchResult
+from optimizer.search.simplest import simplest
 from optimizer.search.tidy import tidied
 from optimizer.search.unproved import unproved
 
@@ -132,7 +133,9 @@ def solve(request: SearchRequest) -> SearchResult:
         result = _fallback(request, options, result, incumbent, still, clock)
     result = unproved(request, options, result, regions, relaxed)
     result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
-    result = tidied(request, with_more_wheels(request, result, clock))  # no float noise
+    result = with_more_wheels(request, result, clock)
+    result = simplest(request, options, regions, result, clock, _solve_kept)
+    result = tidied(request, result)  # no float noise
     stopped = "cancelled" if clock.cancelled() else "wall_clock" if clock.fired else None
     return replace(result, stopped_by=stopped or result.stopped_by)
 

@@ -54,7 +54,9 @@ def check_combat_reform(scenario: Scenario, reforms: Sequence[UnitReform],
     end = contexts[-1].end_unit
     return Verdict(",".join(r.unit for r in reforms), MANOEUVRE, end.pose.centre,
                    end.pose.facing_deg, end.files, end.corners(), tuple(violations),
-                   measurements, readings=tuple(readings)).refereed(referee)
+                   measurements, readings=tuple(readings),
+                   models=tuple(m for c in contexts for m in c.end_unit.model_places())
+                   ).refereed(referee)
 
 
 def _judge(clauses: Sequence[type[CombatReformClause]], ctx: ReformContext, suffix: str,

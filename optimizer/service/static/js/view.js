@@ -56,6 +56,14 @@ export class View {
     return [q.x, this.depth - q.y];
   }
 
+  // World point -> client (page) position: for tests and scripts that drive the mouse.
+  client([x, y]) {
+    const pt = this.svg.createSVGPoint();
+    pt.x = x; pt.y = this.depth - y;
+    const q = pt.matrixTransform(this.svg.getScreenCTM());
+    return [q.x, q.y];
+  }
+
   setTable(width, depth) {
     this.width = width; this.depth = depth;
     const margin = Math.max(width, depth) * 0.04;

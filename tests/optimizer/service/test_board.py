@@ -56,6 +56,7 @@ class Board:
     def open(self, name: str) -> None:
         self.page.goto(f"{self.server.url}/?example={name}")
         self.page.wait_for_function(f"window.board && window.board.name === {name!r} && "
+                                    "!window.board.loading && "
                                     "document.querySelectorAll('[data-unit]').length > 0")
 
     def state(self, expression: str) -> Any:
@@ -177,14 +178,11 @@ def test_best_move_here_ends_the_unit_at_the_solvers_pose(board: Board) -> None:
     for _ in range(20):  # turn it to face 70 degrees (from 90)
         board.page.keyboard.press("e")
     board.settled()
-    with board.page.expect_response("**/v1/solve/stream") as streamed:
-        board.page.click("[data-testid=best]")
+    board.page.click("[data-testid=best]")
     board.page.wait_for_selector("[data-testid=search-status]")
     board.page.wait_for_function("document.body.dataset.animating === '0'")
     board.settled()
-    events = [json.loads(line[len("data: "):]) for line in streamed.value.text().splitlines()
-              if line.startswith("data: ")]
-    final = events[-1]
+    final = board.state("window.board.lastSolve")  # the stream's `final` event, as read
     centre, facing = board.ghost_pose()
     assert centre == pytest.approx(final["verdict"]["end"]["centre"], abs=1e-6)
     assert facing == pytest.approx(final["verdict"]["end"]["facing"], abs=1e-6)
@@ -196,6 +194,7 @@ def test_best_move_here_ends_the_unit_at_the_solvers_pose(board: Board) -> None:
     direct = board.api("/v1/solve", body)
     assert direct["status"] == final["status"] == "OPTIMAL"
     assert direct["move"] == final["move"]
+    assert direct["verdict"]["end"] == final["verdict"]["end"]
     assert math.dist(centre, [33.0, 14.0]) > 0.01  # the solver's pose, not the one asked
 
 
@@ -249,3 +248,23 @@ def test_every_static_file_is_package_data() -> None:
     files = {p.relative_to(STATIC.parent).as_posix() for p in STATIC.rglob("*") if p.is_file()}
     covered = {f for f in files if any(Path(f).match(g) for g in globs)}
     assert covered == files
+
+
+def test_apply_moves_the_unit_and_undo_redo_step_back_and_forth(board: Board) -> None:
+    board.open("spears")
+    board.select("spears", "march")
+    assert board.drag_ghost((36.0, 15.0)) == "legal"
+    end = board.state("window.board.verdict.end")
+    board.page.click("[data-testid=apply]")
+    board.page.wait_for_function("window.board.undo.length === 1 && !window.board.loading "
+                                 "&& window.board.selected === 'spears'")
+    board.settled()
+    assert board.state("window.board.placed.spears.centre") == end["centre"]
+    unit = board.state("window.board.scenario.units[0]")
+    assert unit["centre"] == end["centre"] and unit["facing"] == end["facing"]
+    board.page.click("[data-testid=undo]")
+    board.page.wait_for_function("window.board.redo.length === 1 && !window.board.loading")
+    assert board.state("window.board.placed.spears.centre") == [36.0, 10.0]
+    board.page.click("[data-testid=redo]")
+    board.page.wait_for_function("window.board.undo.length === 1 && !window.board.loading")
+    assert board.state("window.board.placed.spears.centre") == end["centre"]

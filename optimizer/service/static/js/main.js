@@ -91,23 +91,26 @@ async function upload(event) {
 // A scenario onto the board: registered once (its id then names it), every unit placed.
 export async function load(scenario, name, keepHistory = false) {
   status(`loading ${name}…`);
+  state.loading = true;
   state.checks.abort(); state.regions.abort();
   state.scenario = scenario; state.name = name;
   state.system = systemOf(scenario.rules || "t9a");
   state.players = [...new Set((scenario.units || []).map((u) => u.player))];
   state.scenarioId = (await api.post("/v1/scenarios", scenario)).id;
   if (!keepHistory) { state.undo = []; state.redo = []; }
-  state.placed = {};
+  const placed = {};
   if (state.system !== "infinity") {
     const answers = await Promise.all(scenario.units.map((u) => standing(u)));
-    scenario.units.forEach((u, i) => { state.placed[u.id] = answers[i]; });
+    scenario.units.forEach((u, i) => { placed[u.id] = answers[i]; });
   }
+  state.placed = placed;
   view.setTable(scenario.battlefield.width, scenario.battlefield.depth);
   view.terrain(scenario.terrain || []);
   clearMove();
   select(null);
   $("combat-panel").hidden = state.system !== "t9a";
   $("route-panel").hidden = state.system !== "infinity";
+  state.loading = false;
   document.dispatchEvent(new CustomEvent("board-loaded"));
   status(`${name}: ${scenario.rules}, ${scenario.units.length} units`);
 }
@@ -195,7 +198,7 @@ function choose(manoeuvre) {
 
 function clearMove(all = true) {
   if (all) { state.ghost = null; state.shape = null; state.manoeuvre = null; }
-  state.verdict = null; state.move = null;
+  state.verdict = null; state.move = null; state.regionKey = null;
   view.ghost(null); view.witnesses([]); view.region([]); view.paths([]);
   $("verdict").replaceChildren(); $("search").replaceChildren(); $("pose").textContent = "";
   $("download-move").disabled = true;
@@ -236,9 +239,7 @@ export function ghostChanged() {
                         facing: m.facing + g.facing - state.shape.pose.facing }])) : {},
   };
   view.ghost(drawn, colourOf(state.selected), "pending", true);
-  $("pose").textContent = `centre (${g.centre[0].toFixed(2)}, ${g.centre[1].toFixed(2)}), ` +
-    `facing ${(((g.facing % 360) + 360) % 360).toFixed(1)}°` +
-    (state.manoeuvre === "reform" ? `, ${g.files} files` : "");
+  showPose(g.centre, g.facing, g.files);
   const move = ghostMove();
   state.move = move;
   $("download-move").disabled = !move;
@@ -253,8 +254,15 @@ export function ghostChanged() {
   if ($("show-region").checked) askRegion();
 }
 
+function showPose(centre, facing, files) {
+  $("pose").textContent = `centre (${centre[0].toFixed(2)}, ${centre[1].toFixed(2)}), ` +
+    `facing ${(((facing % 360) + 360) % 360).toFixed(1)}°` +
+    (state.manoeuvre === "reform" ? `, ${files} files` : "");
+}
+
 function judged(verdict) {
   state.verdict = verdict;
+  showPose(verdict.end.centre, verdict.end.facing, verdict.end.files);
   const kind = verdict.legal === true ? "legal" : verdict.legal === false ? "illegal"
     : "not_proved";
   const placed = { ...verdict.end, unit: state.selected, base: state.placed[state.selected].base };
@@ -273,8 +281,17 @@ function askRegion() {
   const body = { scenario_id: state.scenarioId, unit: state.selected,
                  manoeuvre: state.manoeuvre, facing: Math.round(g.facing) };
   if (state.manoeuvre === "reform") body.files = g.files;
+  const key = JSON.stringify(body);
+  if (key === state.regionKey) return;  // the region shown is this one already
+  state.regionKey = null;
+  document.body.dataset.region = "pending";
   state.regions.post("/v1/region", body)
-    .then((answer) => { if (answer) view.region(geojsonPolygons(answer.data.geometry)); })
+    .then((answer) => {
+      if (!answer) return;
+      state.regionKey = key;
+      view.region(geojsonPolygons(answer.data.geometry));
+      document.body.dataset.region = "ready";
+    })
     .catch(fail);
 }
 
@@ -372,6 +389,7 @@ function wire() {
     ghostChanged();
   });
   $("show-region").addEventListener("change", () => {
+    state.regionKey = null;
     if ($("show-region").checked) askRegion(); else { state.regions.abort(); view.region([]); }
   });
   $("best").addEventListener("click", () => bestMove(state).catch(fail));

@@ -72,7 +72,7 @@ function animate(state, verdict) {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const frame = (now) => {
-      const t = (now - t0) / LEG_MS;
+      const t = Math.max(0, now - t0) / LEG_MS;  // a frame may be stamped before t0
       const i = Math.min(Math.floor(t), path.length - 1);
       if (i >= path.length - 1) {
         document.body.dataset.animating = "0";

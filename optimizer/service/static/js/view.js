@@ -66,6 +66,7 @@ export class View {
 
   setTable(width, depth) {
     this.width = width; this.depth = depth;
+    this.scale = Math.max(width, depth) / 72;  // labels keep their size against the table
     const margin = Math.max(width, depth) * 0.04;
     this.box = { x: -margin, y: -margin, w: width + 2 * margin, h: depth + 2 * margin };
     this.applyBox();
@@ -131,7 +132,8 @@ export class View {
 
   label(text, at, cls = "unit-label", parent = this.layers.labels) {
     const [x, y] = this.p(at);
-    const node = el("text", { x, y, class: cls }, parent);
+    const size = (cls === "terrain-label" ? 0.6 : 0.9) * (this.scale || 1);
+    const node = el("text", { x, y, class: cls, "font-size": size }, parent);
     node.textContent = text;
     return node;
   }

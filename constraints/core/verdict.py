@@ -8,6 +8,7 @@ and nothing proves there is none: docs/rules.md §4.8).  `legal` is True only wh
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -107,14 +108,20 @@ class Verdict:
     # None where the rules have none to report.
     dangerous_terrain: tuple[dict[str, Any], ...] | None = None
     # Where each model ends (id, base centre, facing), so a client draws the bases without
-    # re-deriving the formation; None where the checker has no single end formation.
-    models: tuple[ModelPlace, ...] | None = None
+    # re-deriving the formation; asked for only when the verdict is written out (a search
+    # judges many ways and writes one), None where the checker has no end formation.
+    models_of: Callable[[], tuple[ModelPlace, ...]] | None = field(
+        default=None, compare=False, repr=False)
     # The unit's pose after the Pivot and after each step (a move with steps), for animation.
     poses: tuple[Pose, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.not_proved is not None and self.violations:
             raise ValueError("a verdict that proves violations is not 'not proved'")
+
+    @property
+    def models(self) -> tuple[ModelPlace, ...] | None:
+        return None if self.models_of is None else self.models_of()
 
     @property
     def legal(self) -> bool:
@@ -141,10 +148,11 @@ class Verdict:
             "violations": [v.to_json() for v in self.violations],
             "measurements": {k: round(v, 6) for k, v in self.measurements.items()},
         }
-        if self.models is not None:
+        models = self.models
+        if models is not None:
             out["end"]["models"] = {m.id: {"centre": _rounded(m.centre),
                                            "facing": round(m.facing_deg, 6)}
-                                    for m in self.models}
+                                    for m in models}
         if self.poses is not None:
             out["poses"] = [{"centre": _rounded(p.centre), "facing": round(p.facing_deg, 6)}
                             for p in self.poses]

@@ -59,8 +59,9 @@ class End(ResultModel):
     files: int
     corners: list[XY] = Field(min_length=4, max_length=4)
     models: dict[str, Placed] | None = Field(
-        default=None, description="where each model's base ends: model id (rank-and-file "
-        "`UNIT.INDEX`, characters by id) -> its centre and facing")
+        default=None, description="where each model's base ends: model id -> its centre "
+        "and facing (characters by id; rank-and-file `UNIT.INDEX`, a place in the end "
+        "formation's layout)")
 
 
 class DangerousTest(ResultModel):

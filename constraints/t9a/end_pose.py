@@ -215,7 +215,7 @@ def _verdict(probe: EndOnlyContext, violations: tuple[Violation, ...],
     end = probe.end_unit
     return Verdict(probe.unit.id, probe.move.manoeuvre, end.pose.centre, end.pose.facing_deg,
                    end.files, end.corners(), violations, measurements,
-                   models=end.model_places())
+                   models_of=end.model_places)
 
 
 def _not_proved_reason(move: Move, tried: list[tuple[Way, Verdict]], ways: list[Way],

@@ -18,7 +18,7 @@ def judge(ctx: MoveContext) -> Verdict:
                    end.files, end.corners(), found.violations, found.measurements,
                    readings=found.readings,
                    dangerous_terrain=tuple(t.to_json() for t in move_tests(ctx)),
-                   models=end.model_places(), poses=_poses(ctx))
+                   models_of=end.model_places, poses=_poses(ctx))
 
 
 def _poses(ctx: MoveContext) -> tuple[Pose, ...] | None:

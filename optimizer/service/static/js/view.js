@@ -132,7 +132,7 @@ export class View {
 
   label(text, at, cls = "unit-label", parent = this.layers.labels) {
     const [x, y] = this.p(at);
-    const size = (cls === "terrain-label" ? 0.6 : 0.9) * (this.scale || 1);
+    const size = (cls === "terrain-label" ? 0.8 : 1.0) * (this.scale || 1);
     const node = el("text", { x, y, class: cls, "font-size": size }, parent);
     node.textContent = text;
     return node;

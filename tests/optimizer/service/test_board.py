@@ -268,3 +268,41 @@ def test_apply_moves_the_unit_and_undo_redo_step_back_and_forth(board: Board) ->
     board.page.click("[data-testid=redo]")
     board.page.wait_for_function("window.board.undo.length === 1 && !window.board.loading")
     assert board.state("window.board.placed.spears.centre") == end["centre"]
+
+
+def test_a_fast_drag_ends_with_the_verdict_for_where_the_ghost_is(board: Board) -> None:
+    board.open("spears")
+    board.select("spears", "march")
+    sent = board.state("window.board.checks.seq")
+    board.drag_ghost((28.0, 17.5), steps=40)  # as fast as the events come, no waiting
+    centre, _ = board.ghost_pose()
+    verdict = board.state("window.board.verdict")
+    assert verdict["end"]["centre"] == pytest.approx(centre, abs=1e-6)
+    assert verdict["end"]["centre"] == pytest.approx([28.0, 17.5], abs=0.05)
+    assert board.state("window.board.checks.seq") - sent >= 40
+    assert verdict["legal"] is False
+
+
+def test_with_a_token_the_board_calls_the_api_with_it(browser: Any, serve: Any) -> None:
+    from optimizer.service import Settings
+
+    secured = serve(Settings(token="s3cret"))
+    page = browser.new_page()
+    opened = Board(page, secured)
+    page.goto(f"{secured.url}/?example=spears#token=s3cret")
+    page.wait_for_function("window.board && window.board.name === 'spears' && "
+                           "!window.board.loading && "
+                           "document.querySelectorAll('[data-unit]').length > 0")
+    problems = list(opened.problems)
+    page.close()
+    assert problems == []
+
+
+def test_a_scenario_the_server_forgot_is_registered_again(board: Board) -> None:
+    board.open("spears")
+    board.page.evaluate("window.board.scenarioId = '0'.repeat(64)")  # an id it never gave
+    board.select("spears", "march")
+    assert board.drag_ghost((36.0, 15.0)) == "legal"
+    assert board.state("window.board.scenarioId") != "0" * 64
+    # the one 404 that asked for it again is expected; nothing else went wrong
+    board.problems[:] = [p for p in board.problems if "404" not in p]

@@ -28,10 +28,22 @@ export class Api {
   }
 
   async post(path, body, signal) {
-    const answer = await fetch(this.base + path, {
+    try {
+      return await this.read(await this.send(path, body, signal));
+    } catch (error) {
+      // A scenario id the server no longer holds (restarted, or evicted from its cache):
+      // register the scenario again and ask once more.
+      if (!(error instanceof ApiError) || error.status !== 404 || !body || !body.scenario_id
+          || !this.reRegister) throw error;
+      const retried = { ...body, scenario_id: await this.reRegister() };
+      return this.read(await this.send(path, retried, signal));
+    }
+  }
+
+  send(path, body, signal) {
+    return fetch(this.base + path, {
       method: "POST", headers: this.headers(), body: JSON.stringify(body), signal,
     });
-    return this.read(answer);
   }
 
   // The raw answer of a POST, for streams (Server-Sent Events).

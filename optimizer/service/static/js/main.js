@@ -27,6 +27,10 @@ export const state = {
   checks: null, regions: null,
 };
 window.board = state;  // for tests and the benchmark
+api.reRegister = async () => {
+  state.scenarioId = (await api.post("/v1/scenarios", state.scenario)).id;
+  return state.scenarioId;
+};
 
 const MANOEUVRES = {
   t9a: ["advance", "march", "reform"],
@@ -93,6 +97,14 @@ export async function load(scenario, name, keepHistory = false) {
   status(`loading ${name}…`);
   state.loading = true;
   state.checks.abort(); state.regions.abort();
+  try {
+    await place(scenario, name, keepHistory);
+  } finally {
+    state.loading = false;
+  }
+}
+
+async function place(scenario, name, keepHistory) {
   state.scenario = scenario; state.name = name;
   state.system = systemOf(scenario.rules || "t9a");
   state.players = [...new Set((scenario.units || []).map((u) => u.player))];
@@ -110,7 +122,6 @@ export async function load(scenario, name, keepHistory = false) {
   select(null);
   $("combat-panel").hidden = state.system !== "t9a";
   $("route-panel").hidden = state.system !== "infinity";
-  state.loading = false;
   document.dispatchEvent(new CustomEvent("board-loaded"));
   status(`${name}: ${scenario.rules}, ${scenario.units.length} units`);
 }

@@ -306,3 +306,44 @@ def test_a_scenario_the_server_forgot_is_registered_again(board: Board) -> None:
     assert board.state("window.board.scenarioId") != "0" * 64
     # the one 404 that asked for it again is expected; nothing else went wrong
     board.problems[:] = [p for p in board.problems if "404" not in p]
+
+
+def test_the_legal_region_drawn_is_the_apis(board: Board) -> None:
+    board.open("spears")
+    board.select("spears", "march")
+    board.page.check("[data-testid=show-region]")
+    board.page.wait_for_function("document.body.dataset.region === 'ready'")
+    answer = board.api("/v1/region", {"scenario": example("spears"), "unit": "spears",
+                                      "manoeuvre": "march", "facing": 90})
+    geometry = answer["geometry"]
+    polygons = [geometry["coordinates"]] if geometry["type"] == "Polygon" \
+        else geometry["coordinates"]
+    assert polygons, "the spears can March somewhere"
+    drawn = board.page.eval_on_selector_all(".region", "ps => ps.map(p => p.getAttribute('d'))")
+    assert len(drawn) == len(polygons)
+    assert [d.count("M") for d in drawn] == [len(rings) for rings in polygons]
+
+
+def test_download_move_saves_the_file_the_command_line_reads(board: Board) -> None:
+    board.open("spears")
+    board.select("spears", "march")
+    board.drag_ghost((36.0, 15.0))
+    with board.page.expect_download() as saved:
+        board.page.click("[data-testid=download-move]")
+    move = json.loads(Path(saved.value.path()).read_text(encoding="utf-8"))
+    assert move == board.state("window.board.move")
+    verdict = board.api("/v1/check", {"scenario": example("spears"), "move": move})
+    assert verdict == board.state("window.board.verdict")
+
+
+def test_a_whfb7_reform_is_judged_live(board: Board) -> None:
+    board.open("goblins")
+    board.select("goblins", "reform")
+    board.page.fill("[data-testid=files]", "4")
+    board.page.dispatch_event("[data-testid=files]", "change")
+    board.settled()
+    verdict = board.state("window.board.verdict")
+    assert verdict["end"]["files"] == 4
+    assert board.state("window.board.move") == {"unit": "goblins", "manoeuvre": "reform",
+                                                "files": 4, "facing": 90.0}
+    assert board.page.locator('[data-testid=ghost] .model').count() == 20

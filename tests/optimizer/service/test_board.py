@@ -19,14 +19,15 @@ import pytest
 
 from tests.optimizer.service.conftest import Running, example
 
-CHROMIUM = os.environ.get("MANOEUVRE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("MANOEUVRE_CHROMIUM", "/usr/bin/chromium")  # else `chromium` on PATH
 REQUIRED = bool(os.environ.get("MANOEUVRE_REQUIRE_BROWSER"))
 STATIC = Path(__file__).resolve().parents[3] / "optimizer" / "service" / "static"
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
+    executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    if executable is None:
         if REQUIRED:
             pytest.fail(f"MANOEUVRE_REQUIRE_BROWSER is set but there is no chromium at "
                         f"{CHROMIUM} (apt-get install -y chromium)")
@@ -34,7 +35,7 @@ def browser() -> Iterator[Any]:
     sync_api = pytest.importorskip("playwright.sync_api") if not REQUIRED else \
         __import__("playwright.sync_api", fromlist=["sync_playwright"])
     with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        launched = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
         yield launched
         launched.close()
 

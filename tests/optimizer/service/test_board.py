@@ -184,6 +184,7 @@ def test_best_move_here_ends_the_unit_at_the_solvers_pose(board: Board) -> None:
     board.page.wait_for_function("document.body.dataset.animating === '0'")
     board.settled()
     final = board.state("window.board.lastSolve")  # the stream's `final` event, as read
+    assert board.state("window.board.improved") >= 1  # progress: better answers on the way
     centre, facing = board.ghost_pose()
     assert centre == pytest.approx(final["verdict"]["end"]["centre"], abs=1e-6)
     assert facing == pytest.approx(final["verdict"]["end"]["facing"], abs=1e-6)

@@ -30,14 +30,21 @@ export async function bestMove(state) {
   }, 100);
   box.textContent = "searching…";
   document.body.dataset.solving = "1";
-  let result = null;
+  let result = null, problem = null;
+  state.improved = 0;
   try {
     const answer = await state.api.stream("/v1/solve/stream", body, controller.signal);
     await readEvents(answer, (name, data) => {
-      if (name === "improved") {
-        box.textContent = `searching… a move at ${data.objective ? data.objective.value : "?"}`;
+      if (name === "improved") {  // a better legal answer on the way (re-checked)
+        clearInterval(tick);
+        const o = data.objective || {};
+        box.textContent = `searching… found ${o.name} ${Number(o.value).toFixed(3)} ` +
+          `after ${Number(data.elapsed_s).toFixed(2)} s`;
+        state.improved = (state.improved || 0) + 1;
       } else if (name === "final") {
         result = data;
+      } else if (name === "error") {
+        problem = data.detail || "the search failed";
       }
     });
   } catch (error) {
@@ -48,7 +55,7 @@ export async function bestMove(state) {
     if (running === controller) running = null;
     document.body.dataset.solving = "0";
   }
-  if (!result) { status("the search ended without an answer", true); return; }
+  if (!result) { status(problem || "the search ended without an answer", true); return; }
   state.lastSolve = result;
   showSearch(box, result, (performance.now() - started) / 1000);
   if (!result.move || !result.verdict) return;

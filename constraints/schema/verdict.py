@@ -24,6 +24,9 @@ class Violation(ResultModel):
     message: str
     unit: str | None = Field(default=None, description="nudges: the unit it concerns "
                              "(\"order\" for nudge.order)")
+    witness: list[list[float]] | None = Field(
+        default=None, description="the deciding geometry, what `render` draws in red: a "
+        "segment [[x, y], [x, y]], a polyline or a polygon ring (inches)")
 
 
 class CloseCall(ResultModel):
@@ -41,6 +44,13 @@ class RefereeCall(ResultModel):
     close_calls: list[CloseCall]
 
 
+class Placed(ResultModel):
+    """A pose: a centre (inches) and a facing (degrees)."""
+
+    centre: XY
+    facing: float
+
+
 class End(ResultModel):
     """Where the unit ends; corners front-left, front-right, rear-right, rear-left."""
 
@@ -48,6 +58,10 @@ class End(ResultModel):
     facing: float
     files: int
     corners: list[XY] = Field(min_length=4, max_length=4)
+    models: dict[str, Placed] | None = Field(
+        default=None, description="where each model's base ends: model id -> its centre "
+        "and facing (characters by id; rank-and-file `UNIT.INDEX`, a place in the end "
+        "formation's layout)")
 
 
 class DangerousTest(ResultModel):
@@ -69,6 +83,9 @@ class MoveVerdict(ResultModel):
     measurements: dict[str, float]
     steps: list[dict[str, float]] | None = Field(
         default=None, description="how an end-pose move was reached")
+    poses: list[Placed] | None = Field(
+        default=None, description="the unit's pose after the Pivot (the start, where the "
+        "rules have none) and after each step: a move with steps, for animation")
     not_proved: str | None = None
     referee: RefereeCall | None = None
     dangerous_terrain: list[DangerousTest] | None = None

@@ -8,6 +8,7 @@ and nothing proves there is none: docs/rules.md §4.8).  `legal` is True only wh
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -34,12 +35,18 @@ class Violation:
     witness: tuple[Point, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"clause": self.clause, "measured": round(self.measured, 6),
-                               "limit": round(self.limit, 6), "dimension": self.dimension,
+        out: dict[str, Any] = {"clause": self.clause, "measured": json_number(self.measured),
+                               "limit": json_number(self.limit), "dimension": self.dimension,
                                "message": self.message}
         if self.witness:  # what `render` draws in red, for clients that draw it too
             out["witness"] = [[round(float(c), 6) for c in p] for p in self.witness]
         return out
+
+
+def json_number(value: float) -> float | None:
+    """A measurement as JSON writes it: to a millionth, and null where it is not finite
+    (a distance to nothing: JSON has no infinity, and strict readers refuse `Infinity`)."""
+    return round(value, 6) if math.isfinite(value) else None
 
 
 @dataclass(frozen=True)
@@ -146,7 +153,7 @@ class Verdict:
                     "files": self.end_files,
                     "corners": [_rounded(c) for c in self.end_corners]},
             "violations": [v.to_json() for v in self.violations],
-            "measurements": {k: round(v, 6) for k, v in self.measurements.items()},
+            "measurements": {k: json_number(v) for k, v in self.measurements.items()},
         }
         models = self.models
         if models is not None:

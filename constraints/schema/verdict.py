@@ -13,13 +13,16 @@ from constraints.schema.common import XY, XYZ, ResultModel
 Legal = bool | None
 """true, false, or null when neither is proved (an end pose no way was found to)."""
 
+Measure = Annotated[float | None, Field(description="null where it is not finite (a "
+                                        "distance to nothing): JSON has no infinity")]
+
 
 class Violation(ResultModel):
     """One broken rule clause: its measurement against its limit."""
 
     clause: str
-    measured: float
-    limit: float
+    measured: Measure
+    limit: Measure
     dimension: str = Field(description="what the measure counts: in, deg, models, ...")
     message: str
     unit: str | None = Field(default=None, description="nudges: the unit it concerns "
@@ -31,9 +34,10 @@ class Violation(ResultModel):
 
 class CloseCall(ResultModel):
     clause: str
-    measured: float
-    limit: float
-    margin: float = Field(description="signed: positive = inside the limit")
+    measured: Measure
+    limit: Measure
+    margin: Measure = Field(description="signed: positive = inside the limit; null where "
+                            "it is not finite")
 
 
 class RefereeCall(ResultModel):
@@ -80,7 +84,7 @@ class MoveVerdict(ResultModel):
     manoeuvre: str
     end: End
     violations: list[Violation]
-    measurements: dict[str, float]
+    measurements: dict[str, Measure]
     steps: list[dict[str, float]] | None = Field(
         default=None, description="how an end-pose move was reached")
     poses: list[Placed] | None = Field(
@@ -102,7 +106,7 @@ class RouteVerdict(ResultModel):
     moves: list[float] = Field(description="each Move's length")
     end: XYZ
     violations: list[Violation]
-    measurements: dict[str, float]
+    measurements: dict[str, Measure]
     referee: RefereeCall | None = None
     warnings: list[str] | None = None
 

@@ -67,7 +67,7 @@ export class Api {
   }
 }
 
-// The service writes an infinite measurement (a distance to nothing) as Python's JSON does,
+// The service writes a measurement that is not finite as null; a server before that wrote
 // `Infinity`, which JSON.parse refuses: read it as a number too large for a double.
 export function parseJson(text) {
   try {

@@ -58,7 +58,16 @@ def run_one(request: RandomRequest, time_limit_s: float) -> dict:
             "status": result.status.value if hasattr(result.status, "value")
             else str(result.status),
             "value": result.value, "bound": result.bound, "elapsed_s": elapsed,
-            "stopped_by": result.stopped_by, "refused": refused}
+            "stopped_by": result.stopped_by, "refused": refused,
+            "family_status": None if result.family_status is None
+            else str(result.family_status),
+            "stats": {k: v for k, v in result.stats.items() if k in DIAGNOSTICS}}
+
+
+# Stats kept in --json: why an answer was not proved (the certificate, the model's status).
+DIAGNOSTICS = ("certificate_reached", "certificate_closed", "certificate_boxes",
+               "options_status", "options_value", "inexact", "geometric", "ways_status",
+               "ways_templates", "ways_templates_skipped", "ways_candidate")
 
 
 def _rate(rows: list[dict]) -> str:

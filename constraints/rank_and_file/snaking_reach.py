@@ -215,21 +215,23 @@ def _corner_apex(s: SnakingShape, start: np.ndarray, mids: np.ndarray,
     in the box can have), so that every way's front centre in the box lies in F0 + V(c) +
     M(c) x Sector[p_lo, q_hi], M(c) = B - rho T(c) - W psi_least, with no margin.
 
-    Proof (docs/techniques.md §9, "Pieces without a margin"): for a way at (h, p, q) of the
-    box, V(h, p, q) - V(c) = rho [2 J(p, p*) + 2 J(q*, q) + J(h, h*)] (J(h*, h) for h < 0),
-    integrals of u over intervals inside [p_lo, q_hi] of total length L = T(h, p, q) - T(c)
-    >= 0, so it lies in rho L x Sector[p_lo, q_hi] (a convex set holding 0 while the arc is
-    at most pi; the disc otherwise); the rest of the way lies in M(h, p, q) x the same, and
-    M(h, p, q) <= M(c) - rho L.  Since a S + b S = (a + b) S for a convex S holding 0, the
-    front lies in F0 + V(c) + M(c) S."""
+    Proof (docs/techniques.md §9, "Pieces without a margin"), for h >= 0 (h <= 0 mirrors
+    it): for a way at (h, p, q) of the box, V(h, p, q) - V(c) = rho [2 J(p, p*) + 2 J(q*, q)
+    + J(h, h*)] if h <= h*, and rho [2 J(p, p*) + J(q*, h) + 2 J(h, q)] if h > h* (then h* =
+    q* and q >= h): integrals of u over forward intervals inside [p_lo, q_hi] of total length
+    L = T(h, p, q) - T(c) >= 0, so it lies in rho L x Sector[p_lo, q_hi] (a convex set
+    holding 0 while the arc is at most pi; the disc otherwise); the rest of the way lies in
+    M(h, p, q) x the same, and M(h, p, q) <= M(c) - rho L.  Since a S + b S = (a + b) S for a
+    convex S holding 0, the front lies in F0 + V(c) + M(c) S."""
     h, p, q = mids.T
     dh, dp, dq = halves.T
     right = h + dh <= 0.0  # (a box with h - dh = 0 = h + dh is a point: either side holds)
-    p_lo, q_hi = p - dp, q + dq
-    # h within [p, q] for every way: the corner's h is clipped to [p_lo, q_hi].
-    h_star = np.where(right, np.maximum(h - dh, p_lo), np.minimum(h + dh, q_hi))
+    # The largest p and least q of a way in the box (p <= min(0, h), q >= max(0, h)); the
+    # corner's h the farthest from 0 a way can have, but not past p* or q*: a way with h
+    # beyond q* (q >= h) has its J(h*, h) folded into its longer q instead (the proof).
     p_star = np.minimum(np.minimum(p + dp, 0.0), np.where(right, h + dh, 0.0))
     q_star = np.maximum(np.maximum(q - dq, 0.0), np.where(right, 0.0, h - dh))
+    h_star = np.where(right, np.maximum(h - dh, p_star), np.minimum(h + dh, q_star))
     # V = rho [2 J(p, 0) + 2 J(0, q) - J(0, h)] for h >= 0, rho [2 J(p, 0) + 2 J(0, q) -
     # J(h, 0)] for h <= 0: both are rho [2 J(p, 0) + 2 J(0, q)] - rho sign(h) J(0, h).
     u0 = _left(start)  # the integral of u over [a, b] is left(a) - left(b), world terms
@@ -239,7 +241,11 @@ def _corner_apex(s: SnakingShape, start: np.ndarray, mids: np.ndarray,
     return drift, turns
 
 def _way_cells(window: float) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
-    return _cells(-window, window), _cells(-window, 0.0), _cells(0.0, window)
+    """Cells of h, p and q; h's meet at 0, so that every split box of h lies on one side
+    of it (pieces without a margin)."""
+    right, left = _cells(-window, 0.0), _cells(0.0, window)
+    h = (np.concatenate([right[0], left[0]]), np.concatenate([right[1], left[1]]))
+    return h, right, left
 
 
 class MarchReach:

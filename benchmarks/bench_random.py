@@ -108,12 +108,14 @@ def report(rows: list[dict], time_limit_s: float) -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--start", type=int, default=0,
+                        help="skip the requests before this one (a later slice of the same list)")
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     rows = []
-    for request in random_requests(args.count, args.seed):
+    for request in random_requests(args.count, args.seed)[args.start:]:
         rows.append(run_one(request, args.time_limit))
         r = rows[-1]
         print(f"{r['label']:40s} {r['status']:10s} {r['elapsed_s']:6.2f}s "

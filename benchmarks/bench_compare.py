@@ -94,8 +94,9 @@ def main() -> None:
 
 def report(runs: dict[str, dict[str, list[dict[str, Any]]]]) -> None:
     print(f"{'case':18} {'old value':>10} {'new value':>10} {'same':>5} {'moved':>5} "
-          f"{'old s':>7} {'new s':>7} {'new/old':>7}")
+          f"{'old s':>7} {'new s':>7} {'new/old':>7}  statuses old -> new")
     ratios, same, moved = [], 0, 0
+    proved = {"old": 0, "new": 0}
     for name, sides in runs.items():
         values = {side: {r["value"] for r in found} for side, found in sides.items()}
         medians = {side: statistics.median(r["time_s"] for r in found)
@@ -111,12 +112,17 @@ def report(runs: dict[str, dict[str, list[dict[str, Any]]]]) -> None:
         old_v, new_v = (",".join("-" if v is None else f"{v:.4f}"
                                  for v in sorted(values[side], key=lambda v: (v is None, v)))
                         for side in ("old", "new"))
+        statuses = {side: ",".join(sorted({r["status"] for r in found}))
+                    for side, found in sides.items()}
+        for side, found in sides.items():  # proved in every repeat
+            proved[side] += all(r["status"] in ("OPTIMAL", "INFEASIBLE") for r in found)
         print(f"{name:18} {old_v:>10} {new_v:>10} {'yes' if equal else 'NO':>5} "
               f"{'yes' if changed else '':>5} {medians['old']:7.3f} {medians['new']:7.3f} "
-              f"{ratio:7.2f}")
+              f"{ratio:7.2f}  {statuses['old']} -> {statuses['new']}")
     print(f"\nsame values in {same}/{len(runs)} cases, other moves in {moved}; median of the "
-          "time ratios new/old "
-          f"{statistics.median(ratios):.3f} (min {min(ratios):.2f}, max {max(ratios):.2f})")
+          f"time ratios new/old {statistics.median(ratios):.3f} (min {min(ratios):.2f}, max "
+          f"{max(ratios):.2f}); proved (OPTIMAL or INFEASIBLE) in every repeat: old "
+          f"{proved['old']}/{len(runs)}, new {proved['new']}/{len(runs)}")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ the commit after (e.g. `git worktree add /tmp/old HEAD~3`).  One worker process 
 imports that tree's packages and answers "solve case X" requests; the driver alternates the
 trees request by request (A B, then B A), so machine load falls on both alike.  Each request
 loads the scenario afresh (no cache carries over).  Reported per case: both values (they must
-be equal), the median of each tree's times and their ratio new / old.
+be equal), whether the moves are the same (`moved`: a different move of the same value), the
+median of each tree's times and their ratio new / old.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ for line in sys.stdin:
     elapsed = time.perf_counter() - started
     print(json.dumps({"value": result.value, "status": str(result.status),
                       "stopped_by": getattr(result, "stopped_by", None),
+                      "move": result.move.to_json() if result.move else None,
                       "time_s": elapsed}), flush=True)
 """
 
@@ -91,24 +93,36 @@ def main() -> None:
 
 
 def report(runs: dict[str, dict[str, list[dict[str, Any]]]]) -> None:
-    print(f"{'case':18} {'old value':>10} {'new value':>10} {'same':>5} {'old s':>7} "
-          f"{'new s':>7} {'new/old':>7}")
-    ratios, same = [], 0
+    print(f"{'case':18} {'old value':>10} {'new value':>10} {'same':>5} {'moved':>5} "
+          f"{'old s':>7} {'new s':>7} {'new/old':>7}  statuses old -> new")
+    ratios, same, moved = [], 0, 0
+    proved = {"old": 0, "new": 0}
     for name, sides in runs.items():
         values = {side: {r["value"] for r in found} for side, found in sides.items()}
         medians = {side: statistics.median(r["time_s"] for r in found)
                    for side, found in sides.items()}
         equal = values["old"] == values["new"] and len(values["old"]) == 1
         same += equal
+        moves = {side: {json.dumps(r.get("move"), sort_keys=True) for r in found}
+                 for side, found in sides.items()}
+        changed = moves["old"] != moves["new"]
+        moved += changed
         ratio = medians["new"] / medians["old"]
         ratios.append(ratio)
         old_v, new_v = (",".join("-" if v is None else f"{v:.4f}"
                                  for v in sorted(values[side], key=lambda v: (v is None, v)))
                         for side in ("old", "new"))
+        statuses = {side: ",".join(sorted({r["status"] for r in found}))
+                    for side, found in sides.items()}
+        for side, found in sides.items():  # proved in every repeat
+            proved[side] += all(r["status"] in ("OPTIMAL", "INFEASIBLE") for r in found)
         print(f"{name:18} {old_v:>10} {new_v:>10} {'yes' if equal else 'NO':>5} "
-              f"{medians['old']:7.3f} {medians['new']:7.3f} {ratio:7.2f}")
-    print(f"\nsame values in {same}/{len(runs)} cases; median of the time ratios new/old "
-          f"{statistics.median(ratios):.3f} (min {min(ratios):.2f}, max {max(ratios):.2f})")
+              f"{'yes' if changed else '':>5} {medians['old']:7.3f} {medians['new']:7.3f} "
+              f"{ratio:7.2f}  {statuses['old']} -> {statuses['new']}")
+    print(f"\nsame values in {same}/{len(runs)} cases, other moves in {moved}; median of the "
+          f"time ratios new/old {statistics.median(ratios):.3f} (min {min(ratios):.2f}, max "
+          f"{max(ratios):.2f}); proved (OPTIMAL or INFEASIBLE) in every repeat: old "
+          f"{proved['old']}/{len(runs)}, new {proved['new']}/{len(runs)}")
 
 
 if __name__ == "__main__":

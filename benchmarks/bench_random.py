@@ -58,7 +58,16 @@ def run_one(request: RandomRequest, time_limit_s: float) -> dict:
             "status": result.status.value if hasattr(result.status, "value")
             else str(result.status),
             "value": result.value, "bound": result.bound, "elapsed_s": elapsed,
-            "stopped_by": result.stopped_by, "refused": refused}
+            "stopped_by": result.stopped_by, "refused": refused,
+            "family_status": None if result.family_status is None
+            else str(result.family_status),
+            "stats": {k: v for k, v in result.stats.items() if k in DIAGNOSTICS}}
+
+
+# Stats kept in --json: why an answer was not proved (the certificate, the model's status).
+DIAGNOSTICS = ("certificate_reached", "certificate_closed", "certificate_boxes",
+               "options_status", "options_value", "inexact", "geometric", "ways_status",
+               "ways_templates", "ways_templates_skipped", "ways_candidate")
 
 
 def _rate(rows: list[dict]) -> str:
@@ -99,12 +108,14 @@ def report(rows: list[dict], time_limit_s: float) -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--start", type=int, default=0,
+                        help="skip the requests before this one (a later slice of the same list)")
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     rows = []
-    for request in random_requests(args.count, args.seed):
+    for request in random_requests(args.count, args.seed)[args.start:]:
         rows.append(run_one(request, args.time_limit))
         r = rows[-1]
         print(f"{r['label']:40s} {r['status']:10s} {r['elapsed_s']:6.2f}s "

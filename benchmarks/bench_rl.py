@@ -16,7 +16,7 @@ Parts (all in one run, so the ratios share the machine's load):
 4. `ray`: `ray_legal_mask` on `--poses` March poses, locally (`legal_mask`) and on Ray with 1
    and 2 workers, then over a `ray.cluster_utils.Cluster` of 2 simulated nodes (1 CPU each).
 
-    python benchmarks/bench_rl.py [--actions 10000] [--poses 200000] [--parts ...] [--json FILE]
+    python benchmarks/bench_rl.py [--actions 10000] [--poses 3000000] [--parts ...] [--json FILE]
 """
 
 from __future__ import annotations
@@ -212,7 +212,7 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=10_000)
     parser.add_argument("--hidden-sample", type=int, default=1_000)
     parser.add_argument("--solver-sample", type=int, default=60)
-    parser.add_argument("--poses", type=int, default=200_000)
+    parser.add_argument("--poses", type=int, default=3_000_000)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--parts", default="steps,mask,judged,solver,ray",

@@ -137,7 +137,16 @@ class LegalMoves:
         return False
 
     def __iter__(self) -> Iterator[Any]:
-        for k, option in enumerate(self.options):
+        """The moves, plainest ways first: the unit's own files, then the least wheel, the
+        least Pivot, the least change of facing (docs/formats.md "Legal moves"); within a
+        way, by end centre."""
+        files = self.scenario.unit(self.unit_id).files
+        plainest = sorted(range(len(self.options)), key=lambda k: (
+            self.options[k].files != files, abs(self.options[k].wheel_deg),
+            abs(self.options[k].pivot_deg),
+            abs((self.options[k].frame_facing_deg + 90.0) % 360.0 - 180.0), k))
+        for k in plainest:
+            option = self.options[k]
             for legal in self._legal_points(k):
                 for centre in legal.frame_centres:
                     yield self.family.move(self.unit_id, self.frame, option,

@@ -174,11 +174,15 @@ def test_render_draws_a_move(system: str, tmp_path: Path) -> None:
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_the_batch_mask_is_the_ninth_ages() -> None:
+def test_the_batch_mask() -> None:
     mask = legal_mask(SPEARS, "spears", "march", [[36.0, 12.0], [36.0, 40.0]], [90.0, 90.0])
     assert mask.tolist() == [True, False]
-    assert_refused(lambda: legal_mask(GOBLINS, "goblins", "march", [[24.0, 12.0]], [90.0]),
-                   "legal_mask", "whfb7")
+    # whfb7: through the ways of the legal-move view; off its 1 deg facings, no way.
+    mask = legal_mask(GOBLINS, "goblins", "march", [[24.0, 14.0], [24.0, 40.0], [24.0, 14.0]],
+                      [90.0, 90.0, 90.5])
+    assert mask.tolist() == [True, False, False]
+    assert_refused(lambda: legal_mask(RUINS, "trooper", "move", [[1.0, 1.0]], [90.0]),
+                   "legal_mask")
 
 
 def test_combat_reforms() -> None:

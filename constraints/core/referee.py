@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from constraints.core.verdict import json_number
 from constraints.errors import InvalidInputError
 
 if TYPE_CHECKING:  # types only: verdict.py calls this module (Verdict.refereed)
@@ -35,8 +36,8 @@ class CloseCall:
     margin: float  # positive: inside the limit; negative: past it
 
     def to_json(self) -> dict[str, Any]:
-        return {"clause": self.clause, "measured": round(self.measured, 6),
-                "limit": round(self.limit, 6), "margin": round(self.margin, 6)}
+        return {"clause": self.clause, "measured": json_number(self.measured),
+                "limit": json_number(self.limit), "margin": json_number(self.margin)}
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,15 @@ and nothing proves there is none: docs/rules.md §4.8).  `legal` is True only wh
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from constraints.geometry.plane import Point
+
+if TYPE_CHECKING:  # scenario imports profile, which imports this module
+    from constraints.core.scenario import Pose
 
 
 @dataclass(frozen=True)
@@ -30,9 +35,18 @@ class Violation:
     witness: tuple[Point, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"clause": self.clause, "measured": round(self.measured, 6),
-                "limit": round(self.limit, 6), "dimension": self.dimension,
-                "message": self.message}
+        out: dict[str, Any] = {"clause": self.clause, "measured": json_number(self.measured),
+                               "limit": json_number(self.limit), "dimension": self.dimension,
+                               "message": self.message}
+        if self.witness:  # what `render` draws in red, for clients that draw it too
+            out["witness"] = [[round(float(c), 6) for c in p] for p in self.witness]
+        return out
+
+
+def json_number(value: float) -> float | None:
+    """A measurement as JSON writes it: to a millionth, and null where it is not finite
+    (a distance to nothing: JSON has no infinity, and strict readers refuse `Infinity`)."""
+    return round(value, 6) if math.isfinite(value) else None
 
 
 @dataclass(frozen=True)
@@ -68,6 +82,16 @@ def measurement(clause_id: str, name: str, value: float, limit: float, legal: bo
 
 
 @dataclass(frozen=True)
+class ModelPlace:
+    """Where one model's base ends: its id (`UNIT.INDEX`, characters by id), centre and
+    facing."""
+
+    id: str
+    centre: Point
+    facing_deg: float
+
+
+@dataclass(frozen=True)
 class Verdict:
     """The exact checker's judgement of one move.
 
@@ -90,10 +114,21 @@ class Verdict:
     # The Dangerous Terrain tests the move triggers (T9A; {"terrain", "dice", "test"} each);
     # None where the rules have none to report.
     dangerous_terrain: tuple[dict[str, Any], ...] | None = None
+    # Where each model ends (id, base centre, facing), so a client draws the bases without
+    # re-deriving the formation; asked for only when the verdict is written out (a search
+    # judges many ways and writes one), None where the checker has no end formation.
+    models_of: Callable[[], tuple[ModelPlace, ...]] | None = field(
+        default=None, compare=False, repr=False)
+    # The unit's pose after the Pivot and after each step (a move with steps), for animation.
+    poses: tuple[Pose, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.not_proved is not None and self.violations:
             raise ValueError("a verdict that proves violations is not 'not proved'")
+
+    @property
+    def models(self) -> tuple[ModelPlace, ...] | None:
+        return None if self.models_of is None else self.models_of()
 
     @property
     def legal(self) -> bool:
@@ -118,8 +153,16 @@ class Verdict:
                     "files": self.end_files,
                     "corners": [_rounded(c) for c in self.end_corners]},
             "violations": [v.to_json() for v in self.violations],
-            "measurements": {k: round(v, 6) for k, v in self.measurements.items()},
+            "measurements": {k: json_number(v) for k, v in self.measurements.items()},
         }
+        models = self.models
+        if models is not None:
+            out["end"]["models"] = {m.id: {"centre": _rounded(m.centre),
+                                           "facing": round(m.facing_deg, 6)}
+                                    for m in models}
+        if self.poses is not None:
+            out["poses"] = [{"centre": _rounded(p.centre), "facing": round(p.facing_deg, 6)}
+                            for p in self.poses]
         if self.steps is not None:
             out["steps"] = list(self.steps)
         if self.not_proved is not None:
@@ -142,4 +185,4 @@ class Verdict:
 
 
 def _rounded(point: Point) -> list[float]:
-    return [round(point[0], 6), round(point[1], 6)]
+    return [round(float(point[0]), 6), round(float(point[1]), 6)]

@@ -84,6 +84,11 @@ class Trajectory:
         return self.legs[-1].after if self.legs else self.after_pivot
 
     @property
+    def poses(self) -> tuple[Pose, ...]:
+        """The pose after the Pivot and after each leg: what a verdict's `poses` says."""
+        return (self.after_pivot, *(leg.after for leg in self.legs))
+
+    @property
     def distance_in(self) -> float:
         """Snaking distance: forward legs by length, wheels by frontage x sin(angle)."""
         return math.fsum(leg.cost_in for leg in self.legs)

@@ -152,7 +152,9 @@ class SnakingShape:
 def _way_pieces(s: SnakingShape, start: np.ndarray, mids: np.ndarray,
                 halves: np.ndarray) -> ReachPieces:
     """Pieces of boxes of (h, p, q) (radians) from start headings `start` (world radians, per
-    box): the March's relaxation (module docstring)."""
+    box): the March's relaxation (module docstring).  A box on one side of h = 0 gets its
+    corner's apex and no margin (`_corner_apex`); a box across h = 0 the middle's apex grown
+    by how far it moves within the box."""
     h, p, q = mids.T
     dh, dp, dq = halves.T
 
@@ -184,6 +186,14 @@ def _way_pieces(s: SnakingShape, start: np.ndarray, mids: np.ndarray,
     psi_least = np.minimum(runs(-(p + dp), span_least, (q - dq) - (h + dh)),
                            runs(q - dq, span_least, (h - dh) - (p + dp)))
     radius = s.budget - s.rho * turns - s.width * psi_least
+    grow = s.rho * (dh + 2 * dp + 2 * dq)
+    one_side = (h - dh >= 0.0) | (h + dh <= 0.0)
+    if one_side.any():
+        corner, corner_turns = _corner_apex(s, start[one_side], mids[one_side],
+                                            halves[one_side])
+        drift[one_side] = corner
+        radius[one_side] = s.budget - s.rho * corner_turns - s.width * psi_least[one_side]
+        grow[one_side] = 0.0
     # No point of the box keeps p <= min(0, h) and q >= max(0, h): no way at all.
     radius = np.where((p - dp > np.minimum(0.0, h + dh)) |
                       (q + dq < np.maximum(0.0, h - dh)), -1.0, radius)
@@ -195,11 +205,47 @@ def _way_pieces(s: SnakingShape, start: np.ndarray, mids: np.ndarray,
     ahead = np.stack([trig["h"][1], trig["h"][0]], axis=-1)
     return ReachPieces(
         np.degrees(facing), np.degrees(dh), front + drift, radius, arc_lo, arc_hi,
-        s.rho * (dh + 2 * dp + 2 * dq), -s.depth / 2.0 * ahead, s.depth / 2.0 * dh)
+        grow, -s.depth / 2.0 * ahead, s.depth / 2.0 * dh)
 
+
+def _corner_apex(s: SnakingShape, start: np.ndarray, mids: np.ndarray,
+                 halves: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For boxes with h on one side of 0: the drift V and turn T at the box's corner c = (h*,
+    p*, q*) of least T (h* the h of largest |h|, p* the largest p, q* the least q that a way
+    in the box can have), so that every way's front centre in the box lies in F0 + V(c) +
+    M(c) x Sector[p_lo, q_hi], M(c) = B - rho T(c) - W psi_least, with no margin.
+
+    Proof (docs/techniques.md §9, "Pieces without a margin"), for h >= 0 (h <= 0 mirrors
+    it): for a way at (h, p, q) of the box, V(h, p, q) - V(c) = rho [2 J(p, p*) + 2 J(q*, q)
+    + J(h, h*)] if h <= h*, and rho [2 J(p, p*) + J(q*, h) + 2 J(h, q)] if h > h* (then h* =
+    q* and q >= h): integrals of u over forward intervals inside [p_lo, q_hi] of total length
+    L = T(h, p, q) - T(c) >= 0, so it lies in rho L x Sector[p_lo, q_hi] (a convex set
+    holding 0 while the arc is at most pi; the disc otherwise); the rest of the way lies in
+    M(h, p, q) x the same, and M(h, p, q) <= M(c) - rho L.  Since a S + b S = (a + b) S for a
+    convex S holding 0, the front lies in F0 + V(c) + M(c) S."""
+    h, p, q = mids.T
+    dh, dp, dq = halves.T
+    right = h + dh <= 0.0  # (a box with h - dh = 0 = h + dh is a point: either side holds)
+    # The largest p and least q of a way in the box (p <= min(0, h), q >= max(0, h)); the
+    # corner's h the farthest from 0 a way can have, but not past p* or q*: a way with h
+    # beyond q* (q >= h) has its J(h*, h) folded into its longer q instead (the proof).
+    p_star = np.minimum(np.minimum(p + dp, 0.0), np.where(right, h + dh, 0.0))
+    q_star = np.maximum(np.maximum(q - dq, 0.0), np.where(right, 0.0, h - dh))
+    h_star = np.where(right, np.maximum(h - dh, p_star), np.minimum(h + dh, q_star))
+    # V = rho [2 J(p, 0) + 2 J(0, q) - J(0, h)] for h >= 0, rho [2 J(p, 0) + 2 J(0, q) -
+    # J(h, 0)] for h <= 0: both are rho [2 J(p, 0) + 2 J(0, q)] - rho sign(h) J(0, h).
+    u0 = _left(start)  # the integral of u over [a, b] is left(a) - left(b), world terms
+    drift = s.rho * (2 * (_left(start + p_star) - u0) + 2 * (u0 - _left(start + q_star))
+                     - (u0 - _left(start + h_star)) * np.where(right, -1.0, 1.0)[:, None])
+    turns = 2 * (q_star - p_star) - np.abs(h_star)
+    return drift, turns
 
 def _way_cells(window: float) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
-    return _cells(-window, window), _cells(-window, 0.0), _cells(0.0, window)
+    """Cells of h, p and q; h's meet at 0, so that every split box of h lies on one side
+    of it (pieces without a margin)."""
+    right, left = _cells(-window, 0.0), _cells(0.0, window)
+    h = (np.concatenate([right[0], left[0]]), np.concatenate([right[1], left[1]]))
+    return h, right, left
 
 
 class MarchReach:
@@ -236,11 +282,18 @@ class AdvanceReach:
         dphi = halves[:, 0]
         start = math.radians(s.facing_deg) + mids[:, 0]
         inner = _way_pieces(s, start, mids[:, 1:], halves[:, 1:])
-        # Within the box the Pivot turns the start front by D/2 per radian, the drift V (at
-        # most rho x the sweep) and the sector (at most its radius) with it.
-        sweep = 2 * ((mids[:, 3] + halves[:, 3]) - (mids[:, 2] - halves[:, 2]))
-        moved = (s.depth / 2.0 + s.rho * sweep + np.maximum(inner.radius, 0.0)) * dphi
+        # Within the box the Pivot turns the whole piece about the centre by at most dphi:
+        # its apex moves by at most |apex - centre| dphi, its sector turns (the arc widened
+        # by dphi either side, where that keeps it convex; else grown by its radius x dphi,
+        # how far a point of it moves), the facing spreads and the offset turns with it.
+        moved = np.hypot(*(inner.apex - np.asarray(s.centre)).T) * dphi
+        width = inner.arc_hi - inner.arc_lo
+        turn = width + 2 * dphi <= np.pi
+        full = width >= FULL - 1e-12
+        arc_lo = np.where(turn, inner.arc_lo - dphi, inner.arc_lo)
+        arc_hi = np.where(turn, inner.arc_hi + dphi, inner.arc_hi)
+        moved = moved + np.where(turn | full, 0.0, np.maximum(inner.radius, 0.0) * dphi)
         return ReachPieces(
             inner.facing, inner.spread + np.degrees(dphi), inner.apex, inner.radius,
-            inner.arc_lo, inner.arc_hi, inner.grow + moved, inner.back,
+            arc_lo, arc_hi, inner.grow + moved, inner.back,
             inner.back_grow + s.depth / 2.0 * dphi)

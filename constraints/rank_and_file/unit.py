@@ -10,6 +10,7 @@ from shapely.geometry import Polygon
 
 from constraints.core.jsonread import flag, number, point, text, whole
 from constraints.core.scenario import Pose
+from constraints.core.verdict import ModelPlace
 from constraints.errors import InvalidInputError
 from constraints.geometry.plane import (
     Point,
@@ -130,6 +131,13 @@ class Unit:
         chars = {c.id for c in self.formation.characters}
         return tuple(key if key in chars else f"{self.id}.{key}"
                      for key, _ in self.formation.layout())
+
+    def model_places(self) -> tuple[ModelPlace, ...]:
+        """Where every model's base stands (id, centre, facing), in `layout()` order: what a
+        verdict's `end.models` says."""
+        facing = self.pose.facing_deg
+        return tuple(ModelPlace(mid, (float(x), float(y)), facing) for mid, (x, y)
+                     in zip(self.model_ids(), self.model_positions(), strict=True))
 
     def with_pose(self, pose: Pose) -> Unit:
         return replace(self, pose=pose)

@@ -3,6 +3,7 @@ and the obstacles and table edges in that frame (obstacles as convex pieces)."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -57,11 +58,13 @@ class EncodeContext:
     # What the clauses of one build share (each keyed by its maker's name): work one
     # clause's encoding did that another's needs again.
     shared: dict[str, Any] = field(default_factory=dict)
+    # Set when whoever asked for the search no longer wants it (a client gone): give up.
+    stop: threading.Event | None = None
     frame: Frame = field(init=False)
 
     def __post_init__(self) -> None:
         self.frame = Frame(self.unit.pose.centre, self.unit.pose.facing_deg)
-        if self.deadline is not None or self.max_rows is not None:
+        if self.deadline is not None or self.max_rows is not None or self.stop is not None:
             self.enc.watch = self.check_time  # looked at while rows are posted
 
     @property
@@ -76,6 +79,8 @@ class EncodeContext:
                                 "deterministic_time")
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SearchTimeout("the time limit ran out while building the model")
+        if self.stop is not None and self.stop.is_set():
+            raise SearchTimeout("the search was stopped while building the model")
 
     def watched(self, items: Iterable[T], every: int = 256) -> Iterator[T]:
         """`items`, with `check_time` before every `every` of them (a long loop of a clause's

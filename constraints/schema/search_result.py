@@ -54,7 +54,7 @@ class SearchResult(ResultModel):
     elapsed_s: float
     move: T9AMove | Whfb7Move | None
     verdict: MoveVerdict | None
-    stopped_by: Literal["deterministic_time", "wall_clock"] | None
+    stopped_by: Literal["deterministic_time", "wall_clock", "cancelled"] | None
     family: Family | None = None
     blocking: list[str] | None = None
     dangerous_terrain: list[DangerousTest] | None = None

@@ -13,24 +13,31 @@ from constraints.schema.common import XY, XYZ, ResultModel
 Legal = bool | None
 """true, false, or null when neither is proved (an end pose no way was found to)."""
 
+Measure = Annotated[float | None, Field(description="null where it is not finite (a "
+                                        "distance to nothing): JSON has no infinity")]
+
 
 class Violation(ResultModel):
     """One broken rule clause: its measurement against its limit."""
 
     clause: str
-    measured: float
-    limit: float
+    measured: Measure
+    limit: Measure
     dimension: str = Field(description="what the measure counts: in, deg, models, ...")
     message: str
     unit: str | None = Field(default=None, description="nudges: the unit it concerns "
                              "(\"order\" for nudge.order)")
+    witness: list[list[float]] | None = Field(
+        default=None, description="the deciding geometry, what `render` draws in red: a "
+        "segment [[x, y], [x, y]], a polyline or a polygon ring (inches)")
 
 
 class CloseCall(ResultModel):
     clause: str
-    measured: float
-    limit: float
-    margin: float = Field(description="signed: positive = inside the limit")
+    measured: Measure
+    limit: Measure
+    margin: Measure = Field(description="signed: positive = inside the limit; null where "
+                            "it is not finite")
 
 
 class RefereeCall(ResultModel):
@@ -41,6 +48,13 @@ class RefereeCall(ResultModel):
     close_calls: list[CloseCall]
 
 
+class Placed(ResultModel):
+    """A pose: a centre (inches) and a facing (degrees)."""
+
+    centre: XY
+    facing: float
+
+
 class End(ResultModel):
     """Where the unit ends; corners front-left, front-right, rear-right, rear-left."""
 
@@ -48,6 +62,10 @@ class End(ResultModel):
     facing: float
     files: int
     corners: list[XY] = Field(min_length=4, max_length=4)
+    models: dict[str, Placed] | None = Field(
+        default=None, description="where each model's base ends: model id -> its centre "
+        "and facing (characters by id; rank-and-file `UNIT.INDEX`, a place in the end "
+        "formation's layout)")
 
 
 class DangerousTest(ResultModel):
@@ -66,9 +84,12 @@ class MoveVerdict(ResultModel):
     manoeuvre: str
     end: End
     violations: list[Violation]
-    measurements: dict[str, float]
+    measurements: dict[str, Measure]
     steps: list[dict[str, float]] | None = Field(
         default=None, description="how an end-pose move was reached")
+    poses: list[Placed] | None = Field(
+        default=None, description="the unit's pose after the Pivot (the start, where the "
+        "rules have none) and after each step: a move with steps, for animation")
     not_proved: str | None = None
     referee: RefereeCall | None = None
     dangerous_terrain: list[DangerousTest] | None = None
@@ -85,7 +106,7 @@ class RouteVerdict(ResultModel):
     moves: list[float] = Field(description="each Move's length")
     end: XYZ
     violations: list[Violation]
-    measurements: dict[str, float]
+    measurements: dict[str, Measure]
     referee: RefereeCall | None = None
     warnings: list[str] | None = None
 

@@ -214,7 +214,8 @@ def _verdict(probe: EndOnlyContext, violations: tuple[Violation, ...],
              measurements: dict[str, float]) -> Verdict:
     end = probe.end_unit
     return Verdict(probe.unit.id, probe.move.manoeuvre, end.pose.centre, end.pose.facing_deg,
-                   end.files, end.corners(), violations, measurements)
+                   end.files, end.corners(), violations, measurements,
+                   models_of=end.model_places)
 
 
 def _not_proved_reason(move: Move, tried: list[tuple[Way, Verdict]], ways: list[Way],

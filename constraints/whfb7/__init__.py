@@ -23,10 +23,10 @@ def check_move(scenario: Any, move: Any) -> Any:
     return check(scenario, move)
 
 
-# The public queries (docs/api.md): moves judged, viewed, searched and explained.  Combat
-# Reforms, nudges and T9A's batch mask are The Ninth Age's.
-QUERIES = frozenset({"check_move", "is_legal", "legal_moves", "legal_region", "best_move",
-                     "why_not", "reach", "nearest_legal", "render"})
+# The public queries (docs/api.md): moves judged, viewed, masked, searched and explained.
+# Combat Reforms and nudges are The Ninth Age's.
+QUERIES = frozenset({"check_move", "is_legal", "legal_moves", "legal_region", "legal_mask",
+                     "best_move", "why_not", "reach", "nearest_legal", "render"})
 
 SYSTEM = System("whfb7", WHFB7_PROFILES, TERRAIN_KINDS, read_unit, unit_to_json, named_ids,
                 move_from_json, check_move, move_type=WarhammerMove, queries=QUERIES)

@@ -42,7 +42,8 @@ def judge(ctx: WarhammerContext) -> Verdict:
     end = ctx.end_unit
     return Verdict(ctx.unit.id, str(ctx.move.manoeuvre), end.pose.centre, end.pose.facing_deg,
                    end.files, end.corners(), found.violations, found.measurements,
-                   readings=found.readings)
+                   readings=found.readings, models_of=end.model_places,
+                   poses=ctx.trajectory.poses if ctx.move.manoeuvre.steps else None)
 
 
 def _validate_reform(ctx: WarhammerContext) -> None:

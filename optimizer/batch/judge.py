@@ -95,7 +95,7 @@ class BatchJudge:
         centres = pose_array(centres, "centres", (-1, 2))
         facings = pose_array(facings, "facings", (len(centres),))
         turns = None if pivots is None else pose_array(pivots, "pivots", facings.shape)
-        chosen = None if files is None else _files_array(files, facings.shape)
+        chosen = None if files is None else files_array(files, facings.shape)
         ok = np.zeros(len(facings), dtype=bool)
         for part in chunks(len(facings)):
             poses, exists = self.family.poses(
@@ -160,8 +160,19 @@ def legal_mask(scenario: Scenario, unit_id: str, manoeuvre: str, centres: np.nda
     """Whether each end pose is legal (see BatchJudge; build one to query repeatedly)."""
     require(scenario, "legal_mask")
     validate_request(scenario, unit_id, manoeuvre)
-    judge = BatchJudge(scenario, unit_id, manoeuvre)
-    return judge.mask(centres, facings, pivots=pivots, files=files)
+    return pose_judge(scenario, unit_id, manoeuvre).mask(centres, facings, pivots=pivots,
+                                                         files=files)
+
+
+def pose_judge(scenario: Scenario, unit_id: str, manoeuvre: str) -> Any:
+    """What masks a manoeuvre's end poses: `BatchJudge`, or, for a family whose judge
+    answers per way (`Family.judge_kind`), the ways of its legal-move view
+    (optimizer.batch.ways)."""
+    if family_for(scenario.profile, manoeuvre).judge_kind is None:
+        return BatchJudge(scenario, unit_id, manoeuvre)
+    from optimizer.batch.ways import WayPoseJudge
+
+    return WayPoseJudge(scenario, unit_id, manoeuvre)
 
 
 def validate_request(scenario: Any, unit_id: Any, manoeuvre: Any) -> None:
@@ -201,7 +212,7 @@ def pose_array(values: Any, name: str, shape: tuple[int, ...], *,
     return array
 
 
-def _files_array(files: Any, shape: tuple[int, ...]) -> np.ndarray:
+def files_array(files: Any, shape: tuple[int, ...]) -> np.ndarray:
     """A Reform's end files per pose: whole numbers from 1 to MAX_MODELS."""
     array = pose_array(files, "files", shape)
     if (array != np.round(array)).any() or (array < 1).any() or (array > MAX_MODELS).any():

@@ -150,7 +150,7 @@ def _judge_one(state: Scenario, uid: str, previous: Mapping[str, str],
 def _with(verdict: Verdict, violations: tuple[Violation, ...]) -> Verdict:
     return Verdict(verdict.unit, verdict.manoeuvre, verdict.end_centre, verdict.end_facing_deg,
                    verdict.end_files, verdict.end_corners, violations, verdict.measurements,
-                   verdict.steps)
+                   verdict.steps, models_of=verdict.models_of)
 
 
 def _order_violations(order: tuple[str, ...], due: list[list[str]], kept: int, best: int,

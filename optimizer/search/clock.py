@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import time
 
+from optimizer.search.watch import current
+
 
 class Clock:
     """Seconds left of a wall-clock limit, from the moment it is made."""
@@ -20,6 +22,9 @@ class Clock:
         # Kept back from every step for the work after the search (re-checking the answer),
         # so that the whole search ends within its limit.
         self.reserve_s = 0.0
+        self.watch = current()  # a watcher who may stop the search (optimizer.search.watch)
+        if self.watch is not None:
+            self.watch.started()
 
     @property
     def deadline(self) -> float:
@@ -29,10 +34,17 @@ class Clock:
         return time.perf_counter() - self.started
 
     def left(self) -> float:
+        if self.cancelled():
+            return 0.0
         return self.deadline - time.perf_counter()
+
+    def cancelled(self) -> bool:
+        """Whether the watcher stopped the search (then the clock reads as run out)."""
+        return self.watch is not None and self.watch.stopped.is_set()
 
     def expired(self, fraction: float = 1.0) -> bool:
         """Whether `fraction` of the limit has passed (and if so, remember the cap fired)."""
-        past = time.perf_counter() > self.started + fraction * (self.limit_s - self.reserve_s)
+        past = self.cancelled() or \
+            time.perf_counter() > self.started + fraction * (self.limit_s - self.reserve_s)
         self.fired |= past
         return past

@@ -71,6 +71,7 @@ class FacePoint(Goal):
 
     name = "face_point"
     floor = 0.0  # an offset from the centre line
+    exact_orders = False  # the offset alone: a point behind has a small one too
 
     def post(self, enc: MoveEncoding, regions: list[shapely.Geometry],
              worst: float | None = None) -> None:

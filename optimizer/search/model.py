@@ -21,6 +21,7 @@ from constraints.sat.encoding import MoveEncoding
 from constraints.sat.option import Option
 from optimizer.families.base import bound_in
 from optimizer.search.request import SearchRequest
+from optimizer.search.watch import current
 
 
 @dataclass
@@ -46,6 +47,7 @@ def build_search(request: SearchRequest, *, guard_clauses: bool = False,
     on a variable's domain); `focus` (by option index) is EncodeContext.focus; past the
     `deadline` (time.perf_counter) or `max_rows` rows, SearchTimeout."""
     _look(deadline)
+    watch = current()
     options, regions = request.options()
     kept = list(range(len(options)))
     if only is not None:
@@ -58,7 +60,7 @@ def build_search(request: SearchRequest, *, guard_clauses: bool = False,
     ectx = EncodeContext(request.scenario, request.unit, request.manoeuvre, enc, regions,
                          deadline,
                          focus={new: focus[old] for new, old in enumerate(kept) if old in focus},
-                         max_rows=max_rows)
+                         max_rows=max_rows, stop=None if watch is None else watch.stopped)
     request.family.post_rows(enc, request.limits)
     lits: dict[str, Any] = {}
     for clause in request.clauses:
@@ -76,6 +78,9 @@ def _look(deadline: float | None) -> None:
     """SearchTimeout once `deadline` (time.perf_counter) has passed."""
     if deadline is not None and time.perf_counter() > deadline:
         raise SearchTimeout("the time limit ran out while building the model")
+    watch = current()
+    if watch is not None and watch.stopped.is_set():
+        raise SearchTimeout("the search was stopped while building the model")
 
 
 def solver_for(time_limit_s: float, workers: int = 1,
@@ -94,6 +99,9 @@ def solver_for(time_limit_s: float, workers: int = 1,
     # than they saved (CP-SAT time on the bench cases: rocks-march 0.26 -> 0.19 s,
     # crowded-reform 0.40 -> 0.19 s, none slower).
     solver.parameters.max_presolve_iterations = 1
+    watch = current()
+    if watch is not None:  # a streaming client that goes away stops the solve
+        watch.solving(solver)
     return solver
 
 

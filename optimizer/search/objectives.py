@@ -91,6 +91,9 @@ class Goal(ABC):
     distance: ClassVar[bool] = False  # a distance to a target point (pruned by discs)
     # The least value `exact` can take, where there is one (no pose does better)
     floor: ClassVar[float | None] = None
+    # Whether `exact` orders answers as the search does (face_point's does not: it leaves
+    # out the penalty of facing away from the point); optimizer.search.simplest needs it.
+    exact_orders: ClassVar[bool] = True
 
     def __init__(self, objective: Objective, frame: Frame) -> None:
         self.objective, self.frame = objective, frame

@@ -27,7 +27,7 @@ class SearchResult:
     verdict: Verdict | None = None
     blocking: tuple[str, ...] = ()
     stats: dict[str, Any] = field(default_factory=dict)
-    stopped_by: str | None = None  # "deterministic_time", "wall_clock" or None (finished)
+    stopped_by: str | None = None  # "deterministic_time", "wall_clock", "cancelled" or None
     family: dict[str, Any] = field(default_factory=dict)  # what was searched, if not all
     family_status: Status | None = None  # the solver's status within the family searched
     bound_covers: str | None = None  # "any_wheels": the bound holds for every legal way

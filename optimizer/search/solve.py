@@ -46,6 +46,7 @@ from optimizer.search.request import (
     time_limit,
 )
 from optimizer.search.result import SearchResult
+from optimizer.search.simplest import simplest
 from optimizer.search.tidy import tidied
 from optimizer.search.unproved import unproved
 
@@ -107,8 +108,12 @@ def solve(request: SearchRequest) -> SearchResult:
     options, regions = options_for(request.scenario, request.unit, request.manoeuvre,
                                    request.lattice)
     still = _stand_still(request, options, clock)
+    if still is not None:
+        _tell(request, clock, *still)
     incumbent, keep, relaxed = prefilter(request, options, regions, clock) \
         if request.family.prefilters else (None, list(range(len(options))), {})
+    if incumbent is not None and _watched(clock):
+        _tell_incumbent(request, clock, options, incumbent)
     # Centres beyond an option's focus disc cannot beat the incumbent: encodings may leave
     # them out (a Reform's model paths then need one safe disc, not nine).
     focus = focus_discs(request.goal, options, keep, incumbent, request.lattice.inch)
@@ -118,6 +123,7 @@ def solve(request: SearchRequest) -> SearchResult:
     else:
         result = _solve_kept(request, keep, incumbent, clock,
                              [relaxed.get(k, regions[k]) for k in keep], focus)
+    _tell(request, clock, result.move, result.verdict)
     if incumbent is not None and not incumbent.checked and len(keep) < len(options) and \
             not _proved(result, incumbent):
         # The incumbent (legal, found by the batch mask) is not a solution of the model, so
@@ -127,8 +133,41 @@ def solve(request: SearchRequest) -> SearchResult:
         result = _fallback(request, options, result, incumbent, still, clock)
     result = unproved(request, options, result, regions, relaxed)
     result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
-    result = tidied(request, with_more_wheels(request, result, clock))  # no float noise
-    return replace(result, stopped_by="wall_clock" if clock.fired else result.stopped_by)
+    result = with_more_wheels(request, result, clock)
+    result = simplest(request, options, regions, result, clock, _solve_kept)
+    result = tidied(request, result)  # no float noise
+    stopped = "cancelled" if clock.cancelled() else "wall_clock" if clock.fired else None
+    return replace(result, stopped_by=stopped or result.stopped_by)
+
+
+def _watched(clock: Clock) -> bool:
+    return clock.watch is not None and clock.watch.on_improved is not None
+
+
+def _tell(request: SearchRequest, clock: Clock, move: Any, verdict: Verdict | None) -> None:
+    """A legal answer found on the way, to whoever watches the search (optimizer.search.watch):
+    told only when it beats the answers told before."""
+    if not _watched(clock) or verdict is None or not verdict.legal:
+        return
+    assert clock.watch is not None
+    value = request.goal.exact(verdict)
+
+    def answer() -> dict[str, Any]:
+        return {"objective": {"name": request.objective.name, "value": round(value, 6)},
+                "elapsed_s": round(clock.elapsed(), 4), "move": move.to_json(),
+                "verdict": verdict.to_json()}
+    clock.watch.improved(value, request.objective.maximise, answer)
+
+
+def _tell_incumbent(request: SearchRequest, clock: Clock, options: list,
+                    incumbent: Incumbent) -> None:
+    """The prefilter's answer, judged by the checker first when the batch mask found it."""
+    if incumbent.checked is not None:
+        _tell(request, clock, incumbent.checked.move, incumbent.checked.verdict)
+        return
+    move = request.family.move(request.unit_id, request.frame, options[incumbent.option],
+                               incumbent.centre)
+    _tell(request, clock, move, find_system(request.scenario.rules).check(request.scenario, move))
 
 
 def _stand_still(request: SearchRequest, options: list,

@@ -22,8 +22,9 @@ import math
 from dataclasses import replace
 from typing import Any
 
+from constraints.core.limits import FLOAT_NOISE
 from constraints.core.system import find_system
-from constraints.rank_and_file.steps import Step, StepKind
+from constraints.rank_and_file.steps import MAX_WHEEL_DEG, Step, StepKind
 from optimizer.search.request import SearchRequest
 from optimizer.search.result import SearchResult, Status
 
@@ -62,10 +63,12 @@ def _rounded(step: Step) -> float:
 
 def _joins(kind: StepKind, a: float, b: float) -> bool:
     """Two neighbouring steps make one: forward legs always; wheels turning the same way
-    (about the same front corner); turns never (each is a quarter or half turn)."""
+    (about the same front corner) while one wheel can turn that far (at most 90 deg: -45
+    then -54 stay two wheels); turns never (each is a quarter or half turn)."""
     if kind is StepKind.FORWARD:
         return True
-    return kind is StepKind.WHEEL and (a > 0) == (b > 0)
+    return kind is StepKind.WHEEL and (a > 0) == (b > 0) and \
+        abs(a + b) <= MAX_WHEEL_DEG + FLOAT_NOISE
 
 
 def tidy_move(move: Any, rounding: bool = True) -> Any:

@@ -24,6 +24,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from constraints.core.jsonread import parse_json
 from constraints.errors import InvalidInputError
 from optimizer import __version__
+from optimizer.service.board import add_board, is_public
 from optimizer.service.gate import Gate
 from optimizer.service.problems import PROBLEM_TYPE, Problem, invalid
 from optimizer.service.queries import WHERE, Service, Settings
@@ -51,7 +52,7 @@ class Guard:
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])
-        refused = self._refused(headers)
+        refused = None if is_public(scope["method"], scope["path"]) else self._refused(headers)
         if refused is None:
             await self.app(scope, receive, send)
             return
@@ -154,6 +155,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   docs_url="/docs", redoc_url=None, lifespan=lifespan)
     app.state.server = server
     add_endpoints(app, server)
+    add_board(app)  # the web board at / (docs/board.md)
     app.add_exception_handler(Problem, _on_problem)
     app.add_exception_handler(HTTPException, _on_http)
     app.add_exception_handler(Exception, _on_bug)

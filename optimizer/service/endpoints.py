@@ -13,7 +13,7 @@ from fastapi import FastAPI, Request, Response
 from fastapi.responses import StreamingResponse
 
 from optimizer import __version__
-from optimizer.service import mask, queries
+from optimizer.service import mask, openapi, queries, stream
 from optimizer.service.app import Server, json_response, read_body
 from optimizer.service.problems import Problem
 
@@ -94,6 +94,7 @@ JSON_ROUTES: list[tuple[str, Any, bool, dict[str, Any], str]] = [
 
 
 def add_endpoints(app: FastAPI, server: Server) -> None:
+    openapi.install(app)
     app.get("/v1/health", summary="Liveness", operation_id="health")(health)
     app.get("/v1/examples", summary="The bundled example files, by name",
             operation_id="examples")(examples)
@@ -113,14 +114,7 @@ def add_endpoints(app: FastAPI, server: Server) -> None:
                         media_type="application/x-ndjson")
 
     async def solve_stream(request: Request) -> StreamingResponse:
-        # The search offers no hook per better answer, so the stream holds the final
-        # answer only (an `improved` event per answer needs one; docs/formats.md).
-        result = await server.answer(queries.solve, request, gated=True)
-
-        async def events() -> Any:
-            yield f"event: final\ndata: {json.dumps(result)}\n\n"
-        return StreamingResponse(events(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store"})
+        return await stream.solve_stream(server, request)
 
     async def batch_mask(request: Request) -> Response:
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -135,7 +129,8 @@ def add_endpoints(app: FastAPI, server: Server) -> None:
     app.post("/v1/moves", summary="Legal moves on the view lattice, a move a line (NDJSON; "
              "the moves of `moves --json`)", operation_id="moves", openapi_extra=body(
                  ["unit", "manoeuvre"], {**UNIT, "limit": {"type": "integer"}}))(moves)
-    app.post("/v1/solve/stream", summary="As /v1/solve, as Server-Sent Events (`final`)",
+    app.post("/v1/solve/stream",
+             summary="As /v1/solve, as Server-Sent Events (`improved` answers, then `final`)",
              operation_id="solve_stream",
              openapi_extra=body(["unit", "manoeuvre", "objective"], SEARCH))(solve_stream)
     extra = body(["unit", "manoeuvre", "poses"], {**UNIT, "poses": POSES})

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from constraints.core.jsonread import Node
+from optimizer.dispatch import require
 from optimizer.service.problems import Problem
 from optimizer.service.queries import Service, body_fields
 from optimizer.service.scenarios import Entry, scenario_of
@@ -25,6 +26,7 @@ ROW_BYTES = 4 * 8  # x, y, facing, files: four float64
 def judged(service: Service, entry: Entry, unit: Any, manoeuvre: Any,
            poses: np.ndarray) -> np.ndarray:
     """Whether each pose (rows x, y, facing, files) is legal: the batch judge's sound mask."""
+    require(entry.scenario, "legal_mask")
     judge = service.cache.judge(entry, Node(unit, "$.unit").string(),
                                 Node(manoeuvre, "$.manoeuvre").string())
     if len(poses) == 0:

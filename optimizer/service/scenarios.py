@@ -74,18 +74,14 @@ class ScenarioCache:
 
     def judge(self, entry: Entry, unit: str, manoeuvre: str) -> Any:
         """The batch judge of a unit's manoeuvre on this scenario, built once."""
-        from optimizer.batch import BatchJudge
+        from optimizer.batch.judge import pose_judge
 
         key = (unit, manoeuvre)
         with self._lock:
             found = entry.judges.get(key)
         if found is not None:
             return found
-        try:
-            built = BatchJudge(entry.scenario, unit, manoeuvre)
-        except NotImplementedError as exc:  # a clause without a batch mask (whfb7's, today)
-            raise Problem(422, f"$.manoeuvre: the batch mask cannot judge this manoeuvre of "
-                          f"rules {entry.scenario.rules!r} ({exc})", "$.manoeuvre") from None
+        built = pose_judge(entry.scenario, unit, manoeuvre)
         with self._lock:
             entry.judges[key] = built
             while len(entry.judges) > JUDGES_PER_SCENARIO:

@@ -48,10 +48,10 @@ def examples() -> list[tuple[int, Any]]:
 
 
 # The format of each complete example, in the order docs/formats.md shows them.
-EXPECTED = ["scenario", "move", "move", "move", "move", "move", "verdict", "casualties",
+EXPECTED = ["scenario", "move", "move", "move", "move", "move", "casualties",
             "scenario", "move", "move", "move", "scenario", "route", "route-result",
             "lof-result"]
-ELIDED = 4  # the search, nudge, judged-nudge and Combat Reform results
+ELIDED = 5  # the verdict (its models), search, nudge, judged-nudge and Combat Reform results
 
 
 def test_the_examples_are_the_expected_ones() -> None:

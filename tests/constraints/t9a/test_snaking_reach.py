@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 
+from constraints.core.scenario_io import scenario_from_json
 from constraints.geometry.frame import Frame
 from constraints.geometry.pieces import ReachPieces, facing_gap_deg, sector_distance, sector_support
 from constraints.rank_and_file.kinematics import Costs, arc, chord, snake
@@ -21,10 +22,19 @@ from constraints.rank_and_file.snaking_reach import (
     psi_projected,
 )
 from constraints.rank_and_file.unit import Base
-from constraints.t9a.moves import forward, wheel
-from optimizer.search.certify import ROUND_BOXES, STUCK_BOXES, certify
+from constraints.sat.lattice import Lattice
+from constraints.t9a.checker import check_move
+from constraints.t9a.examples import field
+from constraints.t9a.examples import unit as ex_unit
+from constraints.t9a.examples import wall as ex_wall
+from constraints.t9a.moves import Manoeuvre, Move, forward, wheel
+from optimizer.search.certify import ROUND_BOXES, STUCK_BOXES, _split, certify
 from optimizer.search.objectives import Objective
+from optimizer.search.request import SearchRequest
 from tests.support import unit
+
+OBJECTIVES = ("target_distance", "front_target_distance", "target_pose", "forward",
+              "face_point")
 
 
 def _random_way(rng: np.random.Generator, window: float, wheels: int):
@@ -190,3 +200,110 @@ def test_a_certificate_that_cannot_close_stops_early_and_stays_sound(claimed):
     assert stuck.bound <= stuck.reached and stuck.bound <= 1.5252
     full = certify(goal, MarchReach(shape), 1.5252)  # closes: the best way's own value
     assert full.closed and (full.reached is None or full.reached >= 1.5252 - 0.01)
+
+
+# -- the certificate's own boxes, and legal ways beside walls and friends ----------------------
+
+def _inside(reach, mids, halves, way, u, tag):
+    pieces = reach.pieces(mids, halves)
+    end = way.end
+    h = math.radians(end.facing_deg)
+    front = np.asarray(end.centre) + u.depth_in / 2.0 * np.array([math.cos(h), math.sin(h)])
+    assert not pieces.empty[0], tag
+    assert sector_distance(front, pieces)[0] <= 1e-9, tag
+    assert sector_distance(np.asarray(end.centre), pieces.centres())[0] <= 1e-9, tag
+    off = abs((end.facing_deg - pieces.facing[0] + 180.0) % 360.0 - 180.0)
+    assert off <= pieces.spread[0] + 1e-9, tag
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_every_random_way_ends_inside_each_box_of_the_certificates_splits(seed):
+    """The boxes the certificate judges (the initial grid, then halves along the parameter
+    that moves a piece most: one side of h = 0, so pieces without a margin, or across it)
+    hold every way whose parameters they hold, down to boxes a millionth of a degree wide;
+    ways of up to four wheels, some turning back to exactly their start heading (h = 0) or
+    to the window's edge."""
+    rng = np.random.default_rng(5000 + seed)
+    files, ranks = int(rng.integers(1, 8)), int(rng.integers(1, 5))
+    u = unit(models=files * ranks, files=files, centre=(50.0, 50.0),
+             facing=float(rng.uniform(0.0, 360.0)))
+    window = float(rng.choice([30.0, 45.0, 60.0, 90.0]))
+    advance = seed % 2 == 0
+    pivot = float(rng.uniform(-180.0, 180.0)) if advance else 0.0
+    steps, headings = _random_way(rng, window, int(rng.integers(0, 5)))
+    if seed % 5 == 1 and len(headings) > 1:  # back to the start heading: h = 0 exactly
+        steps += (wheel(float(np.clip(-headings[-1], -90.0, 90.0))),)
+        headings.append(headings[-1] + float(np.clip(-headings[-1], -90.0, 90.0)))
+    way = snake(u, pivot, steps)
+    shape = SnakingShape(u.pose.centre, u.pose.facing_deg, u.width_in, u.depth_in,
+                         way.distance_in + 1e-9, window)
+    params = np.radians([headings[-1], min(headings), max(headings)])
+    if advance:
+        params = np.concatenate([[math.radians(pivot)], params])
+    reach = AdvanceReach(shape) if advance else MarchReach(shape)
+    mids, halves = reach.initial()
+    holds = np.all(np.abs(mids - params) <= halves + 1e-12, axis=1)
+    assert holds.any()
+    for k in np.flatnonzero(holds)[:2]:  # a way on a boundary lies in both neighbours
+        box_mid, box_half = mids[k:k + 1], halves[k:k + 1]
+        for depth in range(60):
+            _inside(reach, box_mid, box_half, way, u, (seed, depth))
+            if (box_half * reach.weights).max() < 1e-9:
+                break
+            low_high = _split(box_mid, box_half, reach.weights)
+            child = np.all(np.abs(low_high[0] - params) <= low_high[1] + 1e-12, axis=1)
+            pick = int(np.flatnonzero(child)[rng.integers(child.sum())])
+            box_mid, box_half = low_high[0][pick:pick + 1], low_high[1][pick:pick + 1]
+
+
+def _close_scene(rng: np.random.Generator):
+    """A unit 0.3-0.9" in front of a wall (A20, the wall behind it) with a shallow friend
+    touching its right flank within the contact tolerance (A21: 0.0005" apart), on 1" bases:
+    spears (x 33.5-38.5, y 9-11) facing +y."""
+    gap = float(rng.uniform(0.3, 0.9))
+    return scenario_from_json(field(
+        ex_unit(mobility=float(rng.uniform(3.0, 6.0))),
+        ex_unit("f", models=5, files=5, centre=(41.0005, 10.106)),
+        terrain=(ex_wall("wall", 30.0, 8.5 - gap, 42.0, 9.0 - gap),)))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_no_legal_way_beside_a_wall_and_a_friend_beats_the_bound(seed):
+    """End to end: random ways of up to four wheels of a unit that starts close to a wall
+    (A20) and touching a friend (A21), judged by the checker; for each legal one, the
+    certificate against a worse answer (its value + 1) has a bound no better than the way's
+    value, for every objective (the box holding the way is never settled)."""
+    rng = np.random.default_rng(7000 + seed)
+    scn = _close_scene(rng)
+    advance = seed % 2 == 0
+    manoeuvre = "advance" if advance else "march"
+    u = scn.unit("u")
+    budget = u.mobility_in * (1.0 if advance else 2.0)
+    legal = 0
+    for _ in range(120):
+        if legal == 6:
+            break
+        pivot = float(rng.choice([0.0, rng.uniform(-10.0, 10.0), rng.uniform(-180.0, 180.0)])) \
+            if advance else 0.0
+        steps, _ = _random_way(rng, float(rng.choice([30.0, 90.0])), int(rng.integers(0, 5)))
+        move = Move("u", Manoeuvre(manoeuvre), steps, pivot_deg=pivot)
+        verdict = check_move(scn, move)
+        if not verdict.legal:
+            continue
+        legal += 1
+        name = OBJECTIVES[int(rng.integers(len(OBJECTIVES)))]
+        objective = Objective(name, (float(rng.uniform(25, 47)), float(rng.uniform(5, 25))),
+                              float(rng.uniform(0, 360)) if name == "target_pose" else None)
+        if name == "forward":
+            objective = Objective(name)
+        request = SearchRequest(scn, "u", manoeuvre, objective, Lattice(), 10.0, 1, 1.0,
+                                0.01, 3)
+        goal, relaxation = request.goal, request.relaxation
+        assert isinstance(relaxation, AdvanceReach | MarchReach)
+        assert relaxation.shape.budget == pytest.approx(budget)
+        value = goal.exact(verdict)
+        worse = value - 1.0 if goal.maximise else value + 1.0
+        bound = certify(goal, relaxation, worse, max_boxes=20_000).bound
+        assert (bound >= value - 1e-9) if goal.maximise else (bound <= value + 1e-9), \
+            (seed, move, name, value, bound)
+    assert legal >= 3

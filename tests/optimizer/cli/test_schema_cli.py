@@ -113,13 +113,17 @@ def outputs(tmp_path_factory: Any) -> dict[str, tuple[int, str]]:
     return found
 
 
+def _not_json(token: str) -> Any:
+    raise AssertionError(f"{token} is not JSON")
+
+
 @pytest.mark.parametrize(("key", "name"), [(k, n) for k, _, n in COMMANDS])
 def test_every_result_validates(outputs: dict[str, tuple[int, str]], key: str,
                                 name: str) -> None:
     code, text = outputs[key]
     assert code in (0, 1), text
     validate(name, text)
-    data = json.loads(text)
+    data = json.loads(text, parse_constant=_not_json)  # strict JSON: no Infinity, no NaN
     errors = [e.message for e in
               jsonschema.Draft202012Validator(json_schema(name)).iter_errors(data)]
     assert errors == []

@@ -27,6 +27,15 @@ def test_wheels_the_other_way_and_turns_are_kept_apart() -> None:
     assert tidy_steps((turn(90.0), turn(90.0))) == (turn(90.0), turn(90.0))
 
 
+def test_wheels_that_would_turn_past_90_degrees_as_one_stay_two() -> None:
+    """A way wheeling -45 then -54 (a forward leg of noise between) ended bench_random's
+    request 17 on an empty table with a wheel of -99 deg, an InvalidInputError from the
+    search (issue 31's measurements)."""
+    steps = (wheel(-45.0), forward(1e-9), wheel(-54.0))
+    assert tidy_steps(steps) == (wheel(-45.0), wheel(-54.0))
+    assert tidy_steps((wheel(45.0), wheel(45.0))) == (wheel(90.0),)
+
+
 def test_a_forward_leg_is_never_lengthened() -> None:
     (leg,) = tidy_steps((forward(0.9999999999),))
     assert leg == Step(StepKind.FORWARD, 0.999999) and leg.value <= 0.9999999999

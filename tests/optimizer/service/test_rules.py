@@ -17,7 +17,7 @@ from optimizer.service import Settings
 from optimizer.service.app import MAX_BODY_BYTES
 from optimizer.service.gate import Gate
 from optimizer.service.problems import Problem
-from tests.optimizer.service.conftest import Running, example
+from tests.optimizer.service.conftest import EXAMPLES, Running, example
 
 PROBLEM = "application/problem+json"
 
@@ -242,12 +242,27 @@ def test_a_bad_binary_mask_is_a_problem(client: httpx.Client, content: bytes,
 
 
 def test_queries_a_system_does_not_answer_are_422(client: httpx.Client) -> None:
-    mask = client.post("/v1/mask", json={"scenario": example("goblins"), "unit": "goblins",
-                                         "manoeuvre": "march", "poses": [[1, 2, 3, 4]]})
-    assert_problem(mask, 422, "$.manoeuvre")
-    assert "batch mask" in mask.json()["detail"]
+    mask = client.post("/v1/mask", json={"scenario": example("ruins"), "unit": "trooper",
+                                         "manoeuvre": "move", "poses": [[1, 2, 3, 4]]})
+    assert_problem(mask, 422, "$")
+    assert "legal_mask" in mask.json()["detail"]
     assert_problem(client.post("/v1/why-not", json={"scenario": example("ruins"),
                                                     "move": example("ruins_route")}), 422, "$")
+
+
+def test_the_whfb7_mask_is_the_python_one(client: httpx.Client) -> None:
+    from optimizer import legal_mask, load_scenario
+
+    poses = [[24.0, 14.0, 90.0, 5], [24.0, 40.0, 90.0, 5], [25.0, 15.0, 80.0, 5],
+             [24.0, 14.0, 90.5, 5], [20.0, 12.0, 100.0, 5]]
+    body = {"scenario": example("goblins"), "unit": "goblins", "manoeuvre": "march",
+            "poses": poses}
+    got = client.post("/v1/mask", json=body)
+    assert got.status_code == 200, got.text
+    rows = np.array(poses)
+    expected = legal_mask(load_scenario(EXAMPLES / "goblins.json"), "goblins", "march",
+                          rows[:, :2], rows[:, 2], files=rows[:, 3].astype(int))
+    assert got.json() == expected.tolist() and got.json()[:2] == [True, False]
 
 
 def test_searches_in_processes_answer_as_in_threads(serve: Callable[[Settings], Running],

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import partial
 
 from constraints.core.scenario import Scenario
-from constraints.core.verdict import Reading, Verdict, Violation
+from constraints.core.verdict import ModelPlace, Reading, Verdict, Violation
 from constraints.errors import InvalidInputError
+from constraints.rank_and_file.unit import Unit
 from constraints.t9a.clauses.combat_reform import CLAUSES, CombatReformClause
 from constraints.t9a.clauses.combat_reform.context import ReformContext
 from constraints.t9a.combat_reform import UnitReform, placed
@@ -54,7 +56,14 @@ def check_combat_reform(scenario: Scenario, reforms: Sequence[UnitReform],
     end = contexts[-1].end_unit
     return Verdict(",".join(r.unit for r in reforms), MANOEUVRE, end.pose.centre,
                    end.pose.facing_deg, end.files, end.corners(), tuple(violations),
-                   measurements, readings=tuple(readings)).refereed(referee)
+                   measurements, readings=tuple(readings),
+                   models_of=partial(_models, tuple(c.end_unit for c in contexts))
+                   ).refereed(referee)
+
+
+def _models(units: tuple[Unit, ...]) -> tuple[ModelPlace, ...]:
+    """Where every reformed unit's models end (a verdict's `end.models`)."""
+    return tuple(m for unit in units for m in unit.model_places())
 
 
 def _judge(clauses: Sequence[type[CombatReformClause]], ctx: ReformContext, suffix: str,

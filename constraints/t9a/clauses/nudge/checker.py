@@ -30,7 +30,7 @@ def check_nudge(scenario: Scenario, unit_id: str, previous: Mapping[str, str],
     return Verdict(unit_id, "nudge", end.pose.centre, end.pose.facing_deg, end.files,
                    end.corners(), tuple(violations), measurements,
                    steps=tuple(leg.to_json() for leg in ctx.legs),
-                   readings=tuple(readings)).refereed(referee)
+                   readings=tuple(readings), models_of=end.model_places).refereed(referee)
 
 
 def context(scenario: Scenario, unit_id: str, previous: Mapping[str, str],

@@ -1,0 +1,75 @@
+// The side panel's words: verdicts and search results, said plainly.
+
+function node(tag, text, cls) {
+  const n = document.createElement(tag);
+  if (text !== undefined) n.textContent = text;
+  if (cls) n.className = cls;
+  return n;
+}
+
+const fmt = (v) => (typeof v === "number" ? (Math.round(v * 1000) / 1000).toString() : String(v));
+
+export function showMessage(box, text) {
+  box.replaceChildren(node("p", text, "hint"));
+}
+
+// A verdict: LEGAL, ILLEGAL with each broken rule by its name and its measurement, or NOT
+// PROVED with the reason.
+export function showVerdict(box, verdict, names) {
+  box.replaceChildren();
+  const kind = verdict.legal === true ? "legal" : verdict.legal === false ? "illegal"
+    : "not_proved";
+  const head = node("p", { legal: "LEGAL", illegal: "ILLEGAL", not_proved: "NOT PROVED" }[kind],
+                    `status-line ${kind}`);
+  head.dataset.testid = "verdict-status";
+  head.setAttribute("data-testid", "verdict-status");
+  box.appendChild(head);
+  if (verdict.violations && verdict.violations.length) {
+    const list = node("ul");
+    list.setAttribute("data-testid", "violations");
+    for (const v of verdict.violations) {
+      const item = node("li");
+      item.setAttribute("data-clause", v.clause);
+      item.appendChild(node("strong", names[v.clause] || v.clause));
+      item.appendChild(node("span", `: measured ${fmt(v.measured)}, limit ${fmt(v.limit)} ` +
+                                    `${v.dimension}`));
+      item.appendChild(node("div", v.message, "hint"));
+      item.appendChild(node("div", v.clause, "hint"));
+      list.appendChild(item);
+    }
+    box.appendChild(list);
+  }
+  if (verdict.not_proved) box.appendChild(node("p", verdict.not_proved, "hint"));
+  if (verdict.dangerous_terrain && verdict.dangerous_terrain.length) {
+    for (const t of verdict.dangerous_terrain) {
+      box.appendChild(node("p", `Dangerous Terrain test: ${t.terrain}, ${t.dice} dice` +
+                                (t.test === null ? "" : `, test ${t.test}`)));
+    }
+  }
+}
+
+// A search result: its status first (OPTIMAL, or FEASIBLE with the bound), then the move.
+export function showSearch(box, result, elapsed) {
+  box.replaceChildren();
+  const o = result.objective || {};
+  let line = result.status;
+  if (result.status === "OPTIMAL") line += ` (${o.name} ${fmt(o.value)})`;
+  if (result.status === "FEASIBLE") {
+    line += ` (${o.name} ${fmt(o.value)}, bound ${fmt(o.bound)}; not proved best)`;
+  }
+  const head = node("p", line, `status-line ${result.status === "OPTIMAL" ||
+                                               result.status === "FEASIBLE" ? "legal" : "illegal"}`);
+  head.setAttribute("data-testid", "search-status");
+  box.appendChild(head);
+  const why = { INFEASIBLE: "no legal move reaches any pose here (proved)",
+                NOT_FOUND: "the family searched holds no legal move (nothing proved beyond it)",
+                TIMEOUT: "the time limit ended the search before a move was found" };
+  if (why[result.status]) box.appendChild(node("p", why[result.status], "hint"));
+  if (result.move) {
+    const steps = (result.move.steps || []).map((s) => Object.entries(s)
+      .map(([k, v]) => `${k} ${fmt(v)}`).join(" ")).join(", ");
+    const pivot = result.move.pivot ? `pivot ${fmt(result.move.pivot)}°, ` : "";
+    box.appendChild(node("p", `${result.move.manoeuvre}: ${pivot}${steps || "(no steps)"}`));
+  }
+  if (elapsed !== undefined) box.appendChild(node("p", `${elapsed.toFixed(2)} s`, "hint"));
+}

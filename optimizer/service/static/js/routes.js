@@ -1,0 +1,63 @@
+// Infinity: click a destination for the selected trooper and see its route (/v1/route), and
+// where a Move can end on each level (/v1/route/reach).
+
+import { fail, status } from "./main.js";
+
+export function setupRoutes(state) {
+  document.addEventListener("trooper-selected", () => {
+    state.routeMode = true;
+    state.view.paths([]);
+    if (document.getElementById("show-reach").checked) reach(state).catch(fail);
+  });
+  document.addEventListener("board-click", (e) => {
+    if (state.system !== "infinity" || !state.selected) return;
+    route(state, e.detail).catch(fail);
+  });
+  document.getElementById("show-reach").addEventListener("change", () => {
+    if (document.getElementById("show-reach").checked) reach(state).catch(fail);
+    else state.view.region([]);
+  });
+}
+
+async function route(state, to) {
+  status("routing…");
+  const result = await state.api.post("/v1/route", {
+    scenario_id: state.scenarioId, unit: state.selected,
+    to: to.map((v) => Math.round(v * 100) / 100),
+  });
+  state.view.paths(result.path ? [result.path.map((p) => [p[0], p[1]])] : [], "route");
+  const box = document.getElementById("route");
+  box.replaceChildren();
+  const head = document.createElement("p");
+  head.className = `status-line ${result.legal ? "legal" : "illegal"}`;
+  head.setAttribute("data-testid", "route-status");
+  head.textContent = `${result.status}: ${result.skill || ""} ` +
+    (result.length !== undefined ? `${result.length.toFixed(2)}"` : "");
+  box.appendChild(head);
+  for (const p of result.path || []) {
+    const line = document.createElement("div");
+    line.className = "hint";
+    line.textContent = `(${p[0].toFixed(2)}, ${p[1].toFixed(2)}) level ${p[2]}"`;
+    box.appendChild(line);
+  }
+  for (const v of result.violations || []) {
+    const line = document.createElement("p");
+    line.textContent = `${state.ruleNames[v.clause] || v.clause}: ${v.message}`;
+    box.appendChild(line);
+  }
+  status(`route: ${result.status}`);
+}
+
+async function reach(state) {
+  if (!state.selected) return;
+  const result = await state.api.post("/v1/route/reach",
+                                      { scenario_id: state.scenarioId, unit: state.selected });
+  state.view.region((result.levels || []).flatMap((l) => l.polygons), "reach");
+  const box = document.getElementById("route");
+  box.replaceChildren();
+  for (const l of result.levels || []) {
+    const line = document.createElement("p");
+    line.textContent = `level ${l.level}": ${l.area.toFixed(1)} sq in`;
+    box.appendChild(line);
+  }
+}

@@ -1,0 +1,351 @@
+"""The web board (docs/board.md) in a real headless Chromium (Debian's `chromium`, driven by
+Playwright) against a real uvicorn on 127.0.0.1: what a player sees is what the API says.
+
+Without chromium these tests are skipped, unless MANOEUVRE_REQUIRE_BROWSER is set (CI sets
+it in .ci/run): then a missing browser fails them loudly."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.optimizer.service.conftest import Running, example
+
+CHROMIUM = os.environ.get("MANOEUVRE_CHROMIUM", "/usr/bin/chromium")  # else `chromium` on PATH
+REQUIRED = bool(os.environ.get("MANOEUVRE_REQUIRE_BROWSER"))
+STATIC = Path(__file__).resolve().parents[3] / "optimizer" / "service" / "static"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    if executable is None:
+        if REQUIRED:
+            pytest.fail(f"MANOEUVRE_REQUIRE_BROWSER is set but there is no chromium at "
+                        f"{CHROMIUM} (apt-get install -y chromium)")
+        pytest.skip("no chromium (apt-get install -y chromium; CI requires it)")
+    sync_api = pytest.importorskip("playwright.sync_api") if not REQUIRED else \
+        __import__("playwright.sync_api", fromlist=["sync_playwright"])
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+class Board:
+    """A page of the board, recording every console error and failed request."""
+
+    def __init__(self, page: Any, server: Running) -> None:
+        self.page, self.server, self.problems = page, server, []
+        page.on("console", lambda m: self.problems.append(f"console {m.type}: {m.text}")
+                if m.type in ("error", "warning") else None)
+        page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        page.on("requestfailed", lambda r: self.problems.append(
+            f"failed {r.url}: {r.failure}") if "abort" not in (r.failure or "").lower()
+            else None)
+        page.on("response", lambda r: self.problems.append(f"HTTP {r.status} {r.url}")
+                if r.status >= 400 else None)
+
+    def open(self, name: str) -> None:
+        self.page.goto(f"{self.server.url}/?example={name}")
+        self.page.wait_for_function(f"window.board && window.board.name === {name!r} && "
+                                    "!window.board.loading && "
+                                    "document.querySelectorAll('[data-unit]').length > 0")
+
+    def state(self, expression: str) -> Any:
+        return self.page.evaluate(f"() => JSON.parse(JSON.stringify({expression}))")
+
+    def client(self, point: tuple[float, float]) -> tuple[float, float]:
+        x, y = self.page.evaluate(f"window.board.view.client([{point[0]}, {point[1]}])")
+        return x, y
+
+    def select(self, unit: str, manoeuvre: str) -> None:
+        x, y = self.client(tuple(self.state(f"window.board.placed[{unit!r}].centre")))
+        self.page.mouse.click(x, y)
+        self.page.click(f"[data-testid=manoeuvre-{manoeuvre}]")
+        self.settled()
+
+    def settled(self) -> str:
+        """The ghost's state once the latest verdict is in (not pending)."""
+        self.page.wait_for_selector("[data-testid=ghost]:not([data-state=pending])")
+        state: str = self.page.get_attribute("[data-testid=ghost]", "data-state")
+        return state
+
+    def drag_ghost(self, to: tuple[float, float], steps: int = 12) -> str:
+        """Drag the ghost by its centre to `to` (world inches), as a player's mouse does."""
+        centre = self.state("window.board.ghost.centre")
+        x0, y0 = self.client(tuple(centre))
+        x1, y1 = self.client(to)
+        mouse = self.page.mouse
+        mouse.move(x0, y0)
+        mouse.down()
+        mouse.move(x1, y1, steps=steps)
+        mouse.up()
+        return self.settled()
+
+    def ghost_pose(self) -> tuple[list[float], float]:
+        centre = self.page.get_attribute("[data-testid=ghost]", "data-centre")
+        facing = self.page.get_attribute("[data-testid=ghost]", "data-facing")
+        return [float(v) for v in centre.split(",")], float(facing)
+
+    def api(self, path: str, body: dict[str, Any]) -> Any:
+        with httpx.Client(base_url=self.server.url, timeout=120.0) as client:
+            answer = client.post(path, json=body)
+            assert answer.status_code == 200, answer.text
+            return answer.json()
+
+
+@pytest.fixture()
+def board(browser: Any, server: Running) -> Iterator[Board]:
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    opened = Board(page, server)
+    yield opened
+    problems = list(opened.problems)
+    page.close()
+    assert problems == [], "the board logged errors or failed requests"
+
+
+def test_the_board_is_served_and_draws_an_example(board: Board) -> None:
+    board.open("spears")
+    placed = board.state("window.board.placed.spears")
+    still = board.api("/v1/check", {"scenario": example("spears"),
+                                    "move": {"unit": "spears", "manoeuvre": "advance",
+                                             "steps": []}})
+    assert placed["models"] == still["end"]["models"]  # drawn where the service says
+    drawn = board.page.eval_on_selector_all('[data-unit="spears"] .model',
+                                            "ms => ms.map(m => m.dataset.model)")
+    assert sorted(drawn) == sorted(still["end"]["models"])
+    assert board.page.locator('[data-unit="spears"] .model.character').count() == 1
+    assert board.page.locator(".terrain.kind-impassable").count() == 1
+    assert board.page.locator(".terrain.kind-dangerous").count() == 1
+
+
+def test_a_ghost_dragged_onto_the_rocks_turns_red_naming_the_rule(board: Board) -> None:
+    board.open("spears")
+    board.select("spears", "march")
+    assert board.drag_ghost((28.0, 17.5)) == "illegal"
+    assert board.page.inner_text("[data-testid=verdict-status]") == "ILLEGAL"
+    shown = board.page.eval_on_selector_all("[data-testid=violations] li",
+                                            "ls => ls.map(l => l.dataset.clause)")
+    move = board.state("window.board.move")
+    assert move["manoeuvre"] == "march" and move["centre"] == pytest.approx([28.0, 17.5],
+                                                                            abs=0.05)
+    verdict = board.api("/v1/check", {"scenario": example("spears"), "move": move})
+    assert shown == [v["clause"] for v in verdict["violations"]]
+    assert "t9a.unit_spacing" in shown
+    assert "Unit Spacing" in board.page.inner_text("[data-testid=violations]")
+    assert "impassable terrain rocks" in board.page.inner_text("[data-testid=violations]")
+    # the deciding measurement is drawn, where the answer puts it
+    assert board.page.locator('.witness[data-clause="t9a.unit_spacing"]').count() == 1
+
+
+def test_a_ghost_dragged_to_open_ground_turns_green(board: Board) -> None:
+    board.open("spears")
+    board.select("spears", "march")
+    assert board.drag_ghost((28.0, 17.5)) == "illegal"
+    assert board.drag_ghost((36.0, 15.0)) == "legal"
+    assert board.page.inner_text("[data-testid=verdict-status]") == "LEGAL"
+    assert board.page.locator(".witness").count() == 0
+
+
+def test_keys_move_the_ghost_a_tenth_of_an_inch_and_turn_it_a_degree(board: Board) -> None:
+    board.open("spears")
+    board.select("spears", "march")
+    board.page.focus("[data-testid=board]")
+    for key in ["ArrowUp"] * 20 + ["ArrowLeft", "q", "q", "e"]:
+        board.page.keyboard.press(key)
+    board.settled()
+    centre, facing = board.ghost_pose()
+    assert centre == pytest.approx([35.9, 12.0], abs=1e-6)
+    assert facing == pytest.approx(91.0)
+    # only the latest request's answer is shown: the verdict is for where the ghost is
+    verdict = board.state("window.board.verdict")
+    assert verdict["end"]["centre"] == pytest.approx([35.9, 12.0], abs=1e-6)
+    assert board.state("window.board.checks.seq") >= 24
+
+
+def test_best_move_here_ends_the_unit_at_the_solvers_pose(board: Board) -> None:
+    board.open("spears")
+    board.select("spears", "march")
+    board.drag_ghost((33.0, 14.0))
+    for _ in range(20):  # turn it to face 70 degrees (from 90)
+        board.page.keyboard.press("e")
+    board.settled()
+    board.page.click("[data-testid=best]")
+    board.page.wait_for_selector("[data-testid=search-status]")
+    board.page.wait_for_function("document.body.dataset.animating === '0'")
+    board.settled()
+    final = board.state("window.board.lastSolve")  # the stream's `final` event, as read
+    assert board.state("window.board.improved") >= 1  # progress: better answers on the way
+    centre, facing = board.ghost_pose()
+    assert centre == pytest.approx(final["verdict"]["end"]["centre"], abs=1e-6)
+    assert facing == pytest.approx(final["verdict"]["end"]["facing"], abs=1e-6)
+    assert board.page.inner_text("[data-testid=search-status]").startswith(final["status"])
+    # the same request straight to the API: the same answer (a search its proof ends)
+    body = {"scenario": example("spears"), "unit": "spears", "manoeuvre": "march",
+            "objective": {"name": "target_pose", "point": [33.0, 14.0], "facing": 70.0},
+            "time_limit": 10}
+    direct = board.api("/v1/solve", body)
+    assert direct["status"] == final["status"] == "OPTIMAL"
+    assert direct["move"] == final["move"]
+    assert direct["verdict"]["end"] == final["verdict"]["end"]
+    assert math.dist(centre, [33.0, 14.0]) > 0.01  # the solver's pose, not the one asked
+
+
+def test_casualties_give_the_nudges_the_api_gives(board: Board) -> None:
+    board.open("melee")
+    casualties = json.loads((STATIC.parents[2] / "examples" / "melee_casualties.json")
+                            .read_text(encoding="utf-8"))
+    for unit, count in casualties.items():
+        board.page.fill(f"[data-testid=casualties-{unit}]", str(count))
+    board.page.click("[data-testid=nudge]")
+    board.page.wait_for_selector("[data-testid=nudges] li")
+    answer = board.api("/v1/nudge", {"scenario": example("melee"), "casualties": casualties})
+    shown = board.page.eval_on_selector_all("[data-testid=nudges] li[data-unit]",
+                                            "ls => ls.map(l => l.dataset.unit)")
+    assert shown == [n["unit"] for n in answer["nudges"]]
+    assert shown, "the melee's casualties call for a nudge"
+    assert board.page.locator(".nudge-arrow").count() == len(
+        [u for u in answer["units"] if u["id"] in ("spears", "orcs", "wolves")])
+
+
+def test_an_infinity_route_click_shows_the_apis_route(board: Board) -> None:
+    board.open("ruins")
+    x, y = board.client((4.8, 13.0))
+    board.page.mouse.click(x, y)
+    board.page.wait_for_function("window.board.selected === 'fusilier'")
+    with board.page.expect_response("**/v1/route") as routed:
+        board.page.mouse.click(*board.client((6.0, 10.0)))
+    board.page.wait_for_selector("[data-testid=route-status]")
+    answer = routed.value.json()
+    assert board.page.inner_text("[data-testid=route-status]").startswith(answer["status"])
+    drawn = board.page.get_attribute(".route", "points")
+    assert len(drawn.split()) == len(answer["path"])
+
+
+def test_the_board_needs_no_token_but_the_api_does(serve: Any) -> None:
+    from optimizer.service import Settings
+
+    secured = serve(Settings(token="s3cret"))
+    with secured.client() as client:
+        assert client.get("/").status_code == 200
+        assert client.get("/board/js/main.js").status_code == 200
+        assert client.get("/v1/health").status_code == 401
+        assert client.post("/", content=b"{}").status_code in (401, 405)
+
+
+def test_every_static_file_is_package_data() -> None:
+    import tomllib
+
+    config = tomllib.loads((STATIC.parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = config["tool"]["setuptools"]["package-data"]["optimizer.service"]
+    files = {p.relative_to(STATIC.parent).as_posix() for p in STATIC.rglob("*") if p.is_file()}
+    covered = {f for f in files if any(Path(f).match(g) for g in globs)}
+    assert covered == files
+
+
+def test_apply_moves_the_unit_and_undo_redo_step_back_and_forth(board: Board) -> None:
+    board.open("spears")
+    board.select("spears", "march")
+    assert board.drag_ghost((36.0, 15.0)) == "legal"
+    end = board.state("window.board.verdict.end")
+    board.page.click("[data-testid=apply]")
+    board.page.wait_for_function("window.board.undo.length === 1 && !window.board.loading "
+                                 "&& window.board.selected === 'spears'")
+    board.settled()
+    assert board.state("window.board.placed.spears.centre") == end["centre"]
+    unit = board.state("window.board.scenario.units[0]")
+    assert unit["centre"] == end["centre"] and unit["facing"] == end["facing"]
+    board.page.click("[data-testid=undo]")
+    board.page.wait_for_function("window.board.redo.length === 1 && !window.board.loading")
+    assert board.state("window.board.placed.spears.centre") == [36.0, 10.0]
+    board.page.click("[data-testid=redo]")
+    board.page.wait_for_function("window.board.undo.length === 1 && !window.board.loading")
+    assert board.state("window.board.placed.spears.centre") == end["centre"]
+
+
+def test_a_fast_drag_ends_with_the_verdict_for_where_the_ghost_is(board: Board) -> None:
+    board.open("spears")
+    board.select("spears", "march")
+    sent = board.state("window.board.checks.seq")
+    board.drag_ghost((28.0, 17.5), steps=40)  # as fast as the events come, no waiting
+    centre, _ = board.ghost_pose()
+    verdict = board.state("window.board.verdict")
+    assert verdict["end"]["centre"] == pytest.approx(centre, abs=1e-6)
+    assert verdict["end"]["centre"] == pytest.approx([28.0, 17.5], abs=0.05)
+    assert board.state("window.board.checks.seq") - sent >= 40
+    assert verdict["legal"] is False
+
+
+def test_with_a_token_the_board_calls_the_api_with_it(browser: Any, serve: Any) -> None:
+    from optimizer.service import Settings
+
+    secured = serve(Settings(token="s3cret"))
+    page = browser.new_page()
+    opened = Board(page, secured)
+    page.goto(f"{secured.url}/?example=spears#token=s3cret")
+    page.wait_for_function("window.board && window.board.name === 'spears' && "
+                           "!window.board.loading && "
+                           "document.querySelectorAll('[data-unit]').length > 0")
+    problems = list(opened.problems)
+    page.close()
+    assert problems == []
+
+
+def test_a_scenario_the_server_forgot_is_registered_again(board: Board) -> None:
+    board.open("spears")
+    board.page.evaluate("window.board.scenarioId = '0'.repeat(64)")  # an id it never gave
+    board.select("spears", "march")
+    assert board.drag_ghost((36.0, 15.0)) == "legal"
+    assert board.state("window.board.scenarioId") != "0" * 64
+    # the one 404 that asked for it again is expected; nothing else went wrong
+    board.problems[:] = [p for p in board.problems if "404" not in p]
+
+
+def test_the_legal_region_drawn_is_the_apis(board: Board) -> None:
+    board.open("spears")
+    board.select("spears", "march")
+    board.page.check("[data-testid=show-region]")
+    board.page.wait_for_function("document.body.dataset.region === 'ready'")
+    answer = board.api("/v1/region", {"scenario": example("spears"), "unit": "spears",
+                                      "manoeuvre": "march", "facing": 90})
+    geometry = answer["geometry"]
+    polygons = [geometry["coordinates"]] if geometry["type"] == "Polygon" \
+        else geometry["coordinates"]
+    assert polygons, "the spears can March somewhere"
+    drawn = board.page.eval_on_selector_all(".region", "ps => ps.map(p => p.getAttribute('d'))")
+    assert len(drawn) == len(polygons)
+    assert [d.count("M") for d in drawn] == [len(rings) for rings in polygons]
+
+
+def test_download_move_saves_the_file_the_command_line_reads(board: Board) -> None:
+    board.open("spears")
+    board.select("spears", "march")
+    board.drag_ghost((36.0, 15.0))
+    with board.page.expect_download() as saved:
+        board.page.click("[data-testid=download-move]")
+    move = json.loads(Path(saved.value.path()).read_text(encoding="utf-8"))
+    assert move == board.state("window.board.move")
+    verdict = board.api("/v1/check", {"scenario": example("spears"), "move": move})
+    assert verdict == board.state("window.board.verdict")
+
+
+def test_a_whfb7_reform_is_judged_live(board: Board) -> None:
+    board.open("goblins")
+    board.select("goblins", "reform")
+    board.page.fill("[data-testid=files]", "4")
+    board.page.dispatch_event("[data-testid=files]", "change")
+    board.settled()
+    verdict = board.state("window.board.verdict")
+    assert verdict["end"]["files"] == 4
+    assert board.state("window.board.move") == {"unit": "goblins", "manoeuvre": "reform",
+                                                "files": 4, "facing": 90.0}
+    assert board.page.locator('[data-testid=ghost] .model').count() == 20

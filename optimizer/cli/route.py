@@ -171,23 +171,31 @@ def _draw(output: Any, scenario: Any, result: RouteResult | None,
 
 
 def render_route_file(scenario: Any, path: str | None, output: Any) -> int:
-    """`manoeuvre render` of an Infinity town, with a declared route when given."""
+    """`manoeuvre render` of an Infinity town, with a declared route when given (and each
+    enemy's exposed stretches when the file is a `route --exposure` or `--safest` answer)."""
     from constraints.core.jsonread import read_json
     from constraints.infinity.checker import check_route
     from constraints.infinity.route import route_from_json
     from optimizer.render.route import render_route_to_file
 
-    route = verdict = None
+    route = verdict = exposure = None
     if path:
         try:
             data = read_json(path)
-            if isinstance(data, dict) and "status" in data:  # the output of `route --json`
+            exposed = isinstance(data, dict) and "aro_by" in data  # `--exposure`, `--safest`
+            spacing = data.get("sampled") if exposed else None
+            if isinstance(data, dict) and ("status" in data or exposed):  # a result
                 data = {k: v for k, v in data.items() if k in ROUTE_KEYS}
             route = route_from_json(data)
             verdict = check_route(scenario, route)
+            if exposed:
+                from optimizer.routes.sight import route_exposure
+
+                exposure = route_exposure(scenario, route, *(
+                    (spacing,) if isinstance(spacing, int | float) else ()))
         except InvalidInputError as exc:
             raise exc.in_file(path) from None
-    render_route_to_file(scenario, output, route, verdict)
+    render_route_to_file(scenario, output, route, verdict, exposure=exposure)
     print(f"wrote {output}")
     return EXIT_OK
 

@@ -103,3 +103,21 @@ def test_check_and_route_report_exposure(tmp_path, capsys):
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["aro_by"] == ["near"] and out["exposure"][0]["lof"] == [[0.0, 3.0]]
+
+
+def test_render_draws_the_exposure_of_a_route_answer(tmp_path, capsys):
+    data = town(troopers=(_enemy("near", 10, 12, facing=180.0),))
+    scenario = tmp_path / "s.json"
+    scenario.write_text(json.dumps(data))
+    assert main(["route", str(scenario), "--unit", "fusilier", "--to", "7,12", "--exposure",
+                 "--json"]) == 0
+    answer = tmp_path / "a.json"
+    answer.write_text(capsys.readouterr().out)
+    plain = json.loads(answer.read_text())
+    del plain["aro_by"]
+    bare = tmp_path / "b.json"
+    bare.write_text(json.dumps(plain))
+    assert main(["render", str(scenario), str(answer), "-o", str(tmp_path / "a.png")]) == 0
+    assert main(["render", str(scenario), str(bare), "-o", str(tmp_path / "b.png")]) == 0
+    # the same route, drawn with and without the enemy's stretches
+    assert (tmp_path / "a.png").read_bytes() != (tmp_path / "b.png").read_bytes()

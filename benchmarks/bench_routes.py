@@ -23,6 +23,13 @@ then each skill's `reachable_area` of the first trooper, in Move areas.
     .venv/bin/python benchmarks/bench_routes.py --quick    # 30 pieces
     .venv/bin/python benchmarks/bench_routes.py --sizes 30,200 --queries 40 --json out.json
     .venv/bin/python benchmarks/bench_routes.py --skills --no-epf --sizes 30,60   # skills only
+    .venv/bin/python benchmarks/bench_routes.py --exposure --no-epf --queries 8  # + exposure
+
+Exposure (`--exposure`, on the town maps with their red troopers replaced by 5 red S2s facing
+random ways, `infinity_maps.with_enemies`): up to 8 legal shortest Move + Move routes of blue
+troopers per map; the exposure's time beside the route query's (same run), the safest
+route's (`--time-limit` each), and the enemies able to ARO and the exposed length of the
+shortest against the safest.
 """
 
 from __future__ import annotations
@@ -44,11 +51,18 @@ from shapely.ops import nearest_points
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import epf_baseline  # noqa: E402
-from benchmarks.infinity_maps import flat_town, queries, ruined_town  # noqa: E402
+from benchmarks.infinity_maps import (  # noqa: E402
+    flat_town,
+    queries,
+    ruined_town,
+    with_enemies,
+)
 from constraints.core.scenario_io import scenario_from_json  # noqa: E402
 from constraints.geometry.paths import PathFinder  # noqa: E402
 from constraints.infinity.surfaces import table_of  # noqa: E402
 from optimizer.routes import reachable_area, route_to, shortest_route  # noqa: E402
+from optimizer.routes.safest import safest_route  # noqa: E402
+from optimizer.routes.sight import route_exposure  # noqa: E402
 
 SKILLS = ("move", "move_move", "dodge", "jump", "climb")
 
@@ -192,6 +206,58 @@ def skills_case(n_pieces: int, n_queries: int, seed: int) -> dict[str, Any]:
     return out
 
 
+def exposure_case(n_pieces: int, n_queries: int, seed: int,
+                  time_limit: float) -> dict[str, Any]:
+    """The town with 5 enemies: the shortest Move + Move's exposure (its time against the
+    route query's, same run), then the safest route (`time_limit` each) and what it saves."""
+    data = with_enemies(ruined_town(n_pieces, seed), 5, seed + 7)
+    scenario = scenario_from_json(data)
+    blue = [u["id"] for u in data["units"] if u["player"] == "blue"]
+    for unit in blue:  # preparation, as in town_case
+        shortest_route(scenario, unit, (*scenario.unit(unit).centre, 0.0))
+    rows = []
+    for unit, target in queries(data, 4 * n_queries, seed + 5):
+        if unit not in blue or len(rows) == n_queries:
+            continue
+        t0 = time.perf_counter()
+        shortest = shortest_route(scenario, unit, target, "move_move")
+        route_s = time.perf_counter() - t0
+        if not shortest.legal:
+            continue
+        t0 = time.perf_counter()
+        before = route_exposure(scenario, shortest.route())
+        exposure_s = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        _, after = safest_route(scenario, unit, target, "move_move", time_limit_s=time_limit)
+        safest_s = time.perf_counter() - t0
+        assert after is not None and after.key() <= before.key()
+        rows.append({"route_ms": 1e3 * route_s, "exposure_ms": 1e3 * exposure_s,
+                     "safest_s": safest_s, "length_in": before.length_in,
+                     "aro_shortest": len(before.aro_by), "aro_safest": len(after.aro_by),
+                     "exposed_shortest_in": before.exposed_in,
+                     "exposed_safest_in": after.exposed_in,
+                     "safest_length_in": after.length_in})
+    return {"pieces": n_pieces, "enemies": 5, "routes": len(rows), "rows": rows}
+
+
+def print_exposure(r: dict[str, Any]) -> None:
+    rows = r["rows"]
+    if not rows:
+        print(f"exposure {r['pieces']} pieces: no legal route among the targets")
+        return
+    med = {k: statistics.median(x[k] for x in rows) for k in rows[0]}
+    print(f"exposure {r['pieces']} pieces, 5 enemies, {len(rows)} legal Move + Move routes: "
+          f"route {med['route_ms']:.0f} ms, exposure {med['exposure_ms']:.0f} ms "
+          f"({med['exposure_ms'] / med['route_ms']:.1f}x the route), safest "
+          f"{med['safest_s']:.1f} s (medians)")
+    print(f"  enemies able to ARO, shortest -> safest: "
+          f"{sum(x['aro_shortest'] for x in rows)} -> {sum(x['aro_safest'] for x in rows)}; "
+          f"exposed length {sum(x['exposed_shortest_in'] for x in rows):.1f} -> "
+          f"{sum(x['exposed_safest_in'] for x in rows):.1f} in; route length "
+          f"{sum(x['length_in'] for x in rows):.1f} -> "
+          f"{sum(x['safest_length_in'] for x in rows):.1f} in (sums)")
+
+
 def print_skills(r: dict[str, Any]) -> None:
     base = {w: r["skills"]["move"][w]["query_ms"] for w in ("ground", "roof")}
     print(f"skills {r['pieces']} pieces, {r['queries']} targets on the ground and on roofs")
@@ -215,6 +281,10 @@ def main() -> None:
     parser.add_argument("--no-epf", action="store_true", help="skip extremitypathfinder")
     parser.add_argument("--skills", action="store_true",
                         help="also time every skill's queries beside the Move's")
+    parser.add_argument("--exposure", action="store_true",
+                        help="also the exposure and the safest route with 5 enemies")
+    parser.add_argument("--time-limit", type=float, default=10.0,
+                        help="each safest-route search's time limit (s)")
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
     sizes = [30] if args.quick else [int(s) for s in args.sizes.split(",")]
@@ -246,6 +316,12 @@ def main() -> None:
             r = skills_case(n, n_queries, args.seed)
             out["skills"].append(r)
             print_skills(r)
+    if args.exposure:
+        out["exposure"] = []
+        for n in sizes:
+            r = exposure_case(n, min(n_queries, 8), args.seed, args.time_limit)
+            out["exposure"].append(r)
+            print_exposure(r)
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
 

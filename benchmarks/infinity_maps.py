@@ -376,3 +376,29 @@ def queries(scenario: dict[str, Any], n: int, seed: int,
         x, y = _free_spot(rng, table, blocked, others, radius, near, regions.get(u["id"]))
         out.append((u["id"], (x, y, 0.0)))
     return out
+
+
+def with_enemies(scenario: dict[str, Any], n: int, seed: int) -> dict[str, Any]:
+    """The town with its red troopers replaced by `n` red S2 troopers on free ground, each
+    facing a random way (so some face away), for Line of Fire and exposure benchmarks."""
+    rng = random.Random(seed)
+    out = {**scenario, "units": [u for u in scenario["units"] if u["player"] != "red"]}
+    radius = 25 / 2 / MM_PER_INCH
+    free = surface(scenario, 0.0).buffer(-radius)
+    bases = [Point(u["centre"]).buffer(u["base"] / 2 / MM_PER_INCH + radius + 0.1)
+             for u in out["units"]]
+    x0, y0, x1, y1 = free.bounds
+    added = 0
+    for _ in range(TRIES * n):
+        if added == n:
+            break
+        p = Point(round(rng.uniform(x0, x1), 2), round(rng.uniform(y0, y1), 2))
+        if not free.contains(p) or any(b.contains(p) for b in bases):
+            continue
+        added += 1
+        out["units"].append({"id": f"red{added}", "player": "red", "kind": "trooper",
+                             "base": 25.0, "silhouette": 2, "mov": [4, 4],
+                             "centre": [p.x, p.y], "level": 0.0, "prone": False,
+                             "facing": round(rng.uniform(0, 360), 1)})
+        bases.append(p.buffer(2 * radius + 0.1))
+    return out

@@ -13,7 +13,8 @@ a status (OPTIMAL, FEASIBLE, INFEASIBLE, NOT_FOUND, TIMEOUT).  After a round of 
 (`least_nudge` searches one unit's nudge, `check_nudge` judges one); `best_reform` finds a
 unit's Combat Reform and `check_combat_reform` judges a player's.  For Infinity N4
 troopers, `check_route` (or `check_move`) judges a declared route, `shortest_route` finds one
-with a proof, `reachable_area` where a Move ends.  `render` draws any of them.
+with a proof, `reachable_area` where a Move ends, `line_of_fire` whether one trooper sees
+another, `route_exposure` who may react (ARO) along a route.  `render` draws any of them.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
     from optimizer.queries import LegalMoves, legal_moves, legal_region, nearest_legal
     from optimizer.render.picture import render
     from optimizer.routes import ReachableArea, RouteResult, reachable_area, shortest_route
+    from optimizer.routes.sight import line_of_fire, route_exposure
     from optimizer.search.explain import reach, why_not
     from optimizer.search.objectives import Objective
     from optimizer.search.solve import SearchResult, best_move
@@ -98,6 +100,8 @@ _HOMES = {
     "RouteResult": "optimizer.routes",
     "reachable_area": "optimizer.routes",
     "shortest_route": "optimizer.routes",
+    "line_of_fire": "optimizer.routes.sight",
+    "route_exposure": "optimizer.routes.sight",
     "render": "optimizer.render.picture",
     "reach": "optimizer.search.explain",
     "why_not": "optimizer.search.explain",
@@ -157,12 +161,14 @@ __all__ = [
     "legal_mask",
     "legal_moves",
     "legal_region",
+    "line_of_fire",
     "load_scenario",
     "nearest_legal",
     "reach",
     "reachable_area",
     "render",
     "resolve",
+    "route_exposure",
     "save_scenario",
     "shortest_route",
     "turn",

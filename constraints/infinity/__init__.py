@@ -40,9 +40,11 @@ PROFILE = RulesProfile("infinity-n4", "Infinity N4 General Movement Rules (seed 
                        MappingProxyType({"contact_tolerance": 0.001}), "infinity")
 
 # The public queries (docs/api.md): a route judged (`check_move` judges a Route here),
-# searched, and where a Move can end.
+# searched, and where a Move can end; Line of Fire, a route's exposure to the enemies'
+# AROs, and the safest route (RULES §5.12).
 QUERIES = frozenset({"check_move", "is_legal", "check_route", "shortest_route",
-                     "reachable_area", "render"})
+                     "reachable_area", "render", "line_of_fire", "route_exposure",
+                     "safest_route"})
 
 SYSTEM = System("infinity", (PROFILE,), TERRAIN_KINDS, read_trooper, trooper_to_json, named_ids,
                 route_from_json, check_route, read_terrain, terrain_to_json, check_placement,

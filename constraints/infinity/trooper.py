@@ -37,6 +37,7 @@ class Trooper:
     level_in: float = 0.0
     prone: bool = False
     marker: bool = False
+    facing_deg: float | None = None  # where its front 180° looks (LoF); None: not given
 
     @property
     def kind(self) -> str:
@@ -67,7 +68,7 @@ class Trooper:
 
 
 _REQUIRED = ("id", "player", "kind", "base", "silhouette", "mov", "centre")
-_OPTIONAL = ("level", "prone")
+_OPTIONAL = ("level", "prone", "facing")
 _MARKER_REQUIRED = ("id", "player", "kind", "base", "centre")
 _MARKER_OPTIONAL = ("silhouette", "level")
 MARKER_SILHOUETTE = 2  # a marker's Silhouette when the file gives none (the issue's default)
@@ -87,7 +88,8 @@ def read_trooper(node: Node) -> Trooper:
     return Trooper(f["id"].string(), f["player"].string(), base, silhouette, mov,
                    f["centre"].point(), f["level"].number(minimum=0.0, maximum=MAX_LEVEL_IN)
                    if "level" in f else 0.0,
-                   f["prone"].boolean() if "prone" in f else False)
+                   f["prone"].boolean() if "prone" in f else False,
+                   facing_deg=_facing(f["facing"]) if "facing" in f else None)
 
 
 def _read_marker(node: Node) -> Trooper:
@@ -96,6 +98,11 @@ def _read_marker(node: Node) -> Trooper:
     level = f["level"].number(minimum=0.0, maximum=MAX_LEVEL_IN) if "level" in f else 0.0
     return Trooper(f["id"].string(), f["player"].string(), _base(f["base"]), silhouette,
                    (0.0, 0.0), f["centre"].point(), level, False, marker=True)
+
+
+def _facing(node: Node) -> float:
+    """Degrees counter-clockwise from +x, read into [0, 360)."""
+    return node.number(minimum=-360.0, maximum=360.0) % 360.0
 
 
 def _base(node: Node) -> float:
@@ -117,9 +124,12 @@ def trooper_to_json(t: Trooper) -> dict[str, Any]:
     if t.marker:
         return {"id": t.id, "player": t.player, "kind": "marker", "base": t.base_mm,
                 "silhouette": t.silhouette, "centre": list(t.centre), "level": t.level_in}
-    return {"id": t.id, "player": t.player, "kind": "trooper", "base": t.base_mm,
-            "silhouette": t.silhouette, "mov": list(t.mov_in), "centre": list(t.centre),
-            "level": t.level_in, "prone": t.prone}
+    out = {"id": t.id, "player": t.player, "kind": "trooper", "base": t.base_mm,
+           "silhouette": t.silhouette, "mov": list(t.mov_in), "centre": list(t.centre),
+           "level": t.level_in, "prone": t.prone}
+    if t.facing_deg is not None:
+        out["facing"] = t.facing_deg
+    return out
 
 
 def named_ids(t: Trooper) -> list[tuple[str, str]]:

@@ -24,6 +24,7 @@ SCHEMAS = {
     "nudge-result": "nudge_result:NudgeResult",
     "combat-reform-result": "combat_reform_result:CombatReformResult",
     "route-result": "route_result:RouteResult",
+    "lof-result": "lof_result:LineOfFireAnswer",
 }
 TITLES = {
     "scenario": "Manoeuvre scenario (manoeuvre/1)",
@@ -37,6 +38,7 @@ TITLES = {
     "nudge-result": "Manoeuvre nudge result (nudge --json)",
     "combat-reform-result": "Manoeuvre Combat Reform result (combat-reform --json)",
     "route-result": "Manoeuvre route result (route --json)",
+    "lof-result": "Manoeuvre Line of Fire answer (lof --json)",
 }
 
 

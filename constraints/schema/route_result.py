@@ -19,6 +19,13 @@ class Tried(ResultModel):
     legal: bool
 
 
+class EnemyExposure(ResultModel):
+    enemy: str
+    lof: list[tuple[float, float]]
+    zoc: list[tuple[float, float]]
+    all_around: bool | None = None
+
+
 class RouteAnswer(ResultModel):
     """The shortest legal route found to a point, and what it proves."""
 
@@ -37,6 +44,15 @@ class RouteAnswer(ResultModel):
     reason: str | None = None
     chosen: str | None = Field(default=None, description="--skill auto: why this skill")
     tried: dict[Skill, Tried] | None = None
+    exposure: list[EnemyExposure] | None = Field(
+        default=None, description="--exposure, --safest: each enemy's stretches (RULES §5.12)")
+    aro_by: list[str] | None = Field(default=None, description="enemies with LoF somewhere")
+    zoc_by: list[str] | None = Field(default=None,
+                                     description="enemies sensing it in their Zone of Control only")
+    exposed: float | None = None
+    sampled: float | None = Field(default=None, description="LoF sampled this far apart")
+    min_visible_mm: float | None = None
+    shortest_exposed: float | None = None
     warnings: list[str] | None = None
 
 

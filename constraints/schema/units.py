@@ -132,6 +132,9 @@ class Trooper(FileModel):
     centre: Point
     level: Level = 0.0
     prone: bool = False
+    facing: Annotated[float, Field(ge=-360.0, le=360.0)] | None = Field(
+        default=None, description="degrees counter-clockwise from +x where its front 180° "
+        "looks (Line of Fire); absent: it is treated as seeing all around")
 
 
 class Marker(FileModel):

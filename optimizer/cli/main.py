@@ -57,6 +57,7 @@ SHOWN: dict[str, Any] = {"epilog": COMMAND_EPILOG,
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from optimizer.cli.lof import add_lof_command
     from optimizer.cli.nudge import add_nudge_command
     from optimizer.cli.reform import add_reform_command
     from optimizer.cli.route import add_route_command
@@ -81,6 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "only by close calls is WITHIN TOLERANCE (exit status 0)")
     check.add_argument("--result", metavar="FILE",
                        help="for a Combat Reform: the combat result (loser, passed, ...)")
+    check.add_argument("--exposure", action="store_true",
+                       help="for an Infinity route: each enemy's Line of Fire and Zone of "
+                       "Control stretches along it (who may ARO)")
     check.add_argument("--casualties", metavar="FILE",
                        help="for nudges (a `nudge --json` result, its legs possibly edited): "
                        "the casualties file given to `nudge`")
@@ -97,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_nudge_command(sub, COMMAND_EPILOG)
     add_reform_command(sub, COMMAND_EPILOG)
     add_route_command(sub, COMMAND_EPILOG)
+    add_lof_command(sub, COMMAND_EPILOG)
     add_serve_command(sub, COMMAND_EPILOG)
     add_schema_command(sub, COMMAND_EPILOG)
     return parser
@@ -181,12 +186,13 @@ def cmd_check(args: argparse.Namespace) -> int:
                           referee=args.referee,
                           result=(lambda: load_combat_result(args.result)) if args.result
                           else None,
-                          casualties=args.casualties)
+                          casualties=args.casualties, exposure=args.exposure)
     return answer.print(args.json)
 
 
 def check_answer(scenario: Any, data: Any, *, source: str, referee: float | None = None,
-                 result: Callable[[], Any] | None = None, casualties: Any = None) -> Answer:
+                 result: Callable[[], Any] | None = None, casualties: Any = None,
+                 exposure: bool = False) -> Answer:
     """`check`'s answer for a move, a result file holding one, nudges or a Combat Reform
     proposal (`data`, read from `source`).  `result` reads the combat result when one is
     given (after the proposal is known to be a Combat Reform); `casualties`: a casualties
@@ -222,9 +228,22 @@ def check_answer(scenario: Any, data: Any, *, source: str, referee: float | None
         status = EXIT_OK  # legal, or within the referee's tolerance
     else:
         status = EXIT_OK if verdict.status == "legal" else EXIT_NO  # illegal, not proved: 1
+    if exposure:
+        return _with_exposure(scenario, system.read_move(data), verdict, status, warnings)
     return Answer(verdict.to_json(), status,
                   lambda: verdict.text() if hasattr(verdict, "text") else verdict_text(verdict),
                   warnings)
+
+
+def _with_exposure(scenario: Any, move: Any, verdict: Any, status: int,
+                   warnings: list[str]) -> Answer:
+    """A route's verdict with its exposure to the enemies' AROs (`check --exposure`)."""
+    from optimizer.cli.results import Answer
+    from optimizer.routes.sight import route_exposure
+
+    exposed = route_exposure(scenario, move)
+    return Answer({**verdict.to_json(), **exposed.to_json()}, status,
+                  lambda: verdict.text() + "\n" + exposed.text(), warnings)
 
 
 def cmd_render(args: argparse.Namespace) -> int:
@@ -296,6 +315,7 @@ COMMANDS = {"check": "optimizer.cli.main:cmd_check", "render": "optimizer.cli.ma
             "nudge": "optimizer.cli.nudge:cmd_nudge",
             "combat-reform": "optimizer.cli.reform:cmd_combat_reform",
             "route": "optimizer.cli.route:cmd_route",
+            "lof": "optimizer.cli.lof:cmd_lof",
             "serve": "optimizer.cli.serve:cmd_serve",
             "schema": "optimizer.cli.schema:cmd_schema"}
 

@@ -44,6 +44,17 @@ def add_route_command(sub: Any, epilog: str | None = None) -> None:
                        help="stand up at the start")
     route.add_argument("--tolerance", type=float, default=0.01, metavar="IN",
                        help="OPTIMAL when the route is within this of the proved bound")
+    route.add_argument("--safest", action="store_true",
+                       help="with --to: the safest route found (fewest enemies able to ARO, "
+                       "then least exposed, then shortest; FEASIBLE, the family searched named)")
+    route.add_argument("--exposure", action="store_true",
+                       help="with --to: each enemy's Line of Fire and Zone of Control "
+                       "stretches along the route")
+    route.add_argument("--spacing", type=float, default=None, metavar="IN",
+                       help="Line of Fire sampled this far apart along the route (default "
+                       "0.25)")
+    route.add_argument("--time-limit", type=float, default=10.0, metavar="S",
+                       help="with --safest: stop searching after this long (default 10)")
     route.add_argument("--json", action="store_true", help="print the answer as JSON")
     route.add_argument("--render", metavar="FILE", help="also draw it (.png or .svg)")
 
@@ -57,20 +68,31 @@ def cmd_route(args: argparse.Namespace) -> int:
         raise InvalidInputError("give either --to X,Y[,LEVEL] or --reach", path="command line")
     answer, result, area = route_answer(scenario, args.unit, _point(args.to) if args.to
                                         else None, args.skill, args.mov, args.prone,
-                                        args.tolerance)
+                                        args.tolerance, exposure=args.exposure,
+                                        safest=args.safest, spacing=args.spacing,
+                                        time_limit=args.time_limit)
     answer.print(args.json)
-    _draw(output, scenario, result, area)
+    exposed = area if args.exposure or args.safest else None  # then the third is the exposure
+    _draw(output, scenario, result, None if exposed is not None else area, exposed)
     return answer.status
 
 
 def route_answer(scenario: Any, unit: str, to: tuple[float, ...] | None, skill: str,
-                 mov: float | None, prone: bool | None, tolerance: float) \
+                 mov: float | None, prone: bool | None, tolerance: float, *,
+                 exposure: bool = False, safest: bool = False, spacing: float | None = None,
+                 time_limit: float = 10.0) \
         -> tuple[Answer, RouteResult | None, ReachableArea | None]:
-    """`route`'s answer: the route to `to`, or the reachable area when `to` is None; and
-    what it found (to draw)."""
+    """`route`'s answer: the route to `to` (the safest with `safest`, its exposure with
+    `exposure`), or the reachable area when `to` is None; and what it found (to draw: the
+    route result, and the area or, with `exposure` or `safest`, the route's Exposure)."""
     from optimizer.routes import reachable_area, shortest_route
 
     warnings = warned(scenario, [(to, "the target")])
+    if (exposure or safest) and to is None:
+        raise InvalidInputError("--exposure and --safest go with --to", path="command line")
+    if safest or exposure:
+        return _exposed_answer(scenario, unit, to, skill, prone, tolerance, safest,
+                               spacing, time_limit, warnings)
     if to is None:
         area = reachable_area(scenario, unit, mov, prone, "move" if skill == "auto" else skill)
         return Answer(area.to_json(), EXIT_OK if area.status == "FEASIBLE" else EXIT_NO,
@@ -85,35 +107,95 @@ def route_answer(scenario: Any, unit: str, to: tuple[float, ...] | None, skill: 
                   lambda: result_text(result), warnings), result, None
 
 
+def _exposed_answer(scenario: Any, unit: str, to: Any, skill: str, prone: bool | None,
+                    tolerance: float, safest: bool, spacing: float | None, time_limit: float,
+                    warnings: list[str]) -> tuple[Answer, RouteResult | None, Any]:
+    """The route (shortest, or safest) with its exposure to the enemies' AROs."""
+    from constraints.infinity.exposure import DEFAULT_SPACING_IN
+    from optimizer.routes.sight import route_exposure
+
+    gap = DEFAULT_SPACING_IN if spacing is None else spacing
+    if not 0.01 <= gap <= 2.0:
+        raise InvalidInputError("--spacing is 0.01 to 2 in", path="--spacing")
+    if safest:
+        from optimizer.routes.safest import safest_route
+
+        if not time_limit > 0:
+            raise InvalidInputError("--time-limit is a positive number of seconds",
+                                    path="--time-limit")
+        result, exposed = safest_route(scenario, unit, to, _walk(scenario, unit, to, skill,
+                                                                 prone), prone, gap,
+                                       time_limit)
+    else:
+        if skill == "auto":
+            from optimizer.routes.choose import route_to
+
+            result = route_to(scenario, unit, to, prone, tolerance)
+        else:
+            from optimizer.routes import shortest_route
+
+            result = shortest_route(scenario, unit, to, skill, prone, tolerance)
+        route = result.route()
+        exposed = route_exposure(scenario, route, gap) if route is not None else None
+    data = result_to_json(result)
+    if exposed is not None:
+        data.update(exposed.to_json())
+    if "shortest_exposed" in result.extra:
+        data["shortest_exposed"] = result.extra["shortest_exposed"]
+
+    def text() -> str:
+        return result_text(result) + ("\n" + exposed.text() if exposed is not None else "")
+
+    return Answer(data, EXIT_OK if result.legal else EXIT_NO, text, warnings), result, exposed
+
+
+def _walk(scenario: Any, unit: str, to: Any, skill: str, prone: bool | None) -> str:
+    """The walking skill of a safest route: the one given, else a Move when its shortest
+    route is legal, else Move + Move."""
+    if skill != "auto":
+        return skill
+    from optimizer.routes import shortest_route
+
+    return "move" if shortest_route(scenario, unit, to, "move", prone).legal else "move_move"
+
+
 def _draw(output: Any, scenario: Any, result: RouteResult | None,
-          area: ReachableArea | None) -> None:
+          area: ReachableArea | None, exposure: Any = None) -> None:
     if output is None:
         return
     from optimizer.render.route import render_route_to_file
 
     route = result.route() if result is not None else None
     render_route_to_file(scenario, output, route,
-                         result.verdict if result is not None else None, area)
+                         result.verdict if result is not None else None, area, exposure)
 
 
 def render_route_file(scenario: Any, path: str | None, output: Any) -> int:
-    """`manoeuvre render` of an Infinity town, with a declared route when given."""
+    """`manoeuvre render` of an Infinity town, with a declared route when given (and each
+    enemy's exposed stretches when the file is a `route --exposure` or `--safest` answer)."""
     from constraints.core.jsonread import read_json
     from constraints.infinity.checker import check_route
     from constraints.infinity.route import route_from_json
     from optimizer.render.route import render_route_to_file
 
-    route = verdict = None
+    route = verdict = exposure = None
     if path:
         try:
             data = read_json(path)
-            if isinstance(data, dict) and "status" in data:  # the output of `route --json`
+            exposed = isinstance(data, dict) and "aro_by" in data  # `--exposure`, `--safest`
+            spacing = data.get("sampled") if exposed else None
+            if isinstance(data, dict) and ("status" in data or exposed):  # a result
                 data = {k: v for k, v in data.items() if k in ROUTE_KEYS}
             route = route_from_json(data)
             verdict = check_route(scenario, route)
+            if exposed:
+                from optimizer.routes.sight import route_exposure
+
+                exposure = route_exposure(scenario, route, *(
+                    (spacing,) if isinstance(spacing, int | float) else ()))
         except InvalidInputError as exc:
             raise exc.in_file(path) from None
-    render_route_to_file(scenario, output, route, verdict)
+    render_route_to_file(scenario, output, route, verdict, exposure=exposure)
     print(f"wrote {output}")
     return EXIT_OK
 

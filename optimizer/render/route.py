@@ -4,6 +4,7 @@ climbs), the first Move's end, the reachable area per level, and violations in r
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import BinaryIO
 
@@ -14,6 +15,7 @@ from matplotlib.patches import Circle
 
 from constraints.core.scenario import Scenario
 from constraints.infinity.checker import RouteVerdict
+from constraints.infinity.exposure import Exposure, stretch_points
 from constraints.infinity.route import Route
 from constraints.infinity.scenery import Connector, Scenery
 from optimizer.render.draw import BAD, FIELD, draw_geometry, polygon_patch
@@ -27,7 +29,8 @@ MAX_LABELS = 40
 
 def make_route_figure(scenario: Scenario, route: Route | None = None,
                       verdict: RouteVerdict | None = None,
-                      area: ReachableArea | None = None, title: str = "") -> Figure:
+                      area: ReachableArea | None = None, title: str = "",
+                      exposure: Exposure | None = None) -> Figure:
     figure = Figure(figsize=(8, 8 * scenario.battlefield.depth_in / scenario.battlefield.width_in
                              + 0.6))
     ax = figure.add_subplot()
@@ -36,6 +39,8 @@ def make_route_figure(scenario: Scenario, route: Route | None = None,
         _draw_area(ax, area)
     if route is not None:
         _draw_route(ax, route, verdict)
+        if exposure is not None:
+            _draw_exposure(ax, scenario, route, exposure)
     ax.set_title(title or _title(route, verdict, area), fontsize=10)
     ax.legend(loc="upper right", fontsize=7, framealpha=0.85)
     return figure
@@ -43,9 +48,10 @@ def make_route_figure(scenario: Scenario, route: Route | None = None,
 
 def render_route_to_file(scenario: Scenario, path: str | Path, route: Route | None = None,
                          verdict: RouteVerdict | None = None,
-                         area: ReachableArea | None = None) -> None:
+                         area: ReachableArea | None = None,
+                         exposure: Exposure | None = None) -> None:
     out = check_output(path)
-    figure = make_route_figure(scenario, route, verdict, area)
+    figure = make_route_figure(scenario, route, verdict, area, exposure=exposure)
 
     def save(stream: BinaryIO) -> None:
         figure.savefig(stream, format=out.suffix.lower()[1:], dpi=150, bbox_inches="tight")
@@ -112,6 +118,38 @@ def _draw_route(ax: Axes, route: Route, verdict: RouteVerdict | None) -> None:
         for v in verdict.violations:
             for x, y in v.witness[:1]:
                 ax.plot([x], [y], marker="x", color=BAD, markersize=8, zorder=10)
+
+
+EXPOSED = ("tab:red", "tab:orange", "tab:pink", "tab:brown", "tab:olive", "tab:cyan")
+
+
+def _draw_exposure(ax: Axes, scenario: Scenario, route: Route, exposure: Exposure) -> None:
+    """Each enemy's Line of Fire stretches along the route, in its own colour, with a thin
+    line from the enemy to each stretch; its facing as an arrow; its Zone of Control dotted."""
+    airborne = route.skill in ("jump", "climb")
+    for k, e in enumerate(exposure.enemies):
+        colour = EXPOSED[k % len(EXPOSED)]
+        enemy = scenario.unit(e.enemy)
+        facing = getattr(enemy, "facing_deg", None)
+        if facing is not None:
+            ax.annotate("", xy=(enemy.centre[0] + 1.2 * math.cos(math.radians(facing)),
+                                enemy.centre[1] + 1.2 * math.sin(math.radians(facing))),
+                        xytext=enemy.centre, zorder=7,
+                        arrowprops={"arrowstyle": "->", "color": colour, "linewidth": 1.2})
+        for n, (s0, s1) in enumerate(e.lof):
+            pts = stretch_points(route.path, airborne, s0, s1)
+            if not pts:
+                continue
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], color=colour, linewidth=5,
+                    alpha=0.6, solid_capstyle="butt", zorder=7,
+                    label=f"LoF of {e.enemy}" if n == 0 else None)
+            mid = pts[len(pts) // 2]
+            ax.plot([enemy.centre[0], mid[0]], [enemy.centre[1], mid[1]], color=colour,
+                    linewidth=0.6, linestyle="--", zorder=7)
+        for s0, s1 in e.zoc:
+            pts = stretch_points(route.path, airborne, s0, s1)
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], color=colour, linewidth=1.0,
+                    linestyle=":", zorder=8)
 
 
 def _title(route: Route | None, verdict: RouteVerdict | None, area: ReachableArea | None) -> str:

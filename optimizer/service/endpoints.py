@@ -78,12 +78,18 @@ JSON_ROUTES: list[tuple[str, Any, bool, dict[str, Any], str]] = [
     ("/v1/route", queries.route, True,
      body(["unit", "to"], {"unit": STRING, "to": {"type": "array", "items": NUMBER},
                            "skill": STRING, "prone": {"type": "boolean"},
-                           "tolerance": NUMBER}),
-     "An Infinity trooper's shortest route (`route --to --json`)"),
+                           "tolerance": NUMBER, "exposure": {"type": "boolean"},
+                           "safest": {"type": "boolean"}, "spacing": NUMBER,
+                           "time_limit": NUMBER}),
+     "An Infinity trooper's shortest (or safest) route (`route --to [--safest] "
+     "[--exposure] --json`)"),
     ("/v1/route/reach", queries.route_reach, True,
      body(["unit"], {"unit": STRING, "skill": STRING, "mov": NUMBER,
                      "prone": {"type": "boolean"}}),
      "Where an Infinity trooper's Move can end (`route --reach --json`)"),
+    ("/v1/lof", queries.lof, True,
+     body(["from", "to"], {"from": STRING, "to": STRING, "min_visible_mm": NUMBER}),
+     "Whether one Infinity trooper draws Line of Fire to another (`lof --json`)"),
 ]
 
 

@@ -28,7 +28,8 @@ WHERE = {"--unit": "$.unit", "unit_id": "$.unit", "unit": "$.unit",
          "--limit": "$.limit", "--avoid": "$.avoid", "--to": "$.to", "facing_deg": "$.facing",
          "files": "$.poses", "centres": "$.poses", "facings": "$.poses",
          "mov": "$.mov", "target": "$.to", "tolerance": "$.tolerance", "prone": "$.prone",
-         "skill": "$.skill",
+         "skill": "$.skill", "from": "$.from", "to": "$.to",
+         "min_visible_mm": "$.min_visible_mm", "spacing": "$.spacing", "--spacing": "$.spacing",
          "command line": "$"}
 OBJECTIVES = ("target_distance", "front_target_distance", "target_pose", "face_point",
               "forward")
@@ -259,7 +260,9 @@ def route(service: Service, body: Any, reach: bool = False) -> Any:
     from optimizer.cli.route import route_answer
 
     f = body_fields(body, ("unit",) if reach else ("unit", "to"),
-                    ("skill", "mov", "prone") if reach else ("skill", "prone", "tolerance"))
+                    ("skill", "mov", "prone") if reach
+                    else ("skill", "prone", "tolerance", "exposure", "safest", "spacing",
+                          "time_limit"))
     skill = Node(f.get("skill", "auto"), "$.skill").string()
     if skill not in ("auto", *SKILLS):
         raise InvalidInputError(f"unknown skill {skill!r} (known: auto, {', '.join(SKILLS)})",
@@ -271,12 +274,28 @@ def route(service: Service, body: Any, reach: bool = False) -> Any:
     mov = None if f.get("mov") is None else Node(f["mov"], "$.mov").number(positive=True)
     tolerance = Node(f.get("tolerance", 0.01), "$.tolerance").number(minimum=0.0)
     entry = scenario_of(service.cache, f)
+    spacing = None if f.get("spacing") is None \
+        else Node(f["spacing"], "$.spacing").number(positive=True)
     return route_answer(entry.scenario, Node(f["unit"], "$.unit").string(), to, skill, mov,
-                        prone, tolerance)[0].to_json()
+                        prone, tolerance, exposure=_flag(f, "exposure"),
+                        safest=_flag(f, "safest"), spacing=spacing,
+                        time_limit=capped(service, f.get("time_limit"), "$.time_limit",
+                                          10.0))[0].to_json()
 
 
 def route_reach(service: Service, body: Any) -> Any:
     return route(service, body, reach=True)
+
+
+def lof(service: Service, body: Any) -> Any:
+    from optimizer.cli.lof import lof_answer
+
+    f = body_fields(body, ("from", "to"), ("min_visible_mm",))
+    least = None if f.get("min_visible_mm") is None \
+        else Node(f["min_visible_mm"], "$.min_visible_mm").number(minimum=0.0)
+    entry = scenario_of(service.cache, f)
+    return lof_answer(entry.scenario, Node(f["from"], "$.from").string(),
+                      Node(f["to"], "$.to").string(), least).to_json()
 
 
 def register(service: Service, body: Any) -> Any:

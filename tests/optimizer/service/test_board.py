@@ -229,6 +229,9 @@ def test_an_infinity_route_click_shows_the_apis_route(board: Board) -> None:
     assert board.page.inner_text("[data-testid=route-status]").startswith(answer["status"])
     drawn = board.page.get_attribute(".route", "points")
     assert len(drawn.split()) == len(answer["path"])
+    # who can react along it: the answer's exposure (the zhanshi sees all around)
+    who = board.page.inner_text("[data-testid=route-aro]")
+    assert who.startswith("ARO by: " + (", ".join(answer["aro_by"]) or "nobody"))
 
 
 def test_the_board_needs_no_token_but_the_api_does(serve: Any) -> None:

@@ -32,6 +32,7 @@ BODIES: dict[str, dict[str, Any]] = {
     "/v1/combat-reform": {"scenario": example("combat"), "result": example("combat_result")},
     "/v1/route": {"scenario": example("ruins"), "unit": "fusilier", "to": [9.3, 16.3]},
     "/v1/route/reach": {"scenario": example("ruins"), "unit": "fusilier"},
+    "/v1/lof": {"scenario": example("ruins"), "from": "zhanshi", "to": "fusilier"},
     "/v1/region": {"scenario": SPEARS, "unit": "spears", "manoeuvre": "march",
                    "facing": 90.0},
     "/v1/scenarios": SPEARS,

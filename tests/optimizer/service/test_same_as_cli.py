@@ -62,6 +62,8 @@ CASES = [
       "move_move"]),
     ("/v1/route/reach", {"unit": "fusilier"}, "ruins",
      ["route", path("ruins"), "--unit", "fusilier", "--reach"]),
+    ("/v1/lof", {"from": "zhanshi", "to": "hacker"}, "ruins",
+     ["lof", path("ruins"), "--from", "zhanshi", "--to", "hacker"]),
 ]
 
 

@@ -1,5 +1,6 @@
-// Infinity: click a destination for the selected trooper and see its route (/v1/route), and
-// where a Move can end on each level (/v1/route/reach).
+// Infinity: click a destination for the selected trooper and see its route (/v1/route) and
+// who can react along it (its exposure: Line of Fire, Zone of Control), and where a Move can
+// end on each level (/v1/route/reach).
 
 import { fail, status } from "./main.js";
 
@@ -23,7 +24,7 @@ async function route(state, to) {
   status("routing…");
   const result = await state.api.post("/v1/route", {
     scenario_id: state.scenarioId, unit: state.selected,
-    to: to.map((v) => Math.round(v * 100) / 100),
+    to: to.map((v) => Math.round(v * 100) / 100), exposure: true,
   });
   state.view.paths(result.path ? [result.path.map((p) => [p[0], p[1]])] : [], "route");
   const box = document.getElementById("route");
@@ -34,6 +35,14 @@ async function route(state, to) {
   head.textContent = `${result.status}: ${result.skill || ""} ` +
     (result.length !== undefined ? `${result.length.toFixed(2)}"` : "");
   box.appendChild(head);
+  if (result.aro_by) {
+    const who = document.createElement("p");
+    who.setAttribute("data-testid", "route-aro");
+    who.textContent = `ARO by: ${result.aro_by.join(", ") || "nobody"}; ` +
+      `Zone of Control only: ${result.zoc_by.join(", ") || "nobody"} ` +
+      `(${result.exposed.toFixed(2)}" in Line of Fire, sampled every ${result.sampled}")`;
+    box.appendChild(who);
+  }
   for (const p of result.path || []) {
     const line = document.createElement("div");
     line.className = "hint";

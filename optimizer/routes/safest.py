@@ -4,7 +4,9 @@ skill's MOV budget.
 
 The family searched: the shortest route, and the shortest routes through one waypoint of a
 grid (WAYPOINT_GRID_IN apart) within the budget's ellipse round the start and the target,
-taken in order of their length until the time limit.  Each is judged by the exact checker
+taken in order of their length, at most WAYPOINTS_TRIED of them (counted work, so the same
+request gives the same answer on any machine; the time limit is a cap on top, and an answer
+it cut short says so).  Each is judged by the exact checker
 (only legal routes count) and screened by its exposure with coarse Line of Fire every
 SCREEN_SPACING_IN; the best is measured again in full (constraints.infinity.exposure, Line
 of Fire sampled), and the shortest route kept when it is as safe in full.  Routes with two
@@ -34,6 +36,7 @@ from optimizer.routes.shortest import shortest_route
 WAYPOINT_GRID_IN = 1.0
 SCREEN_SPACING_IN = 0.5   # candidates are screened with coarse Line of Fire this far apart
 MAX_WAYPOINTS = 400
+WAYPOINTS_TRIED = 60  # the search's work budget (each costs a route and a coarse exposure)
 
 
 def safest_route(scenario: Scenario, unit: str, target: tuple[float, ...],
@@ -59,8 +62,12 @@ def safest_route(scenario: Scenario, unit: str, target: tuple[float, ...],
     tried, found = 1, 1
     network = Network(scenario, request.trooper)
     candidates = _waypoints(request, network)
-    for _, w in candidates:
-        if time.monotonic() - began > time_limit_s or best.key()[:2] == (0, 0.0):
+    clock_cut = False
+    for _, w in candidates[:WAYPOINTS_TRIED]:
+        if best.key()[:2] == (0, 0.0):
+            break  # nobody can react and nothing is exposed: no route is safer
+        if time.monotonic() - began > time_limit_s:
+            clock_cut = True
             break
         route = _through(scenario, request, network, w)
         tried += 1
@@ -76,11 +83,11 @@ def safest_route(scenario: Scenario, unit: str, target: tuple[float, ...],
             <= best.key():  # the screening misjudged: the shortest is as safe in full
         best_route, best, verdict = first, route_exposure(scenario, first, spacing_in), \
             check_route(scenario, first)
-    complete = tried - 1 == len(candidates)
+    cut = ", stopped by the time limit" if clock_cut else \
+        f", at most {WAYPOINTS_TRIED} by length" if len(candidates) > WAYPOINTS_TRIED else ""
     family = (f"the shortest route and the shortest routes through one waypoint of a "
               f"{WAYPOINT_GRID_IN:g} in grid within the budget ({tried - 1} of "
-              f"{len(candidates)} waypoints tried{'' if complete else ', time limit'}; "
-              f"{found} legal routes compared)")
+              f"{len(candidates)} waypoints tried{cut}; {found} legal routes compared)")
     result = RouteResult(Status.FEASIBLE, unit, skill, best_route.path, best_route.midpoint,
                          verdict.length_in, shortest.bound_in, verdict,
                          reason=f"safest found among {family}", prone=prone,

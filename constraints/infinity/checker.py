@@ -4,6 +4,7 @@ violation with its measurement."""
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -12,6 +13,7 @@ from constraints.core.scenario import Scenario
 from constraints.core.verdict import Reading, Violation
 from constraints.infinity.clauses import ROUTE_CLAUSES
 from constraints.infinity.clauses.context import RouteContext
+from constraints.infinity.clauses.enemy_contact import Contact, EnemyContact, first_contact
 from constraints.infinity.route import Route
 from constraints.infinity.scenery import Point3
 
@@ -26,6 +28,9 @@ class RouteVerdict:
     measurements: dict[str, float] = field(default_factory=dict)
     readings: tuple[Reading, ...] = ()
     referee: RefereeCall | None = None  # referee mode (A21)
+    # A22: the route met an enemy's base before its end; executed up to there (`path`).
+    cut_at: Point3 | None = None
+    contact: tuple[str, ...] = ()
 
     @property
     def legal(self) -> bool:
@@ -50,6 +55,9 @@ class RouteVerdict:
                 "violations": [v.to_json() for v in self.violations],
                 "measurements": {k: round(v, 6) for k, v in self.measurements.items()
                                  if v != float("inf")},
+                **({"cut_at": [round(v, 6) for v in self.cut_at],
+                    "path": [[round(v, 6) for v in p] for p in self.path],
+                    "contact": list(self.contact)} if self.cut_at is not None else {}),
                 **({"referee": self.referee.to_json()} if self.referee is not None else {})}
 
     def refereed(self, tolerance: float | None) -> RouteVerdict:
@@ -65,6 +73,10 @@ class RouteVerdict:
         moves = " + ".join(f"{v:.3f}" for v in self.move_lengths_in)
         lines = [f"{self.unit} {self.skill}: {word}",
                  f"  length {self.length_in:.3f} in ({moves}), end {json.dumps(self.path[-1])}"]
+        if self.cut_at is not None:
+            lines.append(f"  cut short at {json.dumps([round(v, 3) for v in self.cut_at])}: "
+                         f"Silhouette contact with enemy {', '.join(self.contact)} (the Move "
+                         "ends there)")
         for v in self.violations:
             lines.append(f"  broken {v.clause}: {v.message} "
                          f"(measured {v.measured:.3f} {v.dimension}, limit {v.limit:.3f})")
@@ -78,6 +90,9 @@ def check_route(scenario: Scenario, route: Route,
     """Judge a declared route exactly (bad input raises InvalidInputError); `referee`: a
     referee tolerance in inches (A21), None for the exact verdict alone."""
     ctx = RouteContext(scenario, route)
+    contact = first_contact(ctx) if route.skill in EnemyContact.skills else None
+    if contact is not None:  # A22: executed up to the first contact, and ends there
+        ctx = RouteContext(scenario, cut_short(route, contact))
     violations: list[Violation] = []
     measurements: dict[str, float] = {}
     readings: list[Reading] = []
@@ -88,5 +103,20 @@ def check_route(scenario: Scenario, route: Route,
         violations += found.violations
         readings += found.readings
         measurements.update(found.measurements)
-    return RouteVerdict(route.unit, route.skill, route.path, tuple(ctx.move_lengths()),
-                        tuple(violations), measurements, tuple(readings)).refereed(referee)
+    return RouteVerdict(route.unit, route.skill, ctx.route.path, tuple(ctx.move_lengths()),
+                        tuple(violations), measurements, tuple(readings),
+                        cut_at=None if contact is None else contact.point,
+                        contact=() if contact is None else contact.enemies).refereed(referee)
+
+
+def cut_short(route: Route, contact: Contact) -> Route:
+    """The route up to its first enemy contact (seed 004: "Movement ends automatically
+    whenever he enters Silhouette contact with an enemy, even if the specified movement
+    route is cut short").  Cut in the first of two Moves, the Order's second Move never
+    starts: what is left is the first Move's walk."""
+    path = route.path[:contact.leg + 1]
+    if math.dist(path[-1], contact.point) > 1e-9:
+        path = (*path, contact.point)
+    if route.midpoint is not None and contact.leg < route.midpoint:
+        return replace(route, skill="move", path=path, midpoint=None)
+    return replace(route, path=path)

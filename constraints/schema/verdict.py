@@ -107,6 +107,12 @@ class RouteVerdict(ResultModel):
     end: XYZ
     violations: list[Violation]
     measurements: dict[str, Measure]
+    cut_at: XYZ | None = Field(default=None, description="A22: where the route first met an "
+                               "enemy's base short of its end; the Move ends there")
+    path: list[XYZ] | None = Field(default=None, description="with `cut_at`: the route as "
+                                   "executed, up to the contact")
+    contact: list[str] | None = Field(default=None, description="with `cut_at`: the enemies "
+                                      "touched there")
     referee: RefereeCall | None = None
     warnings: list[str] | None = None
 

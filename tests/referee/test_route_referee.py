@@ -67,6 +67,8 @@ def test_the_checker_agrees_with_the_reference():
             verdict = check_route(scenario, route)
             if "route.levels" in verdict.clauses():
                 continue  # the end is over a prism too high to step on: not a ground walk
+            if verdict.cut_at is not None:  # A22: the Move ended on meeting the enemy
+                b = tuple(verdict.cut_at[:2])
             found = referee.judge("fusilier", a, b)
             if found.climbs and not verdict.violations:
                 raise AssertionError(("a path up a cliff passed", b))

@@ -11,6 +11,7 @@ when it starts does not stop it (a trooper leaving combat Dodges; out of scope h
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -36,37 +37,58 @@ def first_touch(leg: Leg, centre: tuple[float, float], reach_in: float) -> float
     return t if 0.0 <= t <= 1.0 else None
 
 
+@dataclass(frozen=True)
+class Contact:
+    """Where a declared route first meets an enemy's base short of its end."""
+
+    walked_in: float            # the length walked to there
+    leg: int                    # the leg (path[leg] -> path[leg + 1]) it happens on
+    point: tuple[float, float, float]
+    enemies: tuple[str, ...]
+
+
+def first_contact(ctx: RouteContext) -> Contact | None:
+    """The first Silhouette contact with an enemy before the route's end (within
+    CONTACT_IN of it counts as the end), ignoring contact the trooper starts in."""
+    r = ctx.trooper.radius_in
+    tolerance = ctx.scenario.contact_tolerance
+    total = sum(leg.length_in for leg in ctx.legs)
+    start = ctx.route.path[0]
+    walked = 0.0
+    for k, leg in enumerate(ctx.legs):
+        hit = EnemyContact.hit(ctx, leg, r, start, tolerance) if leg.region is not None \
+            else None
+        if hit is not None:
+            t, enemies = hit
+            at = walked + t * leg.length_in
+            if at < total - CONTACT_IN:
+                point = tuple(a + t * (b - a) for a, b in zip(leg.start, leg.end, strict=True))
+                return Contact(at, k, (point[0], point[1], point[2]), enemies)
+        walked += leg.length_in
+    return None
+
+
 class EnemyContact(RouteClause):
     id = "route.enemy_contact"
 
     def check(self, ctx: RouteContext) -> ClauseResult:
-        r = ctx.trooper.radius_in
-        tolerance = ctx.scenario.contact_tolerance
         total = sum(leg.length_in for leg in ctx.legs)
-        start = ctx.route.path[0]
-        walked = 0.0
-        for leg in ctx.legs:
-            hit = self._hit(ctx, leg, r, start, tolerance) if leg.region is not None else None
-            if hit is not None:
-                t, enemy = hit
-                at = walked + t * leg.length_in
-                if at < total - CONTACT_IN:
-                    x = leg.start[0] + t * (leg.end[0] - leg.start[0])
-                    y = leg.start[1] + t * (leg.end[1] - leg.start[1])
-                    return self.result(
-                        "contact_after", at, total, False,
-                        f"the Move ends on Silhouette contact with enemy {enemy!r} after "
-                        f"{at:.3f} in at ({x:.3f}, {y:.3f}), short of the route's "
-                        f"{total:.3f} in", ((x, y),))
-            walked += leg.length_in
-        return ClauseResult({"contact_after": total})
+        found = first_contact(ctx)
+        if found is None:
+            return ClauseResult({"contact_after": total})
+        x, y, _ = found.point
+        return self.result(
+            "contact_after", found.walked_in, total, False,
+            f"the Move ends on Silhouette contact with enemy {found.enemies[0]!r} after "
+            f"{found.walked_in:.3f} in at ({x:.3f}, {y:.3f}), short of the route's "
+            f"{total:.3f} in", ((x, y),))
 
     @staticmethod
-    def _hit(ctx: RouteContext, leg: Leg, r: float, start: tuple[float, ...],
-             tolerance: float) -> tuple[float, str] | None:
-        """The first touch of an enemy on this leg not touching at the start (within the
-        contact tolerance, A21), if any."""
-        best: tuple[float, str] | None = None
+    def hit(ctx: RouteContext, leg: Leg, r: float, start: tuple[float, ...],
+            tolerance: float) -> tuple[float, tuple[str, ...]] | None:
+        """The first touch on this leg of enemies not touching at the start (within the
+        contact tolerance, A21), if any: where, and every enemy touched there."""
+        touches: list[tuple[float, str]] = []
         for enemy in ctx.walk.troopers_in(ctx.walk.regions[leg.region]):  # type: ignore[index]
             if enemy.player == ctx.trooper.player or enemy.marker:
                 continue  # a marker is no trooper: reaching it does not end the Move
@@ -76,9 +98,12 @@ class EnemyContact(RouteClause):
             # Stopped where the bases meet; a route ending in contact (within CONTACT_IN)
             # meets them at its end, not before it.
             t = first_touch(leg, enemy.centre, reach)
-            if t is not None and (best is None or t < best[0]):
-                best = (t, enemy.id)
-        return best
+            if t is not None:
+                touches.append((t, enemy.id))
+        if not touches:
+            return None
+        first = min(t for t, _ in touches)
+        return first, tuple(sorted(e for t, e in touches if t <= first + 1e-12))
 
     examples = (
         RouteExample("into base contact at the end: the Move ends there as declared",

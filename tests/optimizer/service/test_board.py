@@ -217,6 +217,56 @@ def test_casualties_give_the_nudges_the_api_gives(board: Board) -> None:
         [u for u in answer["units"] if u["id"] in ("spears", "orcs", "wolves")])
 
 
+def test_the_best_combat_reform_is_the_apis_and_accept_writes_it_undoably(
+        board: Board) -> None:
+    board.open("combat")
+    board.page.click("[data-testid=combat-reform]")
+    board.page.wait_for_selector("[data-testid=reform-status]")
+    shown = board.state("window.board.lastReform")
+    answer = board.api("/v1/combat-reform", {"scenario": example("combat"), "effort": 5})
+    assert shown["reforms"] == answer["reforms"] and answer["status"] == "OPTIMAL"
+    assert board.page.inner_text("[data-testid=reform-status]").startswith(
+        "Combat Reform: OPTIMAL")
+    (reform,) = answer["reforms"]
+    assert reform["unit"] == "A" and reform["files"] == 8  # the rule's figure: 4 -> 8 files
+    board.page.click("[data-testid=accept-reform]")
+    board.page.wait_for_function("window.board.undo.length === 1 && !window.board.loading")
+    # the scenario holds the answer, and the unit is drawn where the service now places it
+    unit = board.state("window.board.scenario.units.find(u => u.id === 'A')")
+    assert (unit["files"], unit["centre"], unit["facing"]) == (
+        reform["files"], reform["centre"], reform["facing"])
+    hero = next(m for m in reform["models"] if m["id"] == "hero")
+    assert unit["characters"] == [{"id": "hero", "slot": hero["slot"]}]
+    placed = board.state("window.board.placed.A")
+    assert placed["centre"] == pytest.approx(reform["centre"], abs=1e-9)
+    assert placed["facing"] == pytest.approx(reform["facing"], abs=1e-9)
+    drawn = board.page.locator('g.unit[data-unit="A"]')
+    assert [float(v) for v in drawn.get_attribute("data-centre").split(",")] == \
+        pytest.approx(reform["centre"], abs=1e-9)
+    assert float(drawn.get_attribute("data-facing")) == pytest.approx(reform["facing"])
+    # every model where the answer put it (rank-and-file models are interchangeable)
+    where = sorted((round(x, 6), round(y, 6)) for x, y in
+                   (m["centre"] for m in placed["models"].values()))
+    assert where == sorted((round(x, 6), round(y, 6)) for x, y in
+                           (m["position"] for m in reform["models"]))
+    assert placed["models"]["hero"]["centre"] == pytest.approx(hero["position"], abs=1e-6)
+    # the API takes the new scenario: a stand-still Advance of the reformed unit is judged
+    still = board.api("/v1/check", {"scenario": board.state("window.board.scenario"),
+                                    "move": {"unit": "A", "manoeuvre": "advance",
+                                             "steps": []}})
+    assert still["end"]["centre"] == pytest.approx(reform["centre"], abs=1e-9)
+    assert still["end"]["files"] == reform["files"]
+    # Undo brings back the unit as it stood before the reform
+    board.page.click("[data-testid=undo]")
+    board.page.wait_for_function("window.board.redo.length === 1 && !window.board.loading")
+    before = next(u for u in example("combat")["units"] if u["id"] == "A")
+    assert board.state("window.board.scenario.units.find(u => u.id === 'A')") == before
+    assert board.state("window.board.placed.A.centre") == before["centre"]
+    assert board.state("window.board.placed.A.files") == before["files"]
+    drawn_before = board.page.locator('g.unit[data-unit="A"]').get_attribute("data-centre")
+    assert [float(v) for v in drawn_before.split(",")] == before["centre"]
+
+
 def test_an_infinity_route_click_shows_the_apis_route(board: Board) -> None:
     board.open("ruins")
     x, y = board.client((4.8, 13.0))

@@ -309,15 +309,20 @@ function askRegion() {
 // The pose of the unit after the move, written into the scenario (undoable).
 export async function applyEnd(end) {
   const unit = unitById(state.selected);
-  state.undo.push(JSON.stringify(state.scenario));
-  state.redo = [];
   const next = JSON.parse(JSON.stringify(state.scenario));
   const u = next.units.find((x) => x.id === unit.id);
   u.centre = end.centre; u.facing = end.facing;
   if (end.files !== undefined && u.files !== undefined) u.files = end.files;
   const keep = state.selected;
-  await load(next, state.name, true);
+  await commit(next);
   select(keep);
+}
+
+// A new scenario onto the board as one step of the history (Undo brings back this one).
+export async function commit(next) {
+  state.undo.push(JSON.stringify(state.scenario));
+  state.redo = [];
+  await load(next, state.name, true);
 }
 
 async function history(from, to) {

@@ -267,6 +267,40 @@ def test_the_best_combat_reform_is_the_apis_and_accept_writes_it_undoably(
     assert [float(v) for v in drawn_before.split(",")] == before["centre"]
 
 
+def test_an_accepted_reform_with_an_incomplete_rear_rank_stands_as_the_answer_says(
+        board: Board) -> None:
+    # the rule's figure with 17 rank-and-file models and rocks either side: the best reform
+    # is 10 files, the rear rank of 8 short of two (written as the scenario's empty slots)
+    scenario = example("combat")
+    scenario["units"][0].update(models=17, centre=[32.0, 7.5])
+    scenario["terrain"] = [
+        {"id": "west", "kind": "impassable", "polygon": [[20, 0], [25.5, 0], [25.5, 8], [20, 8]]},
+        {"id": "east", "kind": "impassable", "polygon": [[38.5, 0], [44, 0], [44, 8], [38.5, 8]]}]
+    board.page.goto(board.server.url)
+    board.page.wait_for_function("window.board && window.board.name && !window.board.loading")
+    board.page.set_input_files("[data-testid=upload]", files=[{
+        "name": "narrow.json", "mimeType": "application/json",
+        "buffer": json.dumps(scenario).encode()}])
+    board.page.wait_for_function("window.board.name === 'narrow.json' && !window.board.loading")
+    board.page.click("[data-testid=combat-reform]")
+    board.page.wait_for_selector("[data-testid=reform-status]")
+    answer = board.api("/v1/combat-reform", {"scenario": scenario, "effort": 5})
+    (reform,) = answer["reforms"]
+    assert board.state("window.board.lastReform.reforms") == answer["reforms"]
+    assert reform["files"] == 10 and len(reform["models"]) == 18
+    board.page.click("[data-testid=accept-reform]")
+    board.page.wait_for_function("window.board.undo.length === 1 && !window.board.loading")
+    unit = board.state("window.board.scenario.units.find(u => u.id === 'A')")
+    taken = {tuple(m["slot"]) for m in reform["models"]}
+    assert {tuple(s) for s in unit["empty"]} == {(r, f) for r in range(2) for f in range(10)
+                                                  if (r, f) not in taken}
+    placed = board.state("window.board.placed.A")
+    where = sorted((round(x, 6), round(y, 6)) for x, y in
+                   (m["centre"] for m in placed["models"].values()))
+    assert where == sorted((round(x, 6), round(y, 6)) for x, y in
+                           (m["position"] for m in reform["models"]))
+
+
 def test_an_infinity_route_click_shows_the_apis_route(board: Board) -> None:
     board.open("ruins")
     x, y = board.client((4.8, 13.0))

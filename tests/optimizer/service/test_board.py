@@ -301,6 +301,42 @@ def test_an_accepted_reform_with_an_incomplete_rear_rank_stands_as_the_answer_sa
                            (m["position"] for m in reform["models"]))
 
 
+def test_two_fingers_pinch_zoom_about_their_midpoint(browser: Any, server: Running) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 800}, has_touch=True)
+    board = Board(page, server)
+    board.open("spears")
+    x, y = (round(v) for v in board.client((50.0, 30.0)))  # open table: no unit, no ghost
+    width = board.state("window.board.view.box.w")
+    under = board.state(f"window.board.view.world({x}, {y})")
+    touch = page.context.new_cdp_session(page)
+
+    def fingers(kind: str, apart: float, along: float = 0) -> None:
+        points = [] if kind == "touchEnd" else [
+            {"x": x + along - apart / 2, "y": y, "id": 0},
+            {"x": x + along + apart / 2, "y": y, "id": 1}]
+        touch.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    fingers("touchStart", 100)
+    for apart in range(110, 210, 10):  # the fingers spread to twice as far apart
+        fingers("touchMove", apart)
+    fingers("touchEnd", 200)
+    assert board.state("window.board.view.box.w") == pytest.approx(width / 2, rel=1e-6)
+    # the point between the fingers stays under them
+    assert board.state(f"window.board.view.world({x}, {y})") == pytest.approx(under, abs=1e-3)
+    fingers("touchStart", 200)
+    for along in range(10, 90, 10):  # both fingers slide right, pinching in a little
+        fingers("touchMove", 200 - along / 2, along)
+    fingers("touchEnd", 160, 80)
+    assert board.state("window.board.view.box.w") == pytest.approx(width / 2 * 200 / 160,
+                                                                   rel=1e-6)
+    assert board.state(f"window.board.view.world({x + 80}, {y})") == pytest.approx(under,
+                                                                                  abs=1e-3)
+    assert board.state("window.board.selected") is None
+    problems = list(board.problems)
+    page.close()
+    assert problems == []
+
+
 def test_an_infinity_route_click_shows_the_apis_route(board: Board) -> None:
     board.open("ruins")
     x, y = board.client((4.8, 13.0))

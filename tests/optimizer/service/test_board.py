@@ -217,6 +217,126 @@ def test_casualties_give_the_nudges_the_api_gives(board: Board) -> None:
         [u for u in answer["units"] if u["id"] in ("spears", "orcs", "wolves")])
 
 
+def test_the_best_combat_reform_is_the_apis_and_accept_writes_it_undoably(
+        board: Board) -> None:
+    board.open("combat")
+    board.page.click("[data-testid=combat-reform]")
+    board.page.wait_for_selector("[data-testid=reform-status]")
+    shown = board.state("window.board.lastReform")
+    answer = board.api("/v1/combat-reform", {"scenario": example("combat"), "effort": 5})
+    assert shown["reforms"] == answer["reforms"] and answer["status"] == "OPTIMAL"
+    assert board.page.inner_text("[data-testid=reform-status]").startswith(
+        "Combat Reform: OPTIMAL")
+    (reform,) = answer["reforms"]
+    assert reform["unit"] == "A" and reform["files"] == 8  # the rule's figure: 4 -> 8 files
+    board.page.click("[data-testid=accept-reform]")
+    board.page.wait_for_function("window.board.undo.length === 1 && !window.board.loading")
+    # the scenario holds the answer, and the unit is drawn where the service now places it
+    unit = board.state("window.board.scenario.units.find(u => u.id === 'A')")
+    assert (unit["files"], unit["centre"], unit["facing"]) == (
+        reform["files"], reform["centre"], reform["facing"])
+    hero = next(m for m in reform["models"] if m["id"] == "hero")
+    assert unit["characters"] == [{"id": "hero", "slot": hero["slot"]}]
+    placed = board.state("window.board.placed.A")
+    assert placed["centre"] == pytest.approx(reform["centre"], abs=1e-9)
+    assert placed["facing"] == pytest.approx(reform["facing"], abs=1e-9)
+    drawn = board.page.locator('g.unit[data-unit="A"]')
+    assert [float(v) for v in drawn.get_attribute("data-centre").split(",")] == \
+        pytest.approx(reform["centre"], abs=1e-9)
+    assert float(drawn.get_attribute("data-facing")) == pytest.approx(reform["facing"])
+    # every model where the answer put it (rank-and-file models are interchangeable)
+    where = sorted((round(x, 6), round(y, 6)) for x, y in
+                   (m["centre"] for m in placed["models"].values()))
+    assert where == sorted((round(x, 6), round(y, 6)) for x, y in
+                           (m["position"] for m in reform["models"]))
+    assert placed["models"]["hero"]["centre"] == pytest.approx(hero["position"], abs=1e-6)
+    # the API takes the new scenario: a stand-still Advance of the reformed unit is judged
+    still = board.api("/v1/check", {"scenario": board.state("window.board.scenario"),
+                                    "move": {"unit": "A", "manoeuvre": "advance",
+                                             "steps": []}})
+    assert still["end"]["centre"] == pytest.approx(reform["centre"], abs=1e-9)
+    assert still["end"]["files"] == reform["files"]
+    # Undo brings back the unit as it stood before the reform
+    board.page.click("[data-testid=undo]")
+    board.page.wait_for_function("window.board.redo.length === 1 && !window.board.loading")
+    before = next(u for u in example("combat")["units"] if u["id"] == "A")
+    assert board.state("window.board.scenario.units.find(u => u.id === 'A')") == before
+    assert board.state("window.board.placed.A.centre") == before["centre"]
+    assert board.state("window.board.placed.A.files") == before["files"]
+    drawn_before = board.page.locator('g.unit[data-unit="A"]').get_attribute("data-centre")
+    assert [float(v) for v in drawn_before.split(",")] == before["centre"]
+
+
+def test_an_accepted_reform_with_an_incomplete_rear_rank_stands_as_the_answer_says(
+        board: Board) -> None:
+    # the rule's figure with 17 rank-and-file models and rocks either side: the best reform
+    # is 10 files, the rear rank of 8 short of two (written as the scenario's empty slots)
+    scenario = example("combat")
+    scenario["units"][0].update(models=17, centre=[32.0, 7.5])
+    scenario["terrain"] = [
+        {"id": "west", "kind": "impassable", "polygon": [[20, 0], [25.5, 0], [25.5, 8], [20, 8]]},
+        {"id": "east", "kind": "impassable", "polygon": [[38.5, 0], [44, 0], [44, 8], [38.5, 8]]}]
+    board.page.goto(board.server.url)
+    board.page.wait_for_function("window.board && window.board.name && !window.board.loading")
+    board.page.set_input_files("[data-testid=upload]", files=[{
+        "name": "narrow.json", "mimeType": "application/json",
+        "buffer": json.dumps(scenario).encode()}])
+    board.page.wait_for_function("window.board.name === 'narrow.json' && !window.board.loading")
+    board.page.click("[data-testid=combat-reform]")
+    board.page.wait_for_selector("[data-testid=reform-status]")
+    answer = board.api("/v1/combat-reform", {"scenario": scenario, "effort": 5})
+    (reform,) = answer["reforms"]
+    assert board.state("window.board.lastReform.reforms") == answer["reforms"]
+    assert reform["files"] == 10 and len(reform["models"]) == 18
+    board.page.click("[data-testid=accept-reform]")
+    board.page.wait_for_function("window.board.undo.length === 1 && !window.board.loading")
+    unit = board.state("window.board.scenario.units.find(u => u.id === 'A')")
+    taken = {tuple(m["slot"]) for m in reform["models"]}
+    assert {tuple(s) for s in unit["empty"]} == {(r, f) for r in range(2) for f in range(10)
+                                                  if (r, f) not in taken}
+    placed = board.state("window.board.placed.A")
+    where = sorted((round(x, 6), round(y, 6)) for x, y in
+                   (m["centre"] for m in placed["models"].values()))
+    assert where == sorted((round(x, 6), round(y, 6)) for x, y in
+                           (m["position"] for m in reform["models"]))
+
+
+def test_two_fingers_pinch_zoom_about_their_midpoint(browser: Any, server: Running) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 800}, has_touch=True)
+    board = Board(page, server)
+    board.open("spears")
+    x, y = (round(v) for v in board.client((50.0, 30.0)))  # open table: no unit, no ghost
+    width = board.state("window.board.view.box.w")
+    under = board.state(f"window.board.view.world({x}, {y})")
+    touch = page.context.new_cdp_session(page)
+
+    def fingers(kind: str, apart: float, along: float = 0) -> None:
+        points = [] if kind == "touchEnd" else [
+            {"x": x + along - apart / 2, "y": y, "id": 0},
+            {"x": x + along + apart / 2, "y": y, "id": 1}]
+        touch.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    fingers("touchStart", 100)
+    for apart in range(110, 210, 10):  # the fingers spread to twice as far apart
+        fingers("touchMove", apart)
+    fingers("touchEnd", 200)
+    assert board.state("window.board.view.box.w") == pytest.approx(width / 2, rel=1e-6)
+    # the point between the fingers stays under them
+    assert board.state(f"window.board.view.world({x}, {y})") == pytest.approx(under, abs=1e-3)
+    fingers("touchStart", 200)
+    for along in range(10, 90, 10):  # both fingers slide right, pinching in a little
+        fingers("touchMove", 200 - along / 2, along)
+    fingers("touchEnd", 160, 80)
+    assert board.state("window.board.view.box.w") == pytest.approx(width / 2 * 200 / 160,
+                                                                   rel=1e-6)
+    assert board.state(f"window.board.view.world({x + 80}, {y})") == pytest.approx(under,
+                                                                                  abs=1e-3)
+    assert board.state("window.board.selected") is None
+    problems = list(board.problems)
+    page.close()
+    assert problems == []
+
+
 def test_an_infinity_route_click_shows_the_apis_route(board: Board) -> None:
     board.open("ruins")
     x, y = board.client((4.8, 13.0))

@@ -1,7 +1,7 @@
 // After a round of combat (T9A): casualties per unit -> the nudges (/v1/nudge), and each
 // engaged unit's best Combat Reform (/v1/combat-reform).  The board shows the answers.
 
-import { fail, status } from "./main.js";
+import { commit, fail, status } from "./main.js";
 
 function cell(tag, text) {
   const n = document.createElement(tag);
@@ -99,5 +99,58 @@ async function combatReform(state) {
       layer.appendChild(dot);
     }
   }
+  const accept = cell("button", "Accept");
+  accept.setAttribute("data-testid", "accept-reform");
+  accept.disabled = !(result.reforms || []).length || !result.verdict ||
+    result.verdict.legal !== true;
+  accept.title = "Write these reforms into the scenario (Undo steps back)";
+  accept.addEventListener("click", () => acceptReform(state, result).catch(fail));
+  box.appendChild(accept);
+  state.lastReform = result;
   status(`combat reform: ${result.status}`);
+}
+
+// The answer written into the scenario, every reformed unit at once: the reforms are one
+// player's, each placed after the ones before it, and judged legal together.
+async function acceptReform(state, result) {
+  const next = JSON.parse(JSON.stringify(state.scenario));
+  for (const r of result.reforms) {
+    const i = next.units.findIndex((u) => u.id === r.unit);
+    const written = i < 0 ? null : reformed(next.units[i], r);
+    if (!written) {
+      status(`the Combat Reform of ${r.unit} cannot be written into the scenario from ` +
+             "the answer alone: not accepted", true);
+      return;
+    }
+    next.units[i] = written;
+  }
+  await state.api.post("/v1/scenarios", next);  // refused (422): nothing changes
+  await commit(next);
+  status(`accepted the Combat Reform of ${result.reforms.map((r) => r.unit).join(", ")}`);
+}
+
+// A unit as the answer places it, in the scenario's own keys (docs/formats.md "Scenario"):
+// its files, centre and facing; each Character at the slot the answer gives it; and every
+// slot of the new files x ranks rectangle that no model of the answer takes as `empty`, as
+// the checker reads a reform.  Rank-and-file models are interchangeable, so the scenario
+// names only where they are not.  Null when the answer does not say where every model of
+// the unit stands (then the scenario cannot be written from it).
+function reformed(unit, r) {
+  const characters = unit.characters || [];
+  const slotOf = Object.fromEntries((r.models || []).map((m) => [m.id, m.slot]));
+  if (!r.models || r.models.length !== unit.models + characters.length ||
+      characters.some((c) => !slotOf[c.id])) return null;
+  const taken = new Set(r.models.map((m) => `${m.slot[0]},${m.slot[1]}`));
+  if (taken.size !== r.models.length) return null;
+  const ranks = 1 + Math.max(...r.models.map((m) => m.slot[0]));
+  const empty = [];
+  for (let rank = 0; rank < ranks; rank++) {
+    for (let file = 0; file < r.files; file++) {
+      if (!taken.has(`${rank},${file}`)) empty.push([rank, file]);
+    }
+  }
+  const next = { ...unit, files: r.files, centre: [...r.centre], facing: r.facing };
+  if (unit.characters) next.characters = characters.map((c) => ({ ...c, slot: slotOf[c.id] }));
+  if (empty.length) next.empty = empty; else delete next.empty;
+  return next;
 }

@@ -309,15 +309,20 @@ function askRegion() {
 // The pose of the unit after the move, written into the scenario (undoable).
 export async function applyEnd(end) {
   const unit = unitById(state.selected);
-  state.undo.push(JSON.stringify(state.scenario));
-  state.redo = [];
   const next = JSON.parse(JSON.stringify(state.scenario));
   const u = next.units.find((x) => x.id === unit.id);
   u.centre = end.centre; u.facing = end.facing;
   if (end.files !== undefined && u.files !== undefined) u.files = end.files;
   const keep = state.selected;
-  await load(next, state.name, true);
+  await commit(next);
   select(keep);
+}
+
+// A new scenario onto the board as one step of the history (Undo brings back this one).
+export async function commit(next) {
+  state.undo.push(JSON.stringify(state.scenario));
+  state.redo = [];
+  await load(next, state.name, true);
 }
 
 async function history(from, to) {
@@ -337,7 +342,22 @@ function download(name, data) {
 function wire() {
   const svg = $("board");
   let drag = null;
+  // Two fingers pinch: the table zooms by the change of their spread about their midpoint,
+  // and pans as the midpoint moves.  Any drag the first finger began is dropped.
+  const pointers = new Map();  // pointer id -> [clientX, clientY]
+  let pinch = null;
+  const spread = () => {
+    const [[x0, y0], [x1, y1]] = [...pointers.values()];
+    return { d: Math.max(Math.hypot(x1 - x0, y1 - y0), 1), x: (x0 + x1) / 2, y: (y0 + y1) / 2 };
+  };
   svg.addEventListener("pointerdown", (e) => {
+    pointers.set(e.pointerId, [e.clientX, e.clientY]);
+    if (pointers.size >= 2) {
+      svg.setPointerCapture(e.pointerId);
+      drag = null;
+      if (pointers.size === 2) pinch = spread();
+      return;
+    }
     const target = e.target;
     const onGhost = target.closest && target.closest(".ghost");
     svg.setPointerCapture(e.pointerId);
@@ -350,6 +370,15 @@ function wire() {
     }
   });
   svg.addEventListener("pointermove", (e) => {
+    if (pointers.has(e.pointerId)) pointers.set(e.pointerId, [e.clientX, e.clientY]);
+    if (pinch && pointers.size === 2) {
+      const now = spread();
+      // about the last midpoint, then moved with it: what lay between the fingers stays
+      view.zoom(pinch.d / now.d, pinch.x, pinch.y);
+      view.pan(now.x - pinch.x, now.y - pinch.y);
+      pinch = now;
+      return;
+    }
     if (!drag) return;
     if (drag.kind === "pan") {
       view.pan(e.clientX - drag.x, e.clientY - drag.y);
@@ -366,7 +395,12 @@ function wire() {
     }
     ghostChanged();
   });
+  const lift = (e) => {
+    pointers.delete(e.pointerId);
+    if (pointers.size < 2) pinch = null;
+  };
   const end = (e) => {
+    lift(e);
     if (drag && drag.kind === "pan" && drag.moved < 3) {
       document.dispatchEvent(new CustomEvent("board-click",
         { detail: view.world(e.clientX, e.clientY) }));
@@ -374,7 +408,7 @@ function wire() {
     drag = null;
   };
   svg.addEventListener("pointerup", end);
-  svg.addEventListener("pointercancel", () => { drag = null; });
+  svg.addEventListener("pointercancel", (e) => { lift(e); drag = null; });
   svg.addEventListener("wheel", (e) => {
     e.preventDefault();
     view.zoom(Math.exp(e.deltaY * 0.001), e.clientX, e.clientY);

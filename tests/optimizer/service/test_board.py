@@ -472,3 +472,35 @@ def test_a_whfb7_reform_is_judged_live(board: Board) -> None:
     assert board.state("window.board.move") == {"unit": "goblins", "manoeuvre": "reform",
                                                 "files": 4, "facing": 90.0}
     assert board.page.locator('[data-testid=ghost] .model').count() == 20
+
+
+def test_a_whfb7_move_ghost_is_judged_by_the_batch_mask(board: Board) -> None:
+    board.open("goblins")
+    board.select("goblins", "move")
+    for _ in range(20):  # 2" straight ahead: a forward step of the family reaches it
+        board.page.keyboard.press("ArrowUp")
+    assert board.settled() == "legal"
+    assert board.page.inner_text("[data-testid=verdict-status]") == "REACHED"
+    reach = board.state("window.board.reach")
+    assert reach["reached"] is True and reach["pose"] == [24.0, 12.0, 90.0, 5]
+    mask = board.api("/v1/mask", {"scenario": example("goblins"), "unit": "goblins",
+                                  "manoeuvre": "move", "poses": [reach["pose"]]})
+    assert mask == [True]
+    assert board.page.is_enabled("[data-testid=best]")
+
+
+def test_a_whfb7_march_ghost_far_beyond_reach_is_shown_not_reached(board: Board) -> None:
+    board.open("goblins")
+    board.select("goblins", "march")
+    assert board.drag_ghost((24.0, 40.0)) == "not_reached"
+    status = board.page.inner_text("[data-testid=verdict-status]")
+    assert status == "NOT REACHED BY THE WAYS SEARCHED" and "ILLEGAL" not in status
+    assert "Best move here" in board.page.inner_text("[data-testid=verdict]")
+    reach = board.state("window.board.reach")
+    assert reach["reached"] is False
+    assert reach["pose"][:2] == pytest.approx([24.0, 40.0], abs=0.1)
+    mask = board.api("/v1/mask", {"scenario": example("goblins"), "unit": "goblins",
+                                  "manoeuvre": "march", "poses": [reach["pose"]]})
+    assert mask == [False]
+    assert board.page.is_enabled("[data-testid=best]")
+    assert board.state("window.board.verdict") is None  # nothing claims it illegal

@@ -3,7 +3,7 @@
 
 import { Api, Latest } from "./api.js";
 import { View, moved, playerColour, geojsonPolygons } from "./view.js";
-import { showVerdict, showSearch, showMessage } from "./panel.js";
+import { showVerdict, showSearch, showMessage, showReach } from "./panel.js";
 import { bestMove } from "./solve.js";
 import { setupCombat } from "./combat.js";
 import { setupRoutes } from "./routes.js";
@@ -24,7 +24,8 @@ export const state = {
   verdict: null, move: null,
   undo: [], redo: [],
   ruleNames: {},
-  checks: null, regions: null,
+  checks: null, regions: null, masks: null,
+  reach: null,         // the last mask answer: {pose: [x, y, facing, files], reached}
 };
 window.board = state;  // for tests and the benchmark
 api.reRegister = async () => {
@@ -60,6 +61,7 @@ const baseInches = (mm) => (Array.isArray(mm) ? mm : [mm, mm]).map((v) => v / 25
 async function start() {
   state.checks = new Latest(api, "board-check");
   state.regions = new Latest(api, "board-region");
+  state.masks = new Latest(api, "board-mask");
   try {
     state.ruleNames = await api.get("/board/rule-names.json");
     const names = (await api.get("/v1/examples")).examples;
@@ -96,7 +98,7 @@ async function upload(event) {
 export async function load(scenario, name, keepHistory = false) {
   status(`loading ${name}…`);
   state.loading = true;
-  state.checks.abort(); state.regions.abort();
+  state.checks.abort(); state.regions.abort(); state.masks.abort();
   try {
     await place(scenario, name, keepHistory);
   } finally {
@@ -209,7 +211,7 @@ function choose(manoeuvre) {
 
 function clearMove(all = true) {
   if (all) { state.ghost = null; state.shape = null; state.manoeuvre = null; }
-  state.verdict = null; state.move = null; state.regionKey = null;
+  state.verdict = null; state.move = null; state.regionKey = null; state.reach = null;
   view.ghost(null); view.witnesses([]); view.region([]); view.paths([]);
   $("verdict").replaceChildren(); $("search").replaceChildren(); $("pose").textContent = "";
   $("download-move").disabled = true;
@@ -249,20 +251,42 @@ export function ghostChanged() {
       ([k, m]) => [k, { centre: moved([m.centre], state.shape.pose, to)[0],
                         facing: m.facing + g.facing - state.shape.pose.facing }])) : {},
   };
+  state.drawn = drawn;
   view.ghost(drawn, colourOf(state.selected), "pending", true);
   showPose(g.centre, g.facing, g.files);
   const move = ghostMove();
   state.move = move;
   $("download-move").disabled = !move;
   if (!move) {
-    showMessage($("verdict"), "A whfb7 move is its steps: put the ghost where the unit " +
-                "should end and ask for the best move.");
+    askMask();
     return;
   }
+  state.masks.abort();
   state.checks.post("/v1/check", { scenario_id: state.scenarioId, move })
     .then((answer) => { if (answer) judged(answer.data); })
     .catch(fail);
   if ($("show-region").checked) askRegion();
+}
+
+// A whfb7 Move or March is its steps, so it has no end-pose move to check: the ghost's pose
+// is judged by the batch mask (POST /v1/mask), true when a legal way of the legal-move view's
+// family (forward, one wheel, forward; a Move may turn on the spot first) ends there.
+function askMask() {
+  const g = state.ghost;
+  const facing = Math.round((((g.facing % 360) + 360) % 360) * 1000) / 1000;
+  const pose = [...g.centre.map((v) => Math.round(v * 1000) / 1000), facing, g.files];
+  state.checks.abort();
+  state.masks.post("/v1/mask", { scenario_id: state.scenarioId, unit: state.selected,
+                                 manoeuvre: state.manoeuvre, poses: [pose] })
+    .then((answer) => { if (answer) reached(pose, answer.data[0] === true); })
+    .catch(fail);
+}
+
+function reached(pose, ok) {
+  state.reach = { pose, reached: ok };
+  view.ghost(state.drawn, colourOf(state.selected), ok ? "legal" : "not_reached", true);
+  view.witnesses([]);
+  showReach($("verdict"), ok, pose, state.manoeuvre);
 }
 
 function showPose(centre, facing, files) {

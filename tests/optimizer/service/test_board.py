@@ -504,3 +504,19 @@ def test_a_whfb7_march_ghost_far_beyond_reach_is_shown_not_reached(board: Board)
     assert mask == [False]
     assert board.page.is_enabled("[data-testid=best]")
     assert board.state("window.board.verdict") is None  # nothing claims it illegal
+
+
+def test_a_whfb7_move_ghost_turned_is_asked_with_the_turned_files(board: Board) -> None:
+    board.open("goblins")
+    board.select("goblins", "move")
+    for _ in range(90):  # Q turns 1 deg left: a quarter turn on the spot, no step
+        board.page.keyboard.press("q")
+    assert board.settled() == "legal"
+    reach = board.state("window.board.reach")
+    turned = board.api("/v1/check", {"scenario": example("goblins"), "move": {
+        "unit": "goblins", "manoeuvre": "move", "steps": [{"turn": 90}]}})["end"]
+    assert reach["pose"] == [24.0, 10.0, 180.0, turned["files"]] and turned["files"] != 5
+    mask = board.api("/v1/mask", {"scenario": example("goblins"), "unit": "goblins",
+                                  "manoeuvre": "move", "poses": reach["asked"]})
+    assert mask == [False, True]  # the unit's own files: no; the turned ones: yes
+    assert board.page.locator("[data-testid=ghost] .model").count() == 20

@@ -25,6 +25,7 @@ export const state = {
   undo: [], redo: [],
   ruleNames: {},
   checks: null, regions: null, masks: null,
+  turned: null,        // {key, shapes}: the formations a turn on the spot gives (service's)
   reach: null,         // the last mask answer: {pose: [x, y, facing, files], reached}
 };
 window.board = state;  // for tests and the benchmark
@@ -270,23 +271,58 @@ export function ghostChanged() {
 
 // A whfb7 Move or March is its steps, so it has no end-pose move to check: the ghost's pose
 // is judged by the batch mask (POST /v1/mask), true when a legal way of the legal-move view's
-// family (forward, one wheel, forward; a Move may turn on the spot first) ends there.
+// family (forward, one wheel, forward; a Move may turn on the spot first) ends there. A turn
+// changes the files, so the pose is asked with the unit's files and with each formation a
+// turn on the spot gives (as the service executes the turn); the mask alone decides.
 function askMask() {
-  const g = state.ghost;
-  const facing = Math.round((((g.facing % 360) + 360) % 360) * 1000) / 1000;
-  const pose = [...g.centre.map((v) => Math.round(v * 1000) / 1000), facing, g.files];
-  state.checks.abort();
-  state.masks.post("/v1/mask", { scenario_id: state.scenarioId, unit: state.selected,
-                                 manoeuvre: state.manoeuvre, poses: [pose] })
-    .then((answer) => { if (answer) reached(pose, answer.data[0] === true); })
-    .catch(fail);
+  turnedShapes().then((shapes) => {
+    const g = state.ghost;
+    if (!g || !state.drawn) return null;
+    const facing = Math.round((((g.facing % 360) + 360) % 360) * 1000) / 1000;
+    const at = [...g.centre.map((v) => Math.round(v * 1000) / 1000), facing];
+    const poses = [[...at, g.files], ...shapes.map((s) => [...at, s.files])];
+    const drawn = state.drawn;
+    state.checks.abort();
+    return state.masks.post("/v1/mask", { scenario_id: state.scenarioId, unit: state.selected,
+                                          manoeuvre: state.manoeuvre, poses })
+      .then((answer) => { if (answer) reached(poses, answer.data, [null, ...shapes], drawn); });
+  }).catch(fail);
 }
 
-function reached(pose, ok) {
-  state.reach = { pose, reached: ok };
-  view.ghost(state.drawn, colourOf(state.selected), ok ? "legal" : "not_reached", true);
+// The formations a turn on the spot leaves the selected unit in (the service's ends of a
+// Move of one turn), those whose files differ from the unit's: fetched once per unit.
+function turnedShapes() {
+  const key = `${state.scenarioId}/${state.selected}`;
+  if (state.turned && state.turned.key === key) return state.turned.shapes;
+  const unit = state.selected;
+  const files = state.placed[unit].files;
+  const shapes = Promise.all([90, -90, 180].map((turn) => api.post("/v1/check", {
+    scenario_id: state.scenarioId, move: { unit, manoeuvre: "move", steps: [{ turn }] },
+  }).then((verdict) => verdict.end))).then((ends) => {
+    const seen = new Set([files]);
+    return ends.filter((e) => !seen.has(e.files) && seen.add(e.files));
+  }).catch((error) => { state.turned = null; throw error; });
+  state.turned = { key, shapes };
+  return shapes;
+}
+
+function reached(poses, answers, shapes, drawn) {
+  const i = answers.findIndex((v) => v === true);
+  const pose = poses[Math.max(i, 0)];
+  state.reach = { pose, reached: i >= 0, asked: poses };
+  let shown = drawn;
+  if (i > 0) {  // reached with a turned formation: drawn as the service turned it
+    const s = shapes[i];
+    const to = { centre: drawn.centre, facing: drawn.facing };
+    const from = { centre: s.centre, facing: s.facing };
+    shown = { ...drawn, corners: moved(s.corners, from, to),
+              models: Object.fromEntries(Object.entries(s.models || {}).map(([k, m]) => [k, {
+                centre: moved([m.centre], from, to)[0],
+                facing: m.facing + to.facing - from.facing }])) };
+  }
+  view.ghost(shown, colourOf(state.selected), i >= 0 ? "legal" : "not_reached", true);
   view.witnesses([]);
-  showReach($("verdict"), ok, pose, state.manoeuvre);
+  showReach($("verdict"), i >= 0, pose, state.manoeuvre, poses.map((p) => p[3]));
 }
 
 function showPose(centre, facing, files) {

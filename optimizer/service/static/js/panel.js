@@ -51,7 +51,7 @@ export function showVerdict(box, verdict, names) {
 // The batch mask's answer for a whfb7 Move or March ghost. True is sound (a legal way of the
 // searched family ends here); false is not "illegal": the mask is conservative and the view
 // holds only the family's one-wheel ways on its lattice (1 deg facings).
-export function showReach(box, ok, pose, manoeuvre) {
+export function showReach(box, ok, pose, manoeuvre, filesAsked) {
   box.replaceChildren();
   const [x, y, facing, files] = pose;
   const kind = ok ? "legal" : "not_reached";
@@ -61,7 +61,8 @@ export function showReach(box, ok, pose, manoeuvre) {
   box.appendChild(head);
   const family = manoeuvre === "march" ? "forward, one wheel, forward"
     : "forward, one wheel, forward, after an optional turn on the spot";
-  const where = `(${fmt(x)}, ${fmt(y)}) facing ${fmt(facing)}° with ${files} files`;
+  const where = `(${fmt(x)}, ${fmt(y)}) facing ${fmt(facing)}° with ` +
+    (ok ? `${files} files` : `${[...new Set(filesAsked)].join(" or ")} files`);
   box.appendChild(node("p", ok
     ? `A legal ${manoeuvre} ends at ${where}: one of the ways searched (${family}) gets there.`
     : `No way of the family searched (${family}; whole-degree facings) ends at ${where}. ` +

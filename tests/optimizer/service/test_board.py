@@ -520,3 +520,32 @@ def test_a_whfb7_move_ghost_turned_is_asked_with_the_turned_files(board: Board) 
                                   "manoeuvre": "move", "poses": reach["asked"]})
     assert mask == [False, True]  # the unit's own files: no; the turned ones: yes
     assert board.page.locator("[data-testid=ghost] .model").count() == 20
+
+
+def test_the_reachable_area_is_drawn_one_colour_a_level_with_a_legend(board: Board) -> None:
+    board.open("rooftop_gap")
+    board.page.mouse.click(*board.client((8.507874, 12.0)))
+    board.page.wait_for_function("window.board.selected === 'runner'")
+    board.page.select_option("[data-testid=reach-skill]", "jump")
+    with board.page.expect_response("**/v1/route/reach") as reached:
+        board.page.check("[data-testid=show-reach]")
+    board.page.wait_for_selector("[data-testid=reach-legend] li")
+    answer = reached.value.json()
+    assert json.loads(reached.value.request.post_data)["skill"] == "jump"
+    api = board.api("/v1/route/reach", {"scenario": example("rooftop_gap"), "unit": "runner",
+                                        "skill": "jump"})
+    assert [l["level"] for l in api["levels"]] == [l["level"] for l in answer["levels"]]
+    assert len(api["levels"]) >= 2, "the runner jumps down from the roof: two levels"
+    legend = board.page.eval_on_selector_all(
+        "[data-testid=reach-legend] li", "ls => ls.map(l => [Number(l.dataset.level), "
+        "l.dataset.colour, l.querySelector('.swatch').style.backgroundColor])")
+    assert [level for level, _, _ in legend] == [l["level"] for l in api["levels"]]
+    colours = [colour for _, colour, _ in legend]
+    assert len(set(colours)) == len(colours)  # one colour a level
+    drawn = board.page.eval_on_selector_all(
+        ".reach", "ps => ps.map(p => [Number(p.dataset.level), p.style.fill])")
+    swatch = {level: shown for level, _, shown in legend}
+    for level in api["levels"]:  # every polygon of a level, in the legend's colour
+        fills = [fill for at, fill in drawn if at == level["level"]]
+        assert len(fills) == len(level["polygons"])
+        assert set(fills) == {swatch[level["level"]]}

@@ -534,12 +534,12 @@ def test_the_reachable_area_is_drawn_one_colour_a_level_with_a_legend(board: Boa
     assert json.loads(reached.value.request.post_data)["skill"] == "jump"
     api = board.api("/v1/route/reach", {"scenario": example("rooftop_gap"), "unit": "runner",
                                         "skill": "jump"})
-    assert [l["level"] for l in api["levels"]] == [l["level"] for l in answer["levels"]]
+    assert [lv["level"] for lv in api["levels"]] == [lv["level"] for lv in answer["levels"]]
     assert len(api["levels"]) >= 2, "the runner jumps down from the roof: two levels"
     legend = board.page.eval_on_selector_all(
         "[data-testid=reach-legend] li", "ls => ls.map(l => [Number(l.dataset.level), "
         "l.dataset.colour, l.querySelector('.swatch').style.backgroundColor])")
-    assert [level for level, _, _ in legend] == [l["level"] for l in api["levels"]]
+    assert [level for level, _, _ in legend] == [lv["level"] for lv in api["levels"]]
     colours = [colour for _, colour, _ in legend]
     assert len(set(colours)) == len(colours)  # one colour a level
     drawn = board.page.eval_on_selector_all(

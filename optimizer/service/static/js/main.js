@@ -1,7 +1,7 @@
 // The board: loads a scenario, draws it, and lets the player put a ghost of a unit where it
 // should go, asking the service (and only the service) whether and how it can get there.
 
-import { Api, Latest } from "./api.js";
+import { Api, ApiError, Latest } from "./api.js";
 import { View, moved, playerColour, geojsonPolygons } from "./view.js";
 import { showVerdict, showSearch, showMessage, showReach } from "./panel.js";
 import { bestMove } from "./solve.js";
@@ -298,9 +298,12 @@ function turnedShapes() {
   const files = state.placed[unit].files;
   const shapes = Promise.all([90, -90, 180].map((turn) => api.post("/v1/check", {
     scenario_id: state.scenarioId, move: { unit, manoeuvre: "move", steps: [{ turn }] },
-  }).then((verdict) => verdict.end))).then((ends) => {
+  }).then((verdict) => verdict.end).catch((error) => {
+    if (error instanceof ApiError) return null;  // a turn the service refuses: not asked
+    throw error;
+  }))).then((ends) => {
     const seen = new Set([files]);
-    return ends.filter((e) => !seen.has(e.files) && seen.add(e.files));
+    return ends.filter((e) => e && !seen.has(e.files) && seen.add(e.files));
   }).catch((error) => { state.turned = null; throw error; });
   state.turned = { key, shapes };
   return shapes;

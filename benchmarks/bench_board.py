@@ -11,7 +11,10 @@ Three scripted runs on examples/spears.json, the spears' March:
 - free drag: the same path without waiting (as fast as the mouse events come): how many
   requests the board aborted as stale and the round trip of those answered;
 - region: the ghost turned 1 degree at a time (Q) --steps times with "Legal region" on, each
-  step waiting for the region: the round trip of each `POST /v1/region`.
+  step waiting for the region: the round trip of each `POST /v1/region`;
+- mask (on examples/goblins.json, whfb7): the goblins' Move ghost dragged straight ahead in
+  --steps steps of 0.02", each waiting for its answer: the round trip of each `POST /v1/mask`
+  (the ghost's pose with the unit's files and the turned files: two poses a request).
 Beside them, in the same run, the same check and region requests from Python (httpx, one at a
 time) to the same server: the baseline the browser's figures are read against.  Timings, not
 tests: nothing here asserts a speed (the issue's budget: check p95 <= 100 ms, region <= 300
@@ -136,14 +139,43 @@ def in_browser(url: str, steps: int) -> dict[str, Any]:
             settled()
             page.wait_for_function("document.body.dataset.region === 'ready'")
         out["region"] = percentiles(measures(page, "board-region"))
+        out["mask"] = mask_drag(page, url, steps)
         browser.close()
     return out
+
+
+def mask_drag(page: Any, url: str, steps: int) -> dict[str, Any]:
+    """The whfb7 Move ghost dragged ahead, each step waiting for the mask's answer."""
+    page.goto(f"{url}/?example=goblins")
+    page.wait_for_function("window.board && window.board.name === 'goblins' && "
+                           "!window.board.loading && "
+                           "document.querySelectorAll('[data-unit]').length > 0")
+
+    def client(point: tuple[float, float]) -> tuple[float, float]:
+        x, y = page.evaluate(f"window.board.view.client([{point[0]}, {point[1]}])")
+        return x, y
+
+    page.mouse.click(*client((24.0, 10.0)))
+    page.click("[data-testid=manoeuvre-move]")
+    page.wait_for_selector("[data-testid=ghost]:not([data-state=pending])")
+    page.evaluate("performance.clearMeasures()")
+    page.mouse.move(*client((24.0, 10.0)))
+    page.mouse.down()
+    for point in mask_path(steps):
+        page.mouse.move(*client(point))
+        page.wait_for_selector("[data-testid=ghost]:not([data-state=pending])")
+    page.mouse.up()
+    return percentiles(measures(page, "board-mask"))
+
+
+def mask_path(steps: int) -> list[tuple[float, float]]:
+    return [(24.0, 10.0 + 0.02 * i) for i in range(1, steps + 1)]
 
 
 def from_python(url: str, steps: int) -> dict[str, Any]:
     """The same requests, one at a time from httpx: the baseline in this run."""
     scenario = json.loads((ROOT / "examples" / "spears.json").read_text(encoding="utf-8"))
-    checks, regions = [], []
+    checks, regions, masks = [], [], []
     with httpx.Client(base_url=url, timeout=60.0) as client:
         sid = client.post("/v1/scenarios", json=scenario).json()["id"]
         for x, y in path(steps):
@@ -158,7 +190,16 @@ def from_python(url: str, steps: int) -> dict[str, Any]:
             t = time.perf_counter()
             client.post("/v1/region", json=body).raise_for_status()
             regions.append((time.perf_counter() - t) * 1000.0)
-    return {"check": percentiles(checks), "region": percentiles(regions)}
+        goblins = json.loads((ROOT / "examples" / "goblins.json").read_text(encoding="utf-8"))
+        gid = client.post("/v1/scenarios", json=goblins).json()["id"]
+        for x, y in mask_path(steps):
+            body = {"scenario_id": gid, "unit": "goblins", "manoeuvre": "move",
+                    "poses": [[x, round(y, 3), 90.0, 5], [x, round(y, 3), 90.0, 4]]}
+            t = time.perf_counter()
+            client.post("/v1/mask", json=body).raise_for_status()
+            masks.append((time.perf_counter() - t) * 1000.0)
+    return {"check": percentiles(checks), "region": percentiles(regions),
+            "mask": percentiles(masks)}
 
 
 def main() -> None:

@@ -472,3 +472,80 @@ def test_a_whfb7_reform_is_judged_live(board: Board) -> None:
     assert board.state("window.board.move") == {"unit": "goblins", "manoeuvre": "reform",
                                                 "files": 4, "facing": 90.0}
     assert board.page.locator('[data-testid=ghost] .model').count() == 20
+
+
+def test_a_whfb7_move_ghost_is_judged_by_the_batch_mask(board: Board) -> None:
+    board.open("goblins")
+    board.select("goblins", "move")
+    for _ in range(20):  # 2" straight ahead: a forward step of the family reaches it
+        board.page.keyboard.press("ArrowUp")
+    assert board.settled() == "legal"
+    assert board.page.inner_text("[data-testid=verdict-status]") == "REACHED"
+    reach = board.state("window.board.reach")
+    assert reach["reached"] is True and reach["pose"] == [24.0, 12.0, 90.0, 5]
+    mask = board.api("/v1/mask", {"scenario": example("goblins"), "unit": "goblins",
+                                  "manoeuvre": "move", "poses": [reach["pose"]]})
+    assert mask == [True]
+    assert board.page.is_enabled("[data-testid=best]")
+
+
+def test_a_whfb7_march_ghost_far_beyond_reach_is_shown_not_reached(board: Board) -> None:
+    board.open("goblins")
+    board.select("goblins", "march")
+    assert board.drag_ghost((24.0, 40.0)) == "not_reached"
+    status = board.page.inner_text("[data-testid=verdict-status]")
+    assert status == "NOT REACHED BY THE WAYS SEARCHED" and "ILLEGAL" not in status
+    assert "Best move here" in board.page.inner_text("[data-testid=verdict]")
+    reach = board.state("window.board.reach")
+    assert reach["reached"] is False
+    assert reach["pose"][:2] == pytest.approx([24.0, 40.0], abs=0.1)
+    mask = board.api("/v1/mask", {"scenario": example("goblins"), "unit": "goblins",
+                                  "manoeuvre": "march", "poses": [reach["pose"]]})
+    assert mask == [False]
+    assert board.page.is_enabled("[data-testid=best]")
+    assert board.state("window.board.verdict") is None  # nothing claims it illegal
+
+
+def test_a_whfb7_move_ghost_turned_is_asked_with_the_turned_files(board: Board) -> None:
+    board.open("goblins")
+    board.select("goblins", "move")
+    for _ in range(90):  # Q turns 1 deg left: a quarter turn on the spot, no step
+        board.page.keyboard.press("q")
+    assert board.settled() == "legal"
+    reach = board.state("window.board.reach")
+    turned = board.api("/v1/check", {"scenario": example("goblins"), "move": {
+        "unit": "goblins", "manoeuvre": "move", "steps": [{"turn": 90}]}})["end"]
+    assert reach["pose"] == [24.0, 10.0, 180.0, turned["files"]] and turned["files"] != 5
+    mask = board.api("/v1/mask", {"scenario": example("goblins"), "unit": "goblins",
+                                  "manoeuvre": "move", "poses": reach["asked"]})
+    assert mask == [False, True]  # the unit's own files: no; the turned ones: yes
+    assert board.page.locator("[data-testid=ghost] .model").count() == 20
+
+
+def test_the_reachable_area_is_drawn_one_colour_a_level_with_a_legend(board: Board) -> None:
+    board.open("rooftop_gap")
+    board.page.mouse.click(*board.client((8.507874, 12.0)))
+    board.page.wait_for_function("window.board.selected === 'runner'")
+    board.page.select_option("[data-testid=reach-skill]", "jump")
+    with board.page.expect_response("**/v1/route/reach") as reached:
+        board.page.check("[data-testid=show-reach]")
+    board.page.wait_for_selector("[data-testid=reach-legend] li")
+    answer = reached.value.json()
+    assert json.loads(reached.value.request.post_data)["skill"] == "jump"
+    api = board.api("/v1/route/reach", {"scenario": example("rooftop_gap"), "unit": "runner",
+                                        "skill": "jump"})
+    assert [lv["level"] for lv in api["levels"]] == [lv["level"] for lv in answer["levels"]]
+    assert len(api["levels"]) >= 2, "the runner jumps down from the roof: two levels"
+    legend = board.page.eval_on_selector_all(
+        "[data-testid=reach-legend] li", "ls => ls.map(l => [Number(l.dataset.level), "
+        "l.dataset.colour, l.querySelector('.swatch').style.backgroundColor])")
+    assert [level for level, _, _ in legend] == [lv["level"] for lv in api["levels"]]
+    colours = [colour for _, colour, _ in legend]
+    assert len(set(colours)) == len(colours)  # one colour a level
+    drawn = board.page.eval_on_selector_all(
+        ".reach", "ps => ps.map(p => [Number(p.dataset.level), p.style.fill])")
+    swatch = {level: shown for level, _, shown in legend}
+    for level in api["levels"]:  # every polygon of a level, in the legend's colour
+        fills = [fill for at, fill in drawn if at == level["level"]]
+        assert len(fills) == len(level["polygons"])
+        assert set(fills) == {swatch[level["level"]]}

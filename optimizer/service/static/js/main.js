@@ -1,9 +1,9 @@
 // The board: loads a scenario, draws it, and lets the player put a ghost of a unit where it
 // should go, asking the service (and only the service) whether and how it can get there.
 
-import { Api, Latest } from "./api.js";
+import { Api, ApiError, Latest } from "./api.js";
 import { View, moved, playerColour, geojsonPolygons } from "./view.js";
-import { showVerdict, showSearch, showMessage } from "./panel.js";
+import { showVerdict, showSearch, showMessage, showReach } from "./panel.js";
 import { bestMove } from "./solve.js";
 import { setupCombat } from "./combat.js";
 import { setupRoutes } from "./routes.js";
@@ -24,7 +24,9 @@ export const state = {
   verdict: null, move: null,
   undo: [], redo: [],
   ruleNames: {},
-  checks: null, regions: null,
+  checks: null, regions: null, masks: null,
+  turned: null,        // {key, shapes}: the formations a turn on the spot gives (service's)
+  reach: null,         // the last mask answer: {pose: [x, y, facing, files], reached}
 };
 window.board = state;  // for tests and the benchmark
 api.reRegister = async () => {
@@ -60,6 +62,7 @@ const baseInches = (mm) => (Array.isArray(mm) ? mm : [mm, mm]).map((v) => v / 25
 async function start() {
   state.checks = new Latest(api, "board-check");
   state.regions = new Latest(api, "board-region");
+  state.masks = new Latest(api, "board-mask");
   try {
     state.ruleNames = await api.get("/board/rule-names.json");
     const names = (await api.get("/v1/examples")).examples;
@@ -96,7 +99,7 @@ async function upload(event) {
 export async function load(scenario, name, keepHistory = false) {
   status(`loading ${name}…`);
   state.loading = true;
-  state.checks.abort(); state.regions.abort();
+  state.checks.abort(); state.regions.abort(); state.masks.abort();
   try {
     await place(scenario, name, keepHistory);
   } finally {
@@ -209,7 +212,7 @@ function choose(manoeuvre) {
 
 function clearMove(all = true) {
   if (all) { state.ghost = null; state.shape = null; state.manoeuvre = null; }
-  state.verdict = null; state.move = null; state.regionKey = null;
+  state.verdict = null; state.move = null; state.regionKey = null; state.reach = null;
   view.ghost(null); view.witnesses([]); view.region([]); view.paths([]);
   $("verdict").replaceChildren(); $("search").replaceChildren(); $("pose").textContent = "";
   $("download-move").disabled = true;
@@ -249,20 +252,80 @@ export function ghostChanged() {
       ([k, m]) => [k, { centre: moved([m.centre], state.shape.pose, to)[0],
                         facing: m.facing + g.facing - state.shape.pose.facing }])) : {},
   };
+  state.drawn = drawn;
   view.ghost(drawn, colourOf(state.selected), "pending", true);
   showPose(g.centre, g.facing, g.files);
   const move = ghostMove();
   state.move = move;
   $("download-move").disabled = !move;
   if (!move) {
-    showMessage($("verdict"), "A whfb7 move is its steps: put the ghost where the unit " +
-                "should end and ask for the best move.");
+    askMask();
     return;
   }
+  state.masks.abort();
   state.checks.post("/v1/check", { scenario_id: state.scenarioId, move })
     .then((answer) => { if (answer) judged(answer.data); })
     .catch(fail);
   if ($("show-region").checked) askRegion();
+}
+
+// A whfb7 Move or March is its steps, so it has no end-pose move to check: the ghost's pose
+// is judged by the batch mask (POST /v1/mask), true when a legal way of the legal-move view's
+// family (forward, one wheel, forward; a Move may turn on the spot first) ends there. A turn
+// changes the files, so the pose is asked with the unit's files and with each formation a
+// turn on the spot gives (as the service executes the turn); the mask alone decides.
+function askMask() {
+  turnedShapes().then((shapes) => {
+    const g = state.ghost;
+    if (!g || !state.drawn) return null;
+    const facing = Math.round((((g.facing % 360) + 360) % 360) * 1000) / 1000;
+    const at = [...g.centre.map((v) => Math.round(v * 1000) / 1000), facing];
+    const poses = [[...at, g.files], ...shapes.map((s) => [...at, s.files])];
+    const drawn = state.drawn;
+    state.checks.abort();
+    return state.masks.post("/v1/mask", { scenario_id: state.scenarioId, unit: state.selected,
+                                          manoeuvre: state.manoeuvre, poses })
+      .then((answer) => { if (answer) reached(poses, answer.data, [null, ...shapes], drawn); });
+  }).catch(fail);
+}
+
+// The formations a turn on the spot leaves the selected unit in (the service's ends of a
+// Move of one turn), those whose files differ from the unit's: fetched once per unit.
+function turnedShapes() {
+  const key = `${state.scenarioId}/${state.selected}`;
+  if (state.turned && state.turned.key === key) return state.turned.shapes;
+  const unit = state.selected;
+  const files = state.placed[unit].files;
+  const shapes = Promise.all([90, -90, 180].map((turn) => api.post("/v1/check", {
+    scenario_id: state.scenarioId, move: { unit, manoeuvre: "move", steps: [{ turn }] },
+  }).then((verdict) => verdict.end).catch((error) => {
+    if (error instanceof ApiError) return null;  // a turn the service refuses: not asked
+    throw error;
+  }))).then((ends) => {
+    const seen = new Set([files]);
+    return ends.filter((e) => e && !seen.has(e.files) && seen.add(e.files));
+  }).catch((error) => { state.turned = null; throw error; });
+  state.turned = { key, shapes };
+  return shapes;
+}
+
+function reached(poses, answers, shapes, drawn) {
+  const i = answers.findIndex((v) => v === true);
+  const pose = poses[Math.max(i, 0)];
+  state.reach = { pose, reached: i >= 0, asked: poses };
+  let shown = drawn;
+  if (i > 0) {  // reached with a turned formation: drawn as the service turned it
+    const s = shapes[i];
+    const to = { centre: drawn.centre, facing: drawn.facing };
+    const from = { centre: s.centre, facing: s.facing };
+    shown = { ...drawn, corners: moved(s.corners, from, to),
+              models: Object.fromEntries(Object.entries(s.models || {}).map(([k, m]) => [k, {
+                centre: moved([m.centre], from, to)[0],
+                facing: m.facing + to.facing - from.facing }])) };
+  }
+  view.ghost(shown, colourOf(state.selected), i >= 0 ? "legal" : "not_reached", true);
+  view.witnesses([]);
+  showReach($("verdict"), i >= 0, pose, state.manoeuvre, poses.map((p) => p[3]));
 }
 
 function showPose(centre, facing, files) {

@@ -48,6 +48,28 @@ export function showVerdict(box, verdict, names) {
   }
 }
 
+// The batch mask's answer for a whfb7 Move or March ghost. True is sound (a legal way of the
+// searched family ends here); false is not "illegal": the mask is conservative and the view
+// holds only the family's one-wheel ways on its lattice (1 deg facings).
+export function showReach(box, ok, pose, manoeuvre, filesAsked) {
+  box.replaceChildren();
+  const [x, y, facing, files] = pose;
+  const kind = ok ? "legal" : "not_reached";
+  const head = node("p", ok ? "REACHED" : "NOT REACHED BY THE WAYS SEARCHED",
+                    `status-line ${kind}`);
+  head.setAttribute("data-testid", "verdict-status");
+  box.appendChild(head);
+  const family = manoeuvre === "march" ? "forward, one wheel, forward"
+    : "forward, one wheel, forward, after an optional turn on the spot";
+  const where = `(${fmt(x)}, ${fmt(y)}) facing ${fmt(facing)}° with ` +
+    (ok ? `${files} files` : `${[...new Set(filesAsked)].join(" or ")} files`);
+  box.appendChild(node("p", ok
+    ? `A legal ${manoeuvre} ends at ${where}: one of the ways searched (${family}) gets there.`
+    : `No way of the family searched (${family}; whole-degree facings) ends at ${where}. ` +
+      "This is not a verdict of illegal: other ways the rules allow are not in this view. " +
+      "Best move here searches for a way.", "hint"));
+}
+
 // A search result: its status first (OPTIMAL, or FEASIBLE with the bound), then the move.
 export function showSearch(box, result, elapsed) {
   box.replaceChildren();

@@ -3,6 +3,7 @@
 // end on each level (/v1/route/reach).
 
 import { fail, status } from "./main.js";
+import { levelColour } from "./view.js";
 
 export function setupRoutes(state) {
   document.addEventListener("trooper-selected", () => {
@@ -13,6 +14,9 @@ export function setupRoutes(state) {
   document.addEventListener("board-click", (e) => {
     if (state.system !== "infinity" || !state.selected) return;
     route(state, e.detail).catch(fail);
+  });
+  document.getElementById("reach-skill").addEventListener("change", () => {
+    if (document.getElementById("show-reach").checked) reach(state).catch(fail);
   });
   document.getElementById("show-reach").addEventListener("change", () => {
     if (document.getElementById("show-reach").checked) reach(state).catch(fail);
@@ -59,14 +63,32 @@ async function route(state, to) {
 
 async function reach(state) {
   if (!state.selected) return;
-  const result = await state.api.post("/v1/route/reach",
-                                      { scenario_id: state.scenarioId, unit: state.selected });
-  state.view.region((result.levels || []).flatMap((l) => l.polygons), "reach");
+  const body = { scenario_id: state.scenarioId, unit: state.selected };
+  const skill = document.getElementById("reach-skill").value;
+  if (skill) body.skill = skill;
+  const result = await state.api.post("/v1/route/reach", body);
+  const levels = result.levels || [];
+  state.view.levels(levels);
   const box = document.getElementById("route");
   box.replaceChildren();
-  for (const l of result.levels || []) {
-    const line = document.createElement("p");
-    line.textContent = `level ${l.level}": ${l.area.toFixed(1)} sq in`;
-    box.appendChild(line);
+  // The legend: each level's colour, height and area, in the answer's order.
+  const legend = document.createElement("ul");
+  legend.className = "legend";
+  legend.setAttribute("data-testid", "reach-legend");
+  levels.forEach((l, i) => {
+    const item = document.createElement("li");
+    item.dataset.level = l.level;
+    item.dataset.colour = levelColour(i);
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = levelColour(i);
+    item.append(swatch, `level ${l.level}": ${l.area.toFixed(1)} sq in`);
+    legend.appendChild(item);
+  });
+  box.appendChild(legend);
+  if (!levels.length) {
+    const none = document.createElement("p");
+    none.textContent = `${result.status}: no end reachable`;
+    box.appendChild(none);
   }
 }

@@ -15,6 +15,7 @@ export async function bestMove(state) {
   const controller = new AbortController();
   running = controller;
   state.checks.abort();
+  if (state.masks) state.masks.abort();
   const box = document.getElementById("search");
   const started = performance.now();
   const g = state.ghost;

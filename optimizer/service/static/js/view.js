@@ -21,6 +21,12 @@ export function playerColour(player, players) {
   return i >= 0 ? PALETTE[i % PALETTE.length] : "#505050";
 }
 
+// The colour of the i-th level of a reachable area (levels in the answer's order).
+const LEVEL_COLOURS = ["#1f5fa8", "#e07b00", "#2e8b57", "#8e24aa", "#c2185b", "#00838f"];
+export function levelColour(i) {
+  return LEVEL_COLOURS[i % LEVEL_COLOURS.length];
+}
+
 // A pose moved rigidly: every point of a shape drawn at `from` redrawn at `to`.
 export function moved(points, from, to) {
   const turn = ((to.facing - from.facing) * Math.PI) / 180;
@@ -226,6 +232,21 @@ export class View {
         .join(" ");
       el("path", { d, class: cls, "fill-rule": "evenodd" }, layer);
     }
+  }
+
+  // The reachable area level by level, each level in its own colour (levelColour).
+  levels(levels) {
+    const layer = this.layers.region;
+    layer.replaceChildren();
+    levels.forEach((level, i) => {
+      const colour = levelColour(i);
+      for (const rings of level.polygons) {
+        const d = rings.map((ring) => "M" + ring.map((q) => this.p(q).join(",")).join("L") + "Z")
+          .join(" ");
+        el("path", { d, class: "reach", "fill-rule": "evenodd", "data-level": level.level,
+                     style: `fill: ${colour}; stroke: ${colour}` }, layer);
+      }
+    });
   }
 
   paths(lines, cls = "route") {

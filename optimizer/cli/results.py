@@ -10,7 +10,6 @@ file a command writes with --json can be judged and drawn.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,8 +52,9 @@ class Answer:
 
     def print(self, as_json: bool) -> int:
         """Print the answer (warnings on stderr, one line each); its exit status."""
+        from constraints.core.jsonwrite import dumps
         from optimizer.cli.warn import shown, with_warnings
 
-        print(json.dumps(with_warnings(self.data, self.warnings), indent=2) if as_json
+        print(dumps(with_warnings(self.data, self.warnings), indent=2) if as_json
               else shown(self.text(), self.warnings))
         return self.status

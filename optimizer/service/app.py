@@ -8,7 +8,6 @@ the readers refuse), runs its handler (optimizer/service/queries.py) in a worker
 from __future__ import annotations
 
 import hmac
-import json
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import asynccontextmanager
@@ -22,6 +21,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from constraints.core.jsonread import parse_json
+from constraints.core.jsonwrite import dumps
 from constraints.errors import InvalidInputError
 from optimizer import __version__
 from optimizer.service.board import add_board, is_public
@@ -100,7 +100,7 @@ def answered(handler: Handler, service: Service, body: Any) -> Any:
 
 
 def json_response(data: Any, status: int = 200) -> Response:
-    return Response(json.dumps(data), status_code=status, media_type="application/json")
+    return Response(dumps(data), status_code=status, media_type="application/json")
 
 
 class Server:

@@ -4,7 +4,6 @@ body's keys here; the full JSON Schemas of the scenario and move files plug in b
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +11,7 @@ import anyio.to_thread
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import StreamingResponse
 
+from constraints.core.jsonwrite import dumps
 from optimizer import __version__
 from optimizer.service import mask, openapi, queries, stream
 from optimizer.service.app import Server, json_response, read_body
@@ -110,7 +110,7 @@ def add_endpoints(app: FastAPI, server: Server) -> None:
 
     async def moves(request: Request) -> Response:
         found = await server.answer(queries.moves, request, gated=True)
-        return Response("".join(json.dumps(m) + "\n" for m in found),
+        return Response("".join(dumps(m) + "\n" for m in found),
                         media_type="application/x-ndjson")
 
     async def solve_stream(request: Request) -> StreamingResponse:

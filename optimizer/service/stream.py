@@ -8,7 +8,6 @@ the search (optimizer.search.watch)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import StreamingResponse
 
+from constraints.core.jsonwrite import dumps
 from optimizer.search.watch import Watch, watching
 from optimizer.service import queries
 from optimizer.service.app import Server, answered, read_json_body
@@ -26,7 +26,7 @@ log = logging.getLogger("manoeuvre.service")
 
 
 def event(name: str, data: Any) -> str:
-    return f"event: {name}\ndata: {json.dumps(data)}\n\n"
+    return f"event: {name}\ndata: {dumps(data)}\n\n"
 
 
 async def solve_stream(server: Server, request: Request) -> StreamingResponse:

@@ -29,3 +29,15 @@ def test_a_violation_against_no_limit_is_strict_json() -> None:
 def test_a_close_call_is_strict_json() -> None:
     call = CloseCall("t9a.unit_spacing.end", math.inf, 1.0, -math.inf)
     assert json.loads(json.dumps(call.to_json(), allow_nan=False))["margin"] is None
+
+
+@pytest.mark.parametrize(("data", "written"), [
+    ({"a": 1.5, "b": [1, 2.0]}, '{"a": 1.5, "b": [1, 2.0]}'),
+    ({"a": math.inf, "b": [-math.inf, (math.nan, 3)]}, '{"a": null, "b": [null, [null, 3]]}'),
+    ("Infinity", '"Infinity"'),  # a string stays a string
+])
+def test_answers_are_written_as_strict_json(data, written) -> None:
+    from constraints.core.jsonwrite import dumps
+
+    assert dumps(data) == written
+    json.loads(dumps(data), parse_constant=lambda token: pytest.fail(token))

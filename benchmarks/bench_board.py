@@ -26,25 +26,18 @@ import argparse
 import json
 import os
 import platform
-import socket
 import statistics
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from optimizer.service.local import spawn
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("MANOEUVRE_CHROMIUM", "/usr/bin/chromium")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def percentiles(ms: list[float]) -> dict[str, float]:
@@ -59,19 +52,10 @@ def percentiles(ms: list[float]) -> dict[str, float]:
 
 
 def serve() -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "optimizer.cli", "serve", "--port",
-                             str(port)], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            if httpx.get(f"{url}/v1/health", timeout=1.0).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the server did not start")
+    try:
+        return spawn(cwd=ROOT)
+    except RuntimeError as exc:
+        raise SystemExit(str(exc)) from None
 
 
 def path(steps: int) -> list[tuple[float, float]]:

@@ -28,10 +28,8 @@ import asyncio
 import json
 import os
 import platform
-import socket
 import statistics
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -39,6 +37,8 @@ from typing import Any
 
 import httpx
 import numpy as np
+
+from optimizer.service.local import spawn
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -50,13 +50,6 @@ def example(name: str) -> Any:
     return json.loads((EXAMPLES / f"{name}.json").read_text(encoding="utf-8"))
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def rss_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -64,19 +57,12 @@ def rss_mib(pid: int) -> float:
     return float("nan")
 
 
-def start_server(port: int, workers: int, processes: bool = False) -> subprocess.Popen[bytes]:
-    env = dict(os.environ, MPLBACKEND="Agg")
-    proc = subprocess.Popen([sys.executable, "-m", "optimizer.cli", "serve", "--port",
-                             str(port), "--workers", str(workers), "--queue", "64",
-                             *(["--processes"] if processes else [])], cwd=ROOT, env=env)
-    for _ in range(300):
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/v1/health", timeout=1.0)
-            return proc
-        except httpx.TransportError:
-            time.sleep(0.05)
-    proc.kill()
-    raise SystemExit("the server did not start")
+def start_server(workers: int, processes: bool = False) -> tuple[subprocess.Popen[bytes], str]:
+    try:
+        return spawn("--workers", str(workers), "--queue", "64",
+                     *(["--processes"] if processes else []), cwd=ROOT, quiet=False)
+    except RuntimeError as exc:
+        raise SystemExit(str(exc)) from None
 
 
 def poses_about_spears(n: int) -> np.ndarray:
@@ -178,9 +164,7 @@ def in_process_calls(poses: np.ndarray) -> dict[str, Callable[[], Any]]:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = start_server(port, args.workers)
+    server, url = start_server(args.workers)
     poses = poses_about_spears(args.poses)
     try:
         key = httpx.post(f"{url}/v1/scenarios", json=example("spears")).json()["id"]
@@ -236,9 +220,8 @@ def pools(args: argparse.Namespace) -> dict[str, Any]:
     sends: dict[str, tuple[str, Callable[[httpx.AsyncClient], Any]]] = {}
     try:
         for mode in ("threads", "processes"):
-            port = free_port()
-            url = f"http://127.0.0.1:{port}"
-            procs.append(start_server(port, args.workers, mode == "processes"))
+            proc, url = start_server(args.workers, mode == "processes")
+            procs.append(proc)
             key = httpx.post(f"{url}/v1/scenarios", json=example("spears")).json()["id"]
             sends[mode] = (url, solver({"scenario_id": key, "unit": "spears",
                                         "manoeuvre": "march", "time_limit": 60,

@@ -4,7 +4,6 @@ httpx client talking to it over HTTP."""
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -16,19 +15,13 @@ import pytest
 import uvicorn
 
 from optimizer.service import Settings, create_app
+from optimizer.service.local import free_port
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 
 def example(name: str) -> Any:
     return json.loads((EXAMPLES / f"{name}.json").read_text(encoding="utf-8"))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class Running:

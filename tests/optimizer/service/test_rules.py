@@ -295,7 +295,7 @@ def test_python_m_serve_with_processes_answers_and_stops() -> None:
     import sys
     import time
 
-    from tests.optimizer.service.conftest import free_port
+    from optimizer.service.local import free_port
     from tests.support import ROOT
 
     port = free_port()

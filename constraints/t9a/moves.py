@@ -88,7 +88,7 @@ class Move:
     `steps` and `pivot_deg` describe Advance and March; `centre`, `facing_deg` and `files`
     describe a Reform's end position (and `files` the Reorder of an Advance or March).
     `assignment` optionally fixes the end slot of each model (model id -> slot).  `mid`
-    states where a Reform places the unit mid-move (Dangerous Terrain, docs/rules.md §5.7).
+    states where a Reform places the unit mid-move (Dangerous Terrain, docs/rules.md §5.6).
     """
 
     unit: str

@@ -14,7 +14,7 @@ reports the tests it triggers (`dangerous_terrain`).  What "touched during" mean
   and, where the move states it (`mid`), its placement mid-move (seed 000, "Mid-Reform Move
   Actions": the unit is placed where its position becomes relevant; `mid_placement.py` judges
   that placement).  Without `mid` the models' own walks are not followed and the verdict
-  carries a note saying so (`unchecked_mid`; docs/rules.md §5.7);
+  carries a note saying so (`unchecked_mid`; docs/rules.md §5.6);
 - an Advance or any other Reform: never (they do not trigger the test).
 """
 

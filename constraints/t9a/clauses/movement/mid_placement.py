@@ -1,5 +1,5 @@
 """A Reform's placement mid-move (seed 000, "Mid-Reform Move Actions"; RULES §2.5.6;
-docs/rules.md §5.7).
+docs/rules.md §5.6).
 
 "If, for any reasons, a model's position is relevant during a mid-Reform Move, such as during
 a Sweeping Attack or Dangerous Terrain Tests, the unit must be placed in a viable formation
@@ -16,7 +16,7 @@ position is relevant where the unit touches the terrain.  So the placement must
 - keep Unit Spacing for a move in progress: more than 0.5" from other units and Impassable
   Terrain (A20 towards what the unit started closer to), and be on the table.
 The models' walks through it are `t9a.reform.model_path`'s (mid_walks.py).  A Reform that
-states no placement is not judged here (docs/rules.md §5.7 says what is then reported).
+states no placement is not judged here (docs/rules.md §5.6 says what is then reported).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Each model's walk through a Reform's mid-move placement (seed 000, "Mid-Reform Move
-Actions"; docs/rules.md §5.7): "When measuring the distance each model moves, measure from
+Actions"; docs/rules.md §5.6): "When measuring the distance each model moves, measure from
 starting position, to the position it is placed mid-move, and then finally to its ending
 position."
 

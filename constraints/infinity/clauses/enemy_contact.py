@@ -6,6 +6,13 @@ contact with an enemy, even if the specified movement route is cut short as a re
 declared route that goes on after its base first touches an enemy's is cut short there:
 the clause names the length at which the Move ends and where.  Contact the trooper is in
 when it starts does not stop it (a trooper leaving combat Dodges; out of scope here).
+
+Silhouettes are volumes (decision A22): upright cylinders of the Silhouette's height on the
+level each trooper stands on.  They meet where the bases come within reach in the plane and
+the heights overlap or touch, so an enemy on any level counts and one on a roof above the
+route does not.  Along a walk the trooper stands on the region's piece under its centre and
+passes through every level between two pieces where it steps; ladders, Jumps and Climbs are
+straight 3-D segments (docs/rules.md §13.4).
 """
 
 from __future__ import annotations

@@ -47,6 +47,11 @@ class System(Generic[U, M, V]):
     # a query outside them is bad input for this system, said in one line (`require`).
     move_type: type | None = None
     queries: frozenset[str] = frozenset()
+    # Its clauses that are not a Move Manoeuvre's (nudges, Combat Reforms, routes): per kind,
+    # the module holding `CLAUSES` and `judge_example` (how a rule example is judged by the
+    # clause alone and by the whole checker), imported only by who asks (the conformance
+    # suite), so that start-up loads none of them.
+    clause_kinds: tuple[str, ...] = ()
 
     def require(self, query: str, rules: str) -> None:
         """Raise `InvalidInputError` unless `query` serves this system's scenarios."""

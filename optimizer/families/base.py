@@ -32,6 +32,7 @@ from constraints.sat.lattice import Lattice
 from constraints.sat.option import Option
 
 if TYPE_CHECKING:  # the search above uses the families; these name its types only
+    from constraints.core.verdict import Verdict
     from constraints.rank_and_file.poses import EndRectangles
     from optimizer.search.objectives import Objective
     from optimizer.search.request import SearchRequest
@@ -141,6 +142,29 @@ class Family(ABC, Generic[M]):
         ways' stage headings (and of the `start` move's, its hint), where the family has
         ways (default: none)."""
         return None
+
+    def models_ways(self, request: SearchRequest) -> bool:
+        """Whether `way_search` models ways under the request's clauses (default: yes)."""
+        return True
+
+    def way_candidates(self, request: SearchRequest, wheels: int, value: float | None,
+                       deadline: float) -> tuple[M, Verdict, dict[str, object]] | None:
+        """A legal way of several wheels better than `value`, found by the family's own
+        geometry before any model, with the checker's verdict and what was looked at
+        (default: none)."""
+        return None
+
+    def refine_wheel(self, request: SearchRequest, move: M) -> tuple[M, Verdict] | None:
+        """The answer `move` with its wheel refined on the lattice's degree by the family's
+        exact geometry, with the checker's verdict (default: none)."""
+        return None
+
+    def way_template_reach(self, request: SearchRequest, wheels: int, headings: Sequence[int]
+                           ) -> tuple[Option | None, shapely.Geometry | None] | None:
+        """A template's end facing and a region holding every end centre of its ways; None
+        when no legal way follows it; (None, None) when the family does not draw it (the
+        default: its model is built)."""
+        return None, None
 
     def way_templates(self, request: SearchRequest, wheels: int, points: np.ndarray, count: int,
                       spread: int) -> list[list[int]]:

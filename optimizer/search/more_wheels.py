@@ -150,16 +150,13 @@ def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
     crowded-advance and rocks-advance); the neighbourhood still runs for an Advance whose
     answer it cannot refine (ways of several wheels)."""
     family, wheels = request.family, request.max_wheels
-    models = getattr(family, "models_ways", None)
-    if models is not None and not models(request):
+    if not family.models_ways(request):
         return None
-    candidates = getattr(family, "way_candidates", None)
-    found = None if candidates is None else candidates(request, wheels, result.value,
-                                                       clock.deadline)
+    candidate = family.way_candidates(request, wheels, result.value, clock.deadline)
     clock.expired()  # the candidates stop at the deadline: a cut is the clock's
-    if found is not None:  # a legal way of two wheels, better than the answer so far
-        result = _better(request, result, found[:2])
-        result.stats["ways_candidate"] = found[2]
+    if candidate is not None:  # a legal way of two wheels, better than the answer so far
+        result = _better(request, result, candidate[:2])
+        result.stats["ways_candidate"] = candidate[2]
     templates = family.way_templates(request, wheels, _lattice_points(request, clock), TEMPLATES,
                                      TEMPLATE_SPREAD)
     screen = _TemplateScreen(request)
@@ -205,8 +202,7 @@ def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
 def _refined(request: SearchRequest, result: SearchResult) -> SearchResult | None:
     """The answer with its wheel refined on the lattice's degree by the family's exact
     geometry, where it does that (an Advance: its options wheel on 15 deg); None otherwise."""
-    refine = getattr(request.family, "refine_wheel", None)
-    found = None if result.move is None or refine is None else refine(request, result.move)
+    found = None if result.move is None else request.family.refine_wheel(request, result.move)
     if found is None:
         return None
     better = _better(request, result, found)
@@ -224,17 +220,13 @@ class _TemplateScreen:
 
     def __init__(self, request: SearchRequest) -> None:
         self.request = request
-        self.reach = getattr(request.family, "way_template_reach", None)
-
     def hopeless(self, headings: Sequence[int], value: float | None) -> bool:
-        if self.reach is None:
-            return False
         request = self.request
-        reach = self.reach(request, request.max_wheels, headings)
+        reach = request.family.way_template_reach(request, request.max_wheels, headings)
         if reach is None:
             return True  # no legal way follows it
         end, hull = reach
-        if value is None or hull is None or not _bounded(request.goal):
+        if value is None or end is None or hull is None or not _bounded(request.goal):
             return False
         best = _exact_bound(request.goal, end, request.relaxed_regions.within(end, hull))
         # A hair for the float geometry: left out only when it cannot beat the answer.

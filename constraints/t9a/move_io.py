@@ -10,9 +10,16 @@ from constraints.errors import InvalidInputError
 from constraints.rank_and_file.formation import MAX_MODELS
 from constraints.rank_and_file.steps import read_steps
 from constraints.schema.errors import worded_by
-from constraints.t9a.moves import MANOEUVRES, MAX_PIVOT_DEG, T9A_STEPS, Manoeuvre, Move
+from constraints.t9a.moves import (
+    MANOEUVRES,
+    MAX_PIVOT_DEG,
+    T9A_STEPS,
+    Manoeuvre,
+    MidPlacement,
+    Move,
+)
 
-_OPTIONAL = ("steps", "pivot", "files", "centre", "facing", "assignment")
+_OPTIONAL = ("steps", "pivot", "files", "centre", "facing", "assignment", "mid")
 
 
 def load_move(path: str | Path) -> Move:
@@ -35,6 +42,8 @@ def move_from_json(data: Any) -> Move:
             raise f[extra[0]].fail("a Post-Combat Pivot gives only its pivot (degrees)")
     if "pivot" in f and not manoeuvre.pivots:
         raise f["pivot"].fail("only an Advance Move starts with a Pivot")
+    if "mid" in f and manoeuvre is not Manoeuvre.REFORM:
+        raise f["mid"].fail("only a Reform places the unit mid-move (Dangerous Terrain)")
     if not manoeuvre.snaking and "steps" in f:
         raise f["steps"].fail("a Reform Move has no steps: give centre, facing and files")
     if manoeuvre.snaking and "steps" in f and ("centre" in f or "facing" in f):
@@ -50,7 +59,16 @@ def move_from_json(data: Any) -> Move:
         files=f["files"].integer(minimum=1, maximum=MAX_MODELS) if "files" in f else None,
         centre=f["centre"].point() if "centre" in f else None,
         facing_deg=f["facing"].number() if "facing" in f else None,
-        assignment=_assignment(f["assignment"]) if "assignment" in f else None)
+        assignment=_assignment(f["assignment"]) if "assignment" in f else None,
+        mid=_mid(f["mid"]) if "mid" in f else None)
+
+
+def _mid(node: Node) -> MidPlacement:
+    """A Reform's placement mid-move: centre and facing, files optional (docs/formats.md)."""
+    f = node.fields(("centre", "facing"), ("files",))
+    return MidPlacement(f["centre"].point(), f["facing"].number(),
+                        f["files"].integer(minimum=1, maximum=MAX_MODELS)
+                        if "files" in f else None)
 
 
 def _assignment(node: Node) -> tuple[tuple[str, tuple[int, int]], ...]:

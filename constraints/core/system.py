@@ -11,7 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from constraints.core.jsonread import Node
 from constraints.core.profile import RulesProfile, find_profile, register_profile
 from constraints.errors import InvalidInputError
 
@@ -23,7 +22,9 @@ class System:
     name: str
     profiles: tuple[RulesProfile, ...]
     terrain_kinds: tuple[str, ...]
-    read_unit: Callable[[Node], Any]                 # one `units[]` entry of a scenario
+    # One `units[]` entry of a scenario, as its validated model (constraints/schema/units.py)
+    # and the JSON path for the checks the model cannot make (slots, geometry).
+    read_unit: Callable[[Any, str], Any]
     unit_to_json: Callable[[Any], dict[str, Any]]
     named_ids: Callable[[Any], list[tuple[str, str]]]  # (JSON path suffix, id) a unit holds
     read_move: Callable[[Any], Any]                  # a move file's JSON
@@ -31,7 +32,7 @@ class System:
     # A system whose terrain is not flat polygons (Infinity's scenery has heights, levels
     # and ladders) reads and writes its own entries and judges its own placement (troopers
     # on different levels may share x, y); None: the shared readers below.
-    read_terrain: Callable[[Node], Any] | None = None
+    read_terrain: Callable[[Any, str], Any] | None = None
     terrain_to_json: Callable[[Any], dict[str, Any]] | None = None
     check_placement: Callable[[Any], None] | None = None
     # The class of the values `check` judges (a unit's move; an Infinity trooper's route),

@@ -9,12 +9,9 @@ meant as), missing keys before unknown keys before wrong values, as the readers 
 
 from __future__ import annotations
 
-import functools
 import json
 import re
-from collections.abc import Callable
-from importlib import import_module
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 from constraints.core.jsonread import MAX_MAGNITUDE, _describe
 from constraints.errors import InvalidInputError
@@ -49,34 +46,6 @@ def read(name: str, data: Any, source: str | None = None) -> Any:
         raise translated(exc.errors(include_url=False), data, source) from None
     except ValueError as exc:  # json.dumps: a value JSON cannot hold (a NaN is written)
         raise InvalidInputError(f"cannot be written as JSON: {exc}", source=source) from None
-
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def worded_by(module: str, model: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """A reader whose bad input is worded by the model `constraints.schema.MODULE.MODEL` (a
-    model, or a function of the data giving one): when the reader refuses its first argument,
-    the model's first problem is the one raised (the reader's own when the model sees none:
-    what needs the scenario or geometry).  A file the reader accepts is not validated again,
-    so the command line's start-up loads no pydantic for good input."""
-    def wrap(reader: Callable[P, R]) -> Callable[P, R]:
-        @functools.wraps(reader)
-        def read(*args: P.args, **kwargs: P.kwargs) -> R:
-            try:
-                return reader(*args, **kwargs)
-            except InvalidInputError as refused:
-                data = args[0] if args else None
-                found = getattr(import_module(f"constraints.schema.{module}"), model)
-                chosen = found if isinstance(found, type) else found(data)
-                try:
-                    read_as(chosen, data)
-                except InvalidInputError as worded:
-                    raise worded from None
-                raise refused from None
-        return read
-    return wrap
 
 
 def read_as(model: Any, data: Any) -> Any:

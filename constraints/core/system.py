@@ -9,14 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from constraints.core.profile import RulesProfile, find_profile, register_profile
+from constraints.core.scenario import Feature, Scenario
 from constraints.errors import InvalidInputError
+
+# A system's own kinds: the pieces of its scenarios (units, troopers), the moves its checker
+# judges (a unit's move, a route) and the verdicts it gives.  Each system is built as
+# `System[Unit, Move, Verdict](...)`, so mypy checks its readers and checker against them.
+U = TypeVar("U")
+M = TypeVar("M")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
-class System:
+class System(Generic[U, M, V]):
     """What the shared code needs of a game system."""
 
     name: str
@@ -24,17 +32,17 @@ class System:
     terrain_kinds: tuple[str, ...]
     # One `units[]` entry of a scenario, as its validated model (constraints/schema/units.py)
     # and the JSON path for the checks the model cannot make (slots, geometry).
-    read_unit: Callable[[Any, str], Any]
-    unit_to_json: Callable[[Any], dict[str, Any]]
-    named_ids: Callable[[Any], list[tuple[str, str]]]  # (JSON path suffix, id) a unit holds
-    read_move: Callable[[Any], Any]                  # a move file's JSON
-    check: Callable[[Any, Any], Any]                 # (scenario, move) -> Verdict
+    read_unit: Callable[[Any, str], U]
+    unit_to_json: Callable[[U], dict[str, object]]
+    named_ids: Callable[[U], list[tuple[str, str]]]  # (JSON path suffix, id) a unit holds
+    read_move: Callable[[object], M]                 # a move file's JSON
+    check: Callable[[Scenario[U], M], V]             # (scenario, move) -> its verdict
     # A system whose terrain is not flat polygons (Infinity's scenery has heights, levels
     # and ladders) reads and writes its own entries and judges its own placement (troopers
     # on different levels may share x, y); None: the shared readers below.
-    read_terrain: Callable[[Any, str], Any] | None = None
-    terrain_to_json: Callable[[Any], dict[str, Any]] | None = None
-    check_placement: Callable[[Any], None] | None = None
+    read_terrain: Callable[[Any, str], Feature] | None = None
+    terrain_to_json: Callable[[Feature], dict[str, object]] | None = None
+    check_placement: Callable[[Scenario[U]], None] | None = None
     # The class of the values `check` judges (a unit's move; an Infinity trooper's route),
     # and the public queries (optimizer/__init__.py, docs/api.md) that serve its scenarios:
     # a query outside them is bad input for this system, said in one line (`require`).

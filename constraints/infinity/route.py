@@ -4,7 +4,7 @@ points (x, y, level).
 
 `{"unit": "fusilier", "skill": "move", "path": [[10, 12, 0], [14, 16, 0]]}`; for two Moves
 `"skill": "move_move"` and `"midpoint": [x, y, level]`, one of the path's points; optional
-`"prone": true|false` enters or leaves Prone at the start (no cost, RULES.md §5.5).
+`"prone": true|false` enters or leaves Prone at the start (no cost, docs/rules.md §13.1).
 `"skill": "dodge"` walks like a Move (up to 2").  For `"jump"` and `"climb"` the points are
 the base's underside centre in the air: every vertical part written out (a point straight
 above the last), the last point the landing spot on a surface (docs/formats.md).

@@ -3,7 +3,7 @@
 
 A trooper stands with its base's centre at `centre`, on the surface at height `level`
 (inches).  Its MOV values are the most the first and the second Move of an Order may cover;
-Prone halves both (RULES.md §5.8, decision A15) and lowers the Silhouette to the base.
+Prone halves both (docs/rules.md §13.1, decision A15) and lowers the Silhouette to the base.
 
 A marker (`"kind": "marker"`: camouflage, a deployable...) is read as a `Trooper` that
 never moves (`marker` true, MOV 0-0, Silhouette 2 unless given): the route clauses treat it

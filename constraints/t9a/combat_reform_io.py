@@ -17,7 +17,7 @@ The combat result (all keys optional):
      "discipline": {"B": 8}, "score_difference": 2, "steadfast": ["B"], "stubborn": [],
      "steady": []}
 
-`steady` is this project's addition (FORMAT.md: more keys may be added): RULES §2.9.4 clamps
+`steady` is this project's addition (docs/formats.md: more keys may be added): RULES §2.9.4 clamps
 a Stubborn unit's modifier only when it is also Steady.
 """
 

@@ -7,9 +7,8 @@ import argparse
 from typing import Any
 
 from constraints.core.scenario_io import load_scenario
+from optimizer.cli.options import EXIT_NO, EXIT_OK
 from optimizer.cli.results import Answer
-
-EXIT_OK, EXIT_NO = 0, 1
 
 
 def add_lof_command(sub: Any, epilog: str | None = None) -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from constraints.core.scenario_io import load_scenario
 from constraints.errors import InvalidInputError
 from constraints.infinity.route import SKILLS
+from optimizer.cli.options import EXIT_NO, EXIT_OK
 from optimizer.cli.results import Answer
 from optimizer.cli.warn import warned
 
@@ -16,7 +17,6 @@ if TYPE_CHECKING:  # the route searches are imported by the command that runs th
     from optimizer.routes import ReachableArea, RouteResult
 
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1, rules infinity-n4)"
-EXIT_OK, EXIT_NO = 0, 1
 # What a route result shares with a route.
 ROUTE_KEYS = ("unit", "skill", "path", "midpoint", "prone")
 

@@ -31,8 +31,7 @@ import shapely
 from constraints.core.system import find_system
 from constraints.core.verdict import Verdict
 from constraints.sat.option import Option
-from optimizer.search.clock import Clock
-from optimizer.search.incumbent import PREFILTER_SHARE
+from optimizer.search.clock import PREFILTER_SHARE, Clock
 from optimizer.search.regions import CentreRegions
 from optimizer.search.request import SearchRequest
 

@@ -20,9 +20,9 @@ import shapely
 
 from constraints.sat.option import Option
 from optimizer.batch import BatchJudge
-from optimizer.search.clock import Clock
+from optimizer.search.clock import PREFILTER_SHARE, Clock
 from optimizer.search.geometric import Learned, geometric_answer
-from optimizer.search.incumbent import PREFILTER_SHARE, Incumbent, find_incumbent
+from optimizer.search.incumbent import Incumbent, find_incumbent
 from optimizer.search.objectives import Goal
 from optimizer.search.regions import CentreRegions
 from optimizer.search.request import SearchRequest

@@ -1,6 +1,7 @@
-"""The conformance suite: the same tests for every registered clause (DESIGN.md, "Registering
-is testing"), parametrised over the registry (constraints.core.profile.registered_clauses),
-so a newly registered clause gets them without writing any:
+"""The conformance suite: the same tests for every registered clause (docs/architecture.md,
+"The clause protocol"), parametrised over the registry
+(constraints.core.profile.registered_clauses), so a newly registered clause gets them
+without writing any:
 
 - its rule-example table (`Clause.examples`): the clause breaks exactly where the rule text
   says, with the measurement the text gives; and where it refuses every move of the unit

@@ -71,6 +71,24 @@ def validate(name: str, data: Any) -> Any:
     return adapter(name).validate_json(text)
 
 
+class ResultOffSchemaError(AssertionError):
+    """A result the tool wrote does not follow its own published schema: our bug, never bad
+    input (as `EncodingMismatchError` for a solver answer the checker rejects)."""
+
+
+def checked_result(name: str, text: str) -> Any:
+    """The result model of `text` (the JSON a command prints) read as the format `name`:
+    what is printed is what validates against the published schema."""
+    from pydantic import ValidationError
+
+    try:
+        return adapter(name).validate_json(text)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        raise ResultOffSchemaError(f"the {name} written does not follow its schema: "
+                                   f"{first['loc']}: {first['msg']}") from None
+
+
 def json_schema(name: str) -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of the format `name`."""
     from constraints.schema.common import FileModel, ResultModel

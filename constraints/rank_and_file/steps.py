@@ -93,7 +93,7 @@ def steps_from_model(steps: Any) -> tuple[Step, ...]:
     or Turn model of one key, the kinds its system allows; None: no steps)."""
     found = []
     for step in steps or ():
-        (name, value), = step.model_dump().items()
+        (name, value), = vars(step).items()  # its one key (no serializer to build)
         found.append(Step(StepKind(name), value))
     return tuple(found)
 

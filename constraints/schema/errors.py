@@ -51,11 +51,18 @@ def read(name: str, data: Any, source: str | None = None) -> Any:
 def read_as(model: Any, data: Any) -> Any:
     """`data` read as `model` (a model class or a union of them), or one InvalidInputError
     (the JSON path and the problem; the caller names the file)."""
-    from pydantic import TypeAdapter, ValidationError
+    from pydantic_core import ValidationError
 
     found = _AS.get(model)
     if found is None:
-        found = _AS[model] = TypeAdapter(model)
+        if isinstance(model, type):  # a model class: its validator, kept between runs
+            from constraints.schema.compiled import validator
+
+            found = _AS[model] = validator(model)
+        else:
+            from pydantic import TypeAdapter
+
+            found = _AS[model] = TypeAdapter(model)
     try:
         text = json.dumps(_without_surrogates(data))
     except ValueError as exc:

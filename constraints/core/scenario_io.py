@@ -1,8 +1,10 @@
 """Scenario files (`manoeuvre/1`, docs/formats.md): load, validate, save.
 
-This module reads the envelope (format, rules, options, battlefield, terrain) and hands each
-unit to its system's reader (`constraints.core.system`).  `save` then `load` gives the same
-scenario.  Every problem raises one `InvalidInputError` naming the file, the JSON path and
+The scenario model of the file's rules (constraints/schema/scenario.py) decides what it may
+hold; this module then builds the envelope (rules, options, battlefield, terrain) and hands
+each validated unit to its system's reader (`constraints.core.system`), which checks what the
+model cannot (slots, polygons); ids and placement are checked last.  `save` then `load` gives
+the same scenario.  Every problem raises one `InvalidInputError` naming the file, the JSON path and
 what is wrong.
 """
 

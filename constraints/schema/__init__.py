@@ -1,8 +1,12 @@
 """pydantic models of every file the tool reads and every result it writes, one module per
 format, and their JSON Schemas (draft 2020-12; `manoeuvre schema NAME`, docs/schemas/).
 
-Importing this package loads nothing: the models (and pydantic) are imported when a schema
-or a validation is asked for, so `manoeuvre --version` and `check` start as fast as before.
+The models decide what a file may hold: the readers (constraints/core/scenario_io.py, the
+systems' move and route readers, ...) validate every file through them
+(`errors.read_as`), then build the rulebook's values.  Importing this package loads nothing:
+the models (and pydantic) are imported when a file is read or a schema asked for, so
+`manoeuvre --version` never loads them; their validators are kept between runs
+(`compiled`).
 """
 
 from __future__ import annotations

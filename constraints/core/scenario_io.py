@@ -46,10 +46,10 @@ def scenario_from_json(data: Any) -> Scenario:
     """A scenario from its parsed JSON: the scenario model of its rules decides what is
     accepted (constraints/schema/scenario.py); what needs geometry or the whole scenario
     (simple polygons, slots inside their formation, ids, placement) is checked here."""
+    from constraints.schema.checks import scenario_model_name
     from constraints.schema.errors import read_as
-    from constraints.schema.scenario import scenario_model
 
-    return scenario_from_model(read_as(scenario_model(data), data))
+    return scenario_from_model(read_as(f"scenario:{scenario_model_name(data)}", data))
 
 
 def scenario_from_model(model: Any) -> Scenario:
@@ -57,7 +57,7 @@ def scenario_from_model(model: Any) -> Scenario:
     rules = model.rules
     profile = find_profile(rules)
     system = find_system(rules)
-    options = {k: getattr(model.rule_options, k) for k in type(model.rule_options).model_fields
+    options = {k: v for k, v in vars(model.rule_options).items()
                if k in model.rule_options.model_fields_set}
     profile.with_options(options)
     battlefield = Battlefield(model.battlefield.width, model.battlefield.depth)

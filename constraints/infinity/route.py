@@ -61,9 +61,8 @@ def route_from_json(data: Any) -> Route:
     """A route from its parsed JSON: the route model decides what is accepted
     (constraints/schema/route.py); the midpoint is found among the path's points here."""
     from constraints.schema.errors import read_as
-    from constraints.schema.route import Route as RouteModel
 
-    return route_from_model(read_as(RouteModel, data))
+    return route_from_model(read_as("route:Route", data))
 
 
 def route_from_model(model: Any) -> Route:

@@ -1,14 +1,21 @@
-"""The file models' validators, kept between runs like Python's own `.pyc` files.
+"""The file models' validators, kept between runs like Python's own `.pyc` files, and run
+without pydantic.
 
 Building a model's validator is most of what pydantic costs a command that reads a file
-(benchmarks/README.md, "Start-up with the models deciding"): generating its core schema in
-Python, and loading pydantic's plugin machinery (`importlib.metadata`) on the way.  The core
-schema a model generates is plain data (dicts, and references to the models' classes and
-check functions), so it is written once to `constraints/schema/__pycache__/` and read back by
-the next run, which then builds the validator directly in pydantic-core (well under a
-millisecond).  The file is named by a hash of the models' source, the pydantic-core and the
-Python versions: a model edited, or pydantic upgraded, is built anew.  A folder that cannot
-be written only means the validator is built each run.
+(benchmarks/README.md, "Start-up with the models deciding"): importing pydantic, defining
+the model classes, generating the core schema in Python and loading pydantic's plugin
+machinery (`importlib.metadata`).  The core schema a model generates is plain data: dicts,
+the model classes and the check functions.  It is written once to
+`constraints/schema/__pycache__/` with each model class replaced by a record class of the same
+name (`constraints.schema.records`) and each check by its stand-in in
+`constraints.schema.checks` (the same function the model calls), and read back by the next
+run into a pydantic-core validator: reading a file then imports pydantic-core and the checks,
+never pydantic.  The validator gives the model's own errors (tests/constraints/schema/
+test_compiled.py), and records of the model's fields, which the readers turn into the
+rulebook's values.  The file is named by a hash of the models' source, pydantic-core and
+Python: a model edited, or pydantic upgraded, is built anew.  A folder that cannot be
+written only means the validator is built each run; a schema that cannot be stood in for
+(a check without a stand-in) is validated by the model itself.
 """
 
 from __future__ import annotations
@@ -18,7 +25,9 @@ import os
 import pickle
 import sys
 import tempfile
+from functools import partial
 from pathlib import Path
+from types import FunctionType, MethodType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -35,18 +44,84 @@ UNUSED = frozenset({"metadata", "serialization"})
 _KEY: list[str] = []
 
 
-def validator(model: type[BaseModel]) -> Any:
-    """A pydantic-core `SchemaValidator` of the model class `model`, as pydantic builds it,
-    from the stored core schema when there is a current one."""
+def validator(name: str) -> Any:
+    """A pydantic-core `SchemaValidator` of the file model `name` ("module:Class" in
+    `constraints.schema`), from its kept schema when there is a current one."""
     from pydantic_core import SchemaValidator
 
-    path = CACHE / f"{model.__module__}.{model.__qualname__}.{key()}.core.pickle"
+    path = CACHE / f"{name.replace(':', '.')}.{key()}.core.pickle"
     schema = _stored(path)
     if schema is None:
-        model.model_rebuild()
-        schema = _plain(model.__pydantic_core_schema__)
+        schema = _light(name)
+        if schema is None:  # validated by the model itself
+            return _model_validator(name)
         _store(path, schema)
     return SchemaValidator(schema)
+
+
+def model_of(name: str) -> type[BaseModel]:
+    from importlib import import_module
+
+    module, _, attribute = name.partition(":")
+    found: type[BaseModel] = getattr(import_module(f"constraints.schema.{module}"), attribute)
+    return found
+
+
+def _model_validator(name: str) -> Any:
+    model = model_of(name)
+    model.model_rebuild()
+    return model.__pydantic_validator__
+
+
+def _light(name: str) -> Any:
+    """The core schema of the model `name` with records for its classes and stand-ins for its
+    checks; None when some part cannot be stood in for."""
+    model = model_of(name)
+    model.model_rebuild()
+    try:
+        light = _stand_in(model.__pydantic_core_schema__)
+        data = pickle.dumps(light, protocol=pickle.HIGHEST_PROTOCOL)
+    except (LookupError, TypeError, pickle.PicklingError, AttributeError):
+        return None
+    if b"pydantic." in data or b"constraints.schema.common" in data:  # not stood in for
+        return None
+    return light
+
+
+def _stand_in(schema: Any) -> Any:
+    """`schema` without the parts validation does not read, each model class as a record and
+    each check as its stand-in (LookupError: a check without one)."""
+    from pydantic import BaseModel
+
+    if isinstance(schema, dict):
+        return {k: _stand_in(v) for k, v in schema.items() if k not in UNUSED}
+    if isinstance(schema, list):
+        return [_stand_in(v) for v in schema]
+    if isinstance(schema, tuple):
+        return tuple(_stand_in(v) for v in schema)
+    if isinstance(schema, type) and issubclass(schema, BaseModel):
+        from constraints.schema import records
+
+        return getattr(records, schema.__name__)
+    if isinstance(schema, FunctionType | MethodType | partial):
+        return _check(schema)
+    return schema
+
+
+def _check(function: Any) -> Any:
+    from constraints.schema import checks
+    from constraints.schema.common import null_words
+
+    if isinstance(function, partial):
+        if function.func.__name__ == "min_length_validator":
+            return partial(checks.min_length, *function.args, **function.keywords)
+        raise LookupError(function)
+    if getattr(function, "__module__", "") == checks.__name__:
+        return function
+    name = getattr(getattr(function, "__func__", function), "__qualname__", "")
+    if name == "FileModel._no_null":
+        return partial(checks.no_null, null_words(function.__self__))
+    return checks.STAND_INS[name]
 
 
 def key() -> str:
@@ -59,17 +134,6 @@ def key() -> str:
             digest.update(source.read_bytes())
         _KEY.append(digest.hexdigest()[:16])
     return _KEY[0]
-
-
-def _plain(schema: Any) -> Any:
-    """`schema` without the parts validation does not read."""
-    if isinstance(schema, dict):
-        return {k: _plain(v) for k, v in schema.items() if k not in UNUSED}
-    if isinstance(schema, list):
-        return [_plain(v) for v in schema]
-    if isinstance(schema, tuple):
-        return tuple(_plain(v) for v in schema)
-    return schema
 
 
 def _stored(path: Path) -> Any:

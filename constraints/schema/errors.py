@@ -49,13 +49,15 @@ def read(name: str, data: Any, source: str | None = None) -> Any:
 
 
 def read_as(model: Any, data: Any) -> Any:
-    """`data` read as `model` (a model class or a union of them), or one InvalidInputError
-    (the JSON path and the problem; the caller names the file)."""
+    """`data` read as `model`, or one InvalidInputError (the JSON path and the problem; the
+    caller names the file).  `model`: a file model's name ("module:Class"), read by its
+    validator kept between runs, without pydantic (`constraints.schema.compiled`: records
+    of the model's fields); or a model class, or a union of them."""
     from pydantic_core import ValidationError
 
     found = _AS.get(model)
     if found is None:
-        if isinstance(model, type):  # a model class: its validator, kept between runs
+        if isinstance(model, str):
             from constraints.schema.compiled import validator
 
             found = _AS[model] = validator(model)

@@ -123,10 +123,9 @@ def combat_reform_from_json(data: Any, scenario: Scenario | None = None
     `scenario`, each is also placed (an unknown unit or model, a Character left out, a model
     or slot used twice, a slot outside the formation, a unit reformed twice: InvalidInputError
     at its JSON path)."""
-    from constraints.schema.combat_reform import CombatReformProposal
     from constraints.schema.errors import read_as
 
-    model = read_as(CombatReformProposal, data)
+    model = read_as("combat_reform:CombatReformProposal", data)
     reforms = tuple(UnitReform(r.unit, r.files, tuple(r.centre), r.facing,
                                tuple(ModelPlacement(m.id, tuple(m.slot)) for m in r.models))
                     for r in model.reforms)
@@ -171,10 +170,9 @@ def combat_reform_to_json(reforms: Sequence[UnitReform]) -> dict[str, Any]:
 
 def combat_result_from_json(data: Any) -> CombatResult:
     """A combat result file, read through its model (`constraints.schema.combat_result`)."""
-    from constraints.schema.combat_result import CombatResult as CombatResultModel
     from constraints.schema.errors import read_as
 
-    model = read_as(CombatResultModel, data)
+    model = read_as("combat_result:CombatResult", data)
     return CombatResult(loser=model.loser, first=model.first,
                         discipline=dict(model.discipline),
                         score_difference=model.score_difference,

@@ -21,9 +21,8 @@ def load_move(path: str | Path) -> Move:
 
 def move_from_json(data: Any) -> Move:
     from constraints.schema.errors import read_as
-    from constraints.schema.move import T9AMove
 
-    return move_from_model(read_as(T9AMove, data))
+    return move_from_model(read_as("move:T9AMove", data))
 
 
 def move_from_model(model: Any) -> Move:

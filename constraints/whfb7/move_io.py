@@ -22,9 +22,8 @@ def load_move(path: str | Path) -> WarhammerMove:
 
 def move_from_json(data: Any) -> WarhammerMove:
     from constraints.schema.errors import read_as
-    from constraints.schema.move import Whfb7Move
 
-    return move_from_model(read_as(Whfb7Move, data))
+    return move_from_model(read_as("move:Whfb7Move", data))
 
 
 def move_from_model(model: Any) -> WarhammerMove:

@@ -35,10 +35,9 @@ def losses_from_json(data: Any, scenario: Scenario) -> tuple[Loss, ...]:
     """Validated losses: the casualties model decides the file's shape
     (`constraints.schema.casualties`); here, known units, at most their rank-and-file models
     by count, slots inside their formation and holding a model."""
-    from constraints.schema.casualties import Casualties
     from constraints.schema.errors import read_as
 
-    model = read_as(Casualties, data)
+    model = read_as("casualties:Casualties", data)
     return tuple(_loss(uid, value, f"$.{uid}", scenario) for uid, value in model.root.items())
 
 

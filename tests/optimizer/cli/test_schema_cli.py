@@ -172,19 +172,24 @@ def loaded(*argv: str) -> tuple[int, list[str]]:
     return report["status"], report["loaded"]
 
 
-def test_version_loads_no_pydantic_and_check_validates_through_the_models() -> None:
-    """`--version` stays off pydantic (start-up, benchmarks/bench_startup.py); a `check`
-    reads its files through the models, good or bad."""
+def test_reading_through_the_kept_validators_loads_no_pydantic(tmp_path: Path) -> None:
+    """`--version` stays off pydantic (start-up, benchmarks/bench_startup.py); `check` reads
+    its files through the models' validators, kept between runs (constraints/schema/
+    compiled.py), good or bad, without loading pydantic once they are kept."""
     assert loaded("--version") == (0, [])
-    assert loaded("check", "examples/spears.json", "examples/spears_march.json") \
-        == (0, ["pydantic"])
-
-
-def test_bad_input_is_worded_by_the_models(tmp_path: Path) -> None:
+    loaded("check", "examples/spears.json", "examples/spears_march.json")  # keep them
+    assert loaded("check", "examples/spears.json", "examples/spears_march.json") == (0, [])
     move = tmp_path / "move.json"
     move.write_text(json.dumps({"unit": "spears", "manoeuvre": "march", "speed": 3}),
                     encoding="utf-8")
-    assert loaded("check", "examples/spears.json", str(move)) == (2, ["pydantic"])
+    assert loaded("check", "examples/spears.json", str(move)) == (2, [])
+
+
+def test_the_probe_sees_pydantic_when_loaded() -> None:
+    """`--json` reads the verdict back through its result model (pydantic): the probe sees it
+    (the tests above would prove nothing otherwise)."""
+    assert loaded("check", "examples/spears.json", "examples/spears_march.json", "--json") \
+        == (0, ["pydantic"])
 
 
 def test_a_result_off_its_schema_is_not_printed(capsys: Any) -> None:

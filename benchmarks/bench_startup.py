@@ -14,7 +14,7 @@ the "before" figures of benchmarks/README.md were taken; `--baseline DIR` times 
 checkout's commands in the same rounds (before and after in one run).  Targets (issue 26):
 `--version` at most 3x `python -c pass`; `check` at most 2.5x `import numpy, shapely`.
 `--models` adds the cost of reading `check`'s two files through the pydantic models, stage by
-stage (pydantic-core, pydantic, the model classes, the validators stored or built, the
+stage (pydantic-core, the checks and records, the validators stored or built, the
 validation).  These are timings, not tests: nothing here asserts a speed.
 """
 
@@ -94,7 +94,8 @@ def table(times: dict[str, list[float]]) -> tuple[str, dict[str, Any]]:
 
 # What reading the two files of `check` through the models costs, stage by stage, in a fresh
 # process: "stored" reads the validators kept in constraints/schema/__pycache__/ (every run
-# after the first), "cold" builds them as the first run does (constraints/schema/compiled.py).
+# after the first: no pydantic), "cold" builds them as the first run does (pydantic, the
+# model classes, the core schemas; constraints/schema/compiled.py).
 MODEL_STAGES = """\
 import json, sys, time
 marks = [time.perf_counter()]
@@ -104,30 +105,28 @@ import constraints.core.scenario_io  # the rulebook, numpy and shapely (not time
 lap()
 import pydantic_core
 lap()
-import pydantic.fields, pydantic.functional_validators, pydantic.main
+from constraints.schema import checks, compiled, errors, records
 lap()
-from constraints.schema.move import T9AMove
-from constraints.schema.scenario import T9AScenario
-lap()
+names = ("scenario:T9AScenario", "move:T9AMove")
 if sys.argv[1] == "cold":
-    T9AScenario.model_rebuild(); T9AMove.model_rebuild()
-from constraints.schema import errors
-from constraints.schema.compiled import validator
-errors._AS.update({m: validator(m) for m in (T9AScenario, T9AMove)})
+    errors._AS.update({n: pydantic_core.SchemaValidator(compiled._light(n)) for n in names})
+else:
+    errors._AS.update({n: compiled.validator(n) for n in names})
 lap()
-errors.read_as(T9AScenario, json.load(open("examples/spears.json")))
-errors.read_as(T9AMove, json.load(open("examples/spears_march.json")))
+errors.read_as(names[0], json.load(open("examples/spears.json")))
+errors.read_as(names[1], json.load(open("examples/spears_march.json")))
 lap()
-print(json.dumps([b - a for a, b in zip(marks[1:], marks[2:])]))
+print(json.dumps([b - a for a, b in zip(marks[1:], marks[2:])]
+                 + ["pydantic" in sys.modules]))
 """
-STAGES = ("pydantic-core", "pydantic", "model classes", "validators", "validation")
+STAGES = ("pydantic-core", "checks, records", "validators", "validation")
 
 
 def model_stages(runs: int) -> str:
     """A table of the models' cost to `check`, stage by stage (median ms of `runs`)."""
     env = dict(os.environ, MPLBACKEND="Agg")
-    lines = ["| validators | " + " | ".join(STAGES) + " | total |",
-             "|---" * (len(STAGES) + 2) + "|"]
+    lines = ["| validators | " + " | ".join(STAGES) + " | total | pydantic loaded |",
+             "|---" * (len(STAGES) + 3) + "|"]
     subprocess.run([sys.executable, "-c", MODEL_STAGES, "stored"], cwd=ROOT, env=env,
                    check=True, stdout=subprocess.DEVNULL)  # store the validators
     for mode in ("stored", "cold"):
@@ -136,7 +135,7 @@ def model_stages(runs: int) -> str:
             capture_output=True, text=True).stdout) for _ in range(runs)]
         medians = [1000 * statistics.median(f[i] for f in found) for i in range(len(STAGES))]
         lines.append(f"| {mode} | " + " | ".join(f"{m:.1f}" for m in medians)
-                     + f" | {sum(medians):.1f} |")
+                     + f" | {sum(medians):.1f} | {'yes' if found[0][-1] else 'no'} |")
     return "\n".join(lines)
 
 

@@ -20,11 +20,10 @@ written only means the validator is built each run; a schema that cannot be stoo
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import sys
-import tempfile
+import zlib
 from functools import partial
 from pathlib import Path
 from types import FunctionType, MethodType
@@ -125,14 +124,14 @@ def _check(function: Any) -> Any:
 
 
 def key() -> str:
-    """The hash naming the stored schemas: the models' source, pydantic-core, Python."""
+    """The checksum naming the stored schemas: the models' source, pydantic-core, Python."""
     if not _KEY:
         import pydantic_core
 
-        digest = hashlib.sha256(f"{pydantic_core.__version__} {sys.version}".encode())
-        for source in SOURCES:
-            digest.update(source.read_bytes())
-        _KEY.append(digest.hexdigest()[:16])
+        # CRC-32 (zlib, light to import) of each part: a cache name, not a security check.
+        parts = [f"{pydantic_core.__version__} {sys.version}".encode()]
+        parts += [source.read_bytes() for source in SOURCES]
+        _KEY.append(f"{zlib.crc32(parts[0]):08x}{zlib.crc32(b''.join(parts)):08x}")
     return _KEY[0]
 
 
@@ -152,6 +151,8 @@ def _store(path: Path, schema: Any) -> None:
     try:
         data = pickle.dumps(schema, protocol=pickle.HIGHEST_PROTOCOL)
         CACHE.mkdir(exist_ok=True)
+        import tempfile  # only when writing (a run that reads imports less)
+
         handle, temporary = tempfile.mkstemp(dir=CACHE, suffix=".tmp")
         try:
             with os.fdopen(handle, "wb") as out:

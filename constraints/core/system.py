@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-from constraints.core.jsonread import Node
 from constraints.core.profile import RulesProfile, find_profile, register_profile
 from constraints.core.scenario import Feature, Scenario
 from constraints.errors import InvalidInputError
@@ -31,7 +30,9 @@ class System(Generic[U, M, V]):
     name: str
     profiles: tuple[RulesProfile, ...]
     terrain_kinds: tuple[str, ...]
-    read_unit: Callable[[Node], U]                   # one `units[]` entry of a scenario
+    # One `units[]` entry of a scenario, as its validated model (constraints/schema/units.py)
+    # and the JSON path for the checks the model cannot make (slots, geometry).
+    read_unit: Callable[[Any, str], U]
     unit_to_json: Callable[[U], dict[str, object]]
     named_ids: Callable[[U], list[tuple[str, str]]]  # (JSON path suffix, id) a unit holds
     read_move: Callable[[object], M]                 # a move file's JSON
@@ -39,7 +40,7 @@ class System(Generic[U, M, V]):
     # A system whose terrain is not flat polygons (Infinity's scenery has heights, levels
     # and ladders) reads and writes its own entries and judges its own placement (troopers
     # on different levels may share x, y); None: the shared readers below.
-    read_terrain: Callable[[Node], Feature] | None = None
+    read_terrain: Callable[[Any, str], Feature] | None = None
     terrain_to_json: Callable[[Feature], dict[str, object]] | None = None
     check_placement: Callable[[Scenario[U]], None] | None = None
     # The class of the values `check` judges (a unit's move; an Infinity trooper's route),

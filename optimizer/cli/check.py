@@ -71,7 +71,7 @@ def check_answer(scenario: Any, data: Any, *, source: str, referee: float | None
         return _with_exposure(scenario, system.read_move(data), verdict, status, warnings)
     return Answer(verdict.to_json(), status,
                   lambda: verdict.text() if hasattr(verdict, "text") else verdict_text(verdict),
-                  warnings)
+                  warnings, schema="verdict")
 
 
 def _with_exposure(scenario: Any, move: Any, verdict: Any, status: int,

@@ -32,7 +32,8 @@ def lof_answer(scenario: Any, viewer: str, target: str,
 
     found = line_of_fire(scenario, viewer, target,
                          DEFAULT_MIN_VISIBLE_MM if min_visible_mm is None else min_visible_mm)
-    return Answer(found.to_json(), EXIT_OK if found.lof else EXIT_NO, found.text)
+    return Answer(found.to_json(), EXIT_OK if found.lof else EXIT_NO, found.text,
+                  schema="lof-result")
 
 
 def cmd_lof(args: argparse.Namespace) -> int:

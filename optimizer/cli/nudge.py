@@ -55,7 +55,8 @@ def nudge_answer(scenario: Scenario, losses: Any) -> tuple[Answer, Any]:
     require(scenario, "resolve")
     warnings = warned(scenario)
     result = resolve(scenario, losses)
-    return Answer(result_to_json(result), 0, lambda: result_text(result), warnings), result
+    return Answer(result_to_json(result), 0, lambda: result_text(result), warnings,
+                  schema="nudge-result"), result
 
 
 def is_nudge_result(path: str) -> bool:
@@ -90,7 +91,8 @@ def nudge_check_answer(scenario: Scenario, data: Any, casualties: Any, with_resu
         verdict = judge_nudges(scenario, losses, data)
     except InvalidInputError as exc:
         raise exc.in_file(source) from None
-    return Answer(verdict.to_json(), 0 if verdict.legal else 1, verdict.text)
+    return Answer(verdict.to_json(), 0 if verdict.legal else 1, verdict.text,
+                  schema="verdict")
 
 
 def render_nudge_result(scenario: Scenario, path: str, output: Path) -> int:

@@ -83,7 +83,8 @@ def reform_answer(scenario: Scenario, result: Callable[[], CombatResult | None],
     found = combat_reforms(scenario, player, units, combat, effort,
                            Asks(widest, tuple(_pair(k) for k in keep)), joint=joint)
     return Answer(reforms_to_json(found), 0 if status_of(found) in ("OPTIMAL", "FEASIBLE")
-                  else 1, lambda: reforms_text(found), warnings), found
+                  else 1, lambda: reforms_text(found), warnings,
+                  schema="combat-reform-result"), found
 
 
 def _pair(text: str) -> tuple[str, str]:

@@ -96,7 +96,7 @@ def route_answer(scenario: Any, unit: str, to: tuple[float, ...] | None, skill: 
     if to is None:
         area = reachable_area(scenario, unit, mov, prone, "move" if skill == "auto" else skill)
         return Answer(area.to_json(), EXIT_OK if area.status == "FEASIBLE" else EXIT_NO,
-                      lambda: area_text(area), warnings), None, area
+                      lambda: area_text(area), warnings, schema="route-result"), None, area
     if skill == "auto":
         from optimizer.routes.choose import route_to
 
@@ -104,7 +104,7 @@ def route_answer(scenario: Any, unit: str, to: tuple[float, ...] | None, skill: 
     else:
         result = shortest_route(scenario, unit, to, skill, prone, tolerance)
     return Answer(result_to_json(result), EXIT_OK if result.legal else EXIT_NO,
-                  lambda: result_text(result), warnings), result, None
+                  lambda: result_text(result), warnings, schema="route-result"), result, None
 
 
 def _exposed_answer(scenario: Any, unit: str, to: Any, skill: str, prone: bool | None,
@@ -146,7 +146,8 @@ def _exposed_answer(scenario: Any, unit: str, to: Any, skill: str, prone: bool |
     def text() -> str:
         return result_text(result) + ("\n" + exposed.text() if exposed is not None else "")
 
-    return Answer(data, EXIT_OK if result.legal else EXIT_NO, text, warnings), result, exposed
+    return Answer(data, EXIT_OK if result.legal else EXIT_NO, text, warnings,
+                  schema="route-result"), result, exposed
 
 
 def _walk(scenario: Any, unit: str, to: Any, skill: str, prone: bool | None) -> str:

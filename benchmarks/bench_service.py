@@ -144,7 +144,7 @@ def in_process_calls(poses: np.ndarray) -> dict[str, Callable[[], Any]]:
 
     from constraints.core.scenario_io import scenario_from_json
     from optimizer.batch import BatchJudge
-    from optimizer.cli.main import check_answer
+    from optimizer.cli.check import check_answer
     from optimizer.cli.search import solve_answer
 
     scenario = scenario_from_json(example("spears"))

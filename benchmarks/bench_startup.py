@@ -13,7 +13,9 @@ of the project (its folder first on PYTHONPATH, run from there) with this interp
 the "before" figures of benchmarks/README.md were taken; `--baseline DIR` times another
 checkout's commands in the same rounds (before and after in one run).  Targets (issue 26):
 `--version` at most 3x `python -c pass`; `check` at most 2.5x `import numpy, shapely`.
-These are timings, not tests: nothing here asserts a speed.
+`--models` adds the cost of reading `check`'s two files through the pydantic models, stage by
+stage (pydantic-core, the checks and records, the validators stored or built, the
+validation).  These are timings, not tests: nothing here asserts a speed.
 """
 
 from __future__ import annotations
@@ -90,6 +92,53 @@ def table(times: dict[str, list[float]]) -> tuple[str, dict[str, Any]]:
     return "\n".join(lines), figures
 
 
+# What reading the two files of `check` through the models costs, stage by stage, in a fresh
+# process: "stored" reads the validators kept in constraints/schema/__pycache__/ (every run
+# after the first: no pydantic), "cold" builds them as the first run does (pydantic, the
+# model classes, the core schemas; constraints/schema/compiled.py).
+MODEL_STAGES = """\
+import json, sys, time
+marks = [time.perf_counter()]
+def lap():
+    marks.append(time.perf_counter())
+import constraints.core.scenario_io  # the rulebook, numpy and shapely (not timed below)
+lap()
+import pydantic_core
+lap()
+from constraints.schema import checks, compiled, errors, records
+lap()
+names = ("scenario:T9AScenario", "move:T9AMove")
+if sys.argv[1] == "cold":
+    errors._AS.update({n: pydantic_core.SchemaValidator(compiled._light(n)) for n in names})
+else:
+    errors._AS.update({n: compiled.validator(n) for n in names})
+lap()
+errors.read_as(names[0], json.load(open("examples/spears.json")))
+errors.read_as(names[1], json.load(open("examples/spears_march.json")))
+lap()
+print(json.dumps([b - a for a, b in zip(marks[1:], marks[2:])]
+                 + ["pydantic" in sys.modules]))
+"""
+STAGES = ("pydantic-core", "checks, records", "validators", "validation")
+
+
+def model_stages(runs: int) -> str:
+    """A table of the models' cost to `check`, stage by stage (median ms of `runs`)."""
+    env = dict(os.environ, MPLBACKEND="Agg")
+    lines = ["| validators | " + " | ".join(STAGES) + " | total | pydantic loaded |",
+             "|---" * (len(STAGES) + 3) + "|"]
+    subprocess.run([sys.executable, "-c", MODEL_STAGES, "stored"], cwd=ROOT, env=env,
+                   check=True, stdout=subprocess.DEVNULL)  # store the validators
+    for mode in ("stored", "cold"):
+        found = [json.loads(subprocess.run(
+            [sys.executable, "-c", MODEL_STAGES, mode], cwd=ROOT, env=env, check=True,
+            capture_output=True, text=True).stdout) for _ in range(runs)]
+        medians = [1000 * statistics.median(f[i] for f in found) for i in range(len(STAGES))]
+        lines.append(f"| {mode} | " + " | ".join(f"{m:.1f}" for m in medians)
+                     + f" | {sum(medians):.1f} | {'yes' if found[0][-1] else 'no'} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=7, help="rounds (default 7)")
@@ -99,11 +148,16 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, default=None, metavar="DIR",
                         help="also time the commands of this other checkout, in the same "
                         "rounds (before and after in one run)")
+    parser.add_argument("--models", action="store_true",
+                        help="also time, stage by stage, what reading check's two files "
+                        "through the pydantic models costs (ms)")
     args = parser.parse_args()
     source = args.source.resolve()
     baseline = args.baseline.resolve() if args.baseline else None
     text, figures = table(measure(args.runs, source, baseline))
     print(text)
+    if args.models:
+        print("\n" + model_stages(args.runs))
     if args.json:
         Path(args.json).write_text(json.dumps({
             "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),

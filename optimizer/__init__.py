@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from constraints.t9a.clauses.nudge.context import Leg
     from constraints.t9a.combat_reform import UnitReform
     from constraints.t9a.combat_reform_io import CombatResult
-    from optimizer.batch import BatchJudge, legal_mask
+    from optimizer.batch import BatchJudge
     from optimizer.combat_reform.answer import ReformAnswer
     from optimizer.combat_reform.best import Asks, best_reform
     from optimizer.dispatch import (
@@ -48,8 +48,9 @@ if TYPE_CHECKING:
         is_legal,
     )
     from optimizer.nudge import Loss, NudgeFound, NudgeResult, least_nudge, resolve
+    from optimizer.pictures.picture import render
+    from optimizer.pose_mask import legal_mask
     from optimizer.queries import LegalMoves, legal_moves, legal_region, nearest_legal
-    from optimizer.render.picture import render
     from optimizer.routes import ReachableArea, RouteResult, reachable_area, shortest_route
     from optimizer.routes.sight import line_of_fire, route_exposure
     from optimizer.search.explain import reach, why_not
@@ -77,7 +78,7 @@ _HOMES = {
     "UnitReform": "constraints.t9a.combat_reform",
     "CombatResult": "constraints.t9a.combat_reform_io",
     "BatchJudge": "optimizer.batch",
-    "legal_mask": "optimizer.batch",
+    "legal_mask": "optimizer.pose_mask",
     "ReformAnswer": "optimizer.combat_reform.answer",
     "Asks": "optimizer.combat_reform.best",
     "best_reform": "optimizer.combat_reform.best",
@@ -102,7 +103,7 @@ _HOMES = {
     "shortest_route": "optimizer.routes",
     "line_of_fire": "optimizer.routes.sight",
     "route_exposure": "optimizer.routes.sight",
-    "render": "optimizer.render.picture",
+    "render": "optimizer.pictures.picture",
     "reach": "optimizer.search.explain",
     "why_not": "optimizer.search.explain",
     "Objective": "optimizer.search.objectives",

@@ -1,4 +1,4 @@
-"""The layer rules (DESIGN.md "Layers", "Growing to several systems"), as a test:
+"""The layer rules (docs/architecture.md, "Packages"), as a test:
 
 - constraints/ (the rulebook) never imports optimizer/ (the search layer);
 - the shared core (constraints.core, .geometry, .sat, .rank_and_file) imports no game system;

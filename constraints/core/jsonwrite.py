@@ -10,6 +10,12 @@ import math
 from typing import Any
 
 
+def json_number(value: float) -> float | None:
+    """A measurement as JSON writes it: to a millionth, and null where it is not finite
+    (a distance to nothing: JSON has no infinity, and strict readers refuse `Infinity`)."""
+    return round(value, 6) if math.isfinite(value) else None
+
+
 def finite(data: Any) -> Any:
     """`data` with every float that is not finite replaced by None (dicts, lists, tuples)."""
     if isinstance(data, float):

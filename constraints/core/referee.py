@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from constraints.core.verdict import json_number
+from constraints.core.jsonwrite import json_number
 from constraints.errors import InvalidInputError
 
 if TYPE_CHECKING:  # types only: verdict.py calls this module (Verdict.refereed)

@@ -1,8 +1,10 @@
 """Scenario files (`manoeuvre/1`, docs/formats.md): load, validate, save.
 
-This module reads the envelope (format, rules, options, battlefield, terrain) and hands each
-unit to its system's reader (`constraints.core.system`).  `save` then `load` gives the same
-scenario.  Every problem raises one `InvalidInputError` naming the file, the JSON path and
+The scenario model of the file's rules (constraints/schema/scenario.py) decides what it may
+hold; this module then builds the envelope (rules, options, battlefield, terrain) and hands
+each validated unit to its system's reader (`constraints.core.system`), which checks what the
+model cannot (slots, polygons); ids and placement are checked last.  `save` then `load` gives
+the same scenario.  Every problem raises one `InvalidInputError` naming the file, the JSON path and
 what is wrong.
 """
 
@@ -12,14 +14,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-import shapely
-
-from constraints.core.jsonread import Node, read_json
+from constraints.core.jsonread import read_json
 from constraints.core.profile import find_profile
 from constraints.core.scenario import Battlefield, Scenario, Terrain
 from constraints.core.system import System, find_system
 from constraints.errors import InvalidInputError
-from constraints.schema.errors import worded_by
 
 FORMAT = "manoeuvre/1"
 
@@ -43,47 +42,41 @@ def save_scenario(scenario: Scenario, path: str | Path) -> None:
                                 source=str(path)) from None
 
 
-@worded_by("scenario", "scenario_model")
 def scenario_from_json(data: Any) -> Scenario:
-    top = Node(data).fields(("format", "battlefield", "units"),
-                            ("rules", "rule_options", "active_player", "terrain"))
-    if top["format"].value != FORMAT:
-        raise top["format"].fail(f"expected {FORMAT!r}, got {top['format'].value!r}")
-    rules = top["rules"].string() if "rules" in top else "t9a"
+    """A scenario from its parsed JSON: the scenario model of its rules decides what is
+    accepted (constraints/schema/scenario.py); what needs geometry or the whole scenario
+    (simple polygons, slots inside their formation, ids, placement) is checked here."""
+    from constraints.schema.checks import scenario_model_name
+    from constraints.schema.errors import read_as
+
+    return scenario_from_model(read_as(f"scenario:{scenario_model_name(data)}", data))
+
+
+def scenario_from_model(model: Any) -> Scenario:
+    """The scenario a validated model (`constraints.schema.scenario.Scenario`) describes."""
+    rules = model.rules
     profile = find_profile(rules)
     system = find_system(rules)
-    options = top["rule_options"].fields((), tuple(profile.params)) if "rule_options" in top \
-        else {}
-    profile.with_options({k: v.value for k, v in options.items()})
-    field_node = top["battlefield"].fields(("width", "depth"))
-    battlefield = Battlefield(field_node["width"].number(positive=True),
-                              field_node["depth"].number(positive=True))
-    read_terrain = system.read_terrain or (lambda n: _terrain(n, system))
-    terrain = tuple(read_terrain(n) for n in top["terrain"].items()) if "terrain" in top \
-        else ()
-    units = tuple(system.read_unit(n) for n in top["units"].items(min_len=1))
-    scenario = Scenario(battlefield, units, terrain, rules,
-                        tuple((k, v.value) for k, v in options.items()),
-                        top["active_player"].string() if "active_player" in top else None)
+    options = {k: v for k, v in vars(model.rule_options).items()
+               if k in model.rule_options.model_fields_set}
+    profile.with_options(options)
+    battlefield = Battlefield(model.battlefield.width, model.battlefield.depth)
+    read_terrain = system.read_terrain or (lambda m, path: _terrain(m, path))
+    terrain = tuple(read_terrain(t, f"$.terrain[{i}]") for i, t in enumerate(model.terrain))
+    units = tuple(system.read_unit(u, f"$.units[{i}]") for i, u in enumerate(model.units))
+    scenario = Scenario(battlefield, units, terrain, rules, tuple(options.items()),
+                        model.active_player)
     _check_ids(scenario, system)
     (system.check_placement or _check_placement)(scenario)
     return scenario
 
 
-def _terrain(node: Node, system: System) -> Terrain:
-    f = node.fields(("id", "kind", "polygon"), ("test",))
-    kind = f["kind"].string()
-    if kind not in system.terrain_kinds:
-        raise f["kind"].fail(f"unknown terrain kind {kind!r} "
-                             f"(known: {', '.join(system.terrain_kinds)})")
-    points = tuple(p.point() for p in f["polygon"].items(min_len=3))
-    shape = shapely.Polygon(points)
-    if shapely.MultiPoint(points).convex_hull.area <= 0:
-        raise f["polygon"].fail("polygon is degenerate (zero area)")
-    if not shape.is_valid:
-        raise f["polygon"].fail(f"polygon is not simple: {shapely.is_valid_reason(shape)}")
-    test = f["test"].integer(minimum=1, maximum=6) if "test" in f else None
-    return Terrain(f["id"].string(), kind, points, test)
+def _terrain(model: Any, path: str) -> Terrain:
+    """Shared terrain (T9A, Warhammer): the model has read it; the polygon is judged here."""
+    try:
+        return Terrain(model.id, model.kind, tuple(model.polygon), model.test)
+    except InvalidInputError as exc:
+        raise exc.at(f"{path}.polygon" if exc.path == "polygon" else path) from None
 
 
 def _check_ids(scenario: Scenario, system: System) -> None:

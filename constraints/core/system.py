@@ -9,36 +9,50 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from constraints.core.jsonread import Node
 from constraints.core.profile import RulesProfile, find_profile, register_profile
+from constraints.core.scenario import Feature, Scenario
 from constraints.errors import InvalidInputError
+
+# A system's own kinds: the pieces of its scenarios (units, troopers), the moves its checker
+# judges (a unit's move, a route) and the verdicts it gives.  Each system is built as
+# `System[Unit, Move, Verdict](...)`, so mypy checks its readers and checker against them.
+U = TypeVar("U")
+M = TypeVar("M")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
-class System:
+class System(Generic[U, M, V]):
     """What the shared code needs of a game system."""
 
     name: str
     profiles: tuple[RulesProfile, ...]
     terrain_kinds: tuple[str, ...]
-    read_unit: Callable[[Node], Any]                 # one `units[]` entry of a scenario
-    unit_to_json: Callable[[Any], dict[str, Any]]
-    named_ids: Callable[[Any], list[tuple[str, str]]]  # (JSON path suffix, id) a unit holds
-    read_move: Callable[[Any], Any]                  # a move file's JSON
-    check: Callable[[Any, Any], Any]                 # (scenario, move) -> Verdict
+    # One `units[]` entry of a scenario, as its validated model (constraints/schema/units.py)
+    # and the JSON path for the checks the model cannot make (slots, geometry).
+    read_unit: Callable[[Any, str], U]
+    unit_to_json: Callable[[U], dict[str, object]]
+    named_ids: Callable[[U], list[tuple[str, str]]]  # (JSON path suffix, id) a unit holds
+    read_move: Callable[[object], M]                 # a move file's JSON
+    check: Callable[[Scenario[U], M], V]             # (scenario, move) -> its verdict
     # A system whose terrain is not flat polygons (Infinity's scenery has heights, levels
     # and ladders) reads and writes its own entries and judges its own placement (troopers
     # on different levels may share x, y); None: the shared readers below.
-    read_terrain: Callable[[Node], Any] | None = None
-    terrain_to_json: Callable[[Any], dict[str, Any]] | None = None
-    check_placement: Callable[[Any], None] | None = None
+    read_terrain: Callable[[Any, str], Feature] | None = None
+    terrain_to_json: Callable[[Feature], dict[str, object]] | None = None
+    check_placement: Callable[[Scenario[U]], None] | None = None
     # The class of the values `check` judges (a unit's move; an Infinity trooper's route),
     # and the public queries (optimizer/__init__.py, docs/api.md) that serve its scenarios:
     # a query outside them is bad input for this system, said in one line (`require`).
     move_type: type | None = None
     queries: frozenset[str] = frozenset()
+    # Its clauses that are not a Move Manoeuvre's (nudges, Combat Reforms, routes): per kind,
+    # the module holding `CLAUSES` and `judge_example` (how a rule example is judged by the
+    # clause alone and by the whole checker), imported only by who asks (the conformance
+    # suite), so that start-up loads none of them.
+    clause_kinds: tuple[str, ...] = ()
 
     def require(self, query: str, rules: str) -> None:
         """Raise `InvalidInputError` unless `query` serves this system's scenarios."""

@@ -8,11 +8,12 @@ and nothing proves there is none: docs/rules.md §4.8).  `legal` is True only wh
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from constraints.core.jsonwrite import json_number
+from constraints.core.referee import referee_call
 from constraints.geometry.plane import Point
 
 if TYPE_CHECKING:  # scenario imports profile, which imports this module
@@ -41,12 +42,6 @@ class Violation:
         if self.witness:  # what `render` draws in red, for clients that draw it too
             out["witness"] = [[round(float(c), 6) for c in p] for p in self.witness]
         return out
-
-
-def json_number(value: float) -> float | None:
-    """A measurement as JSON writes it: to a millionth, and null where it is not finite
-    (a distance to nothing: JSON has no infinity, and strict readers refuse `Infinity`)."""
-    return round(value, 6) if math.isfinite(value) else None
 
 
 @dataclass(frozen=True)
@@ -183,8 +178,6 @@ class Verdict:
         when `tolerance` is None (referee mode off)."""
         if tolerance is None:
             return self
-        from constraints.core.referee import referee_call
-
         return replace(self, referee=referee_call(self.status, self.violations,
                                                   self.readings, tolerance))
 

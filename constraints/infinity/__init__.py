@@ -2,31 +2,37 @@
 clauses.  Importing it registers the system (`constraints.core.system`) with its profile
 `infinity-n4`."""
 
+from __future__ import annotations
+
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING
 
 from constraints.core.profile import RulesProfile
 from constraints.core.system import System, register_system
 from constraints.infinity.route import Route
 from constraints.infinity.scenery import TERRAIN_KINDS, read_terrain, terrain_to_json
-from constraints.infinity.trooper import named_ids, read_trooper, trooper_to_json
+from constraints.infinity.trooper import Trooper, named_ids, read_trooper, trooper_to_json
+
+if TYPE_CHECKING:
+    from constraints.core.scenario import Scenario
+    from constraints.infinity.checker import RouteVerdict
 
 
 # The route clauses and the walk regions are imported when a route is first read, judged or
 # placed: a Ninth Age `manoeuvre check` then never loads them (benchmarks/bench_startup.py).
-def route_from_json(data: Any) -> Any:
+def route_from_json(data: object) -> Route:
     from constraints.infinity.route import route_from_json as read
 
     return read(data)
 
 
-def check_route(scenario: Any, route: Any) -> Any:
+def check_route(scenario: Scenario[Trooper], route: Route) -> RouteVerdict:
     from constraints.infinity.checker import check_route as check
 
     return check(scenario, route)
 
 
-def check_placement(scenario: Any) -> None:
+def check_placement(scenario: Scenario[Trooper]) -> None:
     from constraints.infinity.placement import check_placement as check
 
     check(scenario)
@@ -46,7 +52,8 @@ QUERIES = frozenset({"check_move", "is_legal", "check_route", "shortest_route",
                      "reachable_area", "render", "line_of_fire", "route_exposure",
                      "safest_route"})
 
-SYSTEM = System("infinity", (PROFILE,), TERRAIN_KINDS, read_trooper, trooper_to_json, named_ids,
-                route_from_json, check_route, read_terrain, terrain_to_json, check_placement,
-                move_type=Route, queries=QUERIES)
+SYSTEM = System[Trooper, Route, "RouteVerdict"](
+    "infinity", (PROFILE,), TERRAIN_KINDS, read_trooper, trooper_to_json, named_ids,
+    route_from_json, check_route, read_terrain, terrain_to_json, check_placement,
+    move_type=Route, queries=QUERIES, clause_kinds=("constraints.infinity.clauses.judged",))
 register_system(SYSTEM)

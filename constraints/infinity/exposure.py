@@ -1,4 +1,4 @@
-"""Exposure of a route (docs/rules.md §13.10; RULES.md §5.12.2-4): for each enemy, the
+"""Exposure of a route (docs/rules.md §13.10): for each enemy, the
 stretches of the route (arc lengths, inches) where it can draw Line of Fire to the moving
 trooper from its front 180°, and where the trooper is in its Zone of Control.
 

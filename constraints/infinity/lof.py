@@ -1,4 +1,4 @@
-"""Line of Fire between two Silhouettes (docs/rules.md §13.10; RULES.md §5.12, decision A23).
+"""Line of Fire between two Silhouettes (docs/rules.md §13.10, decision A23).
 
 A trooper is a vertical cylinder (its base, its Silhouette's height).  The viewer draws LoF
 to the target when a straight segment joins a point of its cylinder to a point of the

@@ -4,7 +4,7 @@ points (x, y, level).
 
 `{"unit": "fusilier", "skill": "move", "path": [[10, 12, 0], [14, 16, 0]]}`; for two Moves
 `"skill": "move_move"` and `"midpoint": [x, y, level]`, one of the path's points; optional
-`"prone": true|false` enters or leaves Prone at the start (no cost, RULES.md §5.5).
+`"prone": true|false` enters or leaves Prone at the start (no cost, docs/rules.md §13.1).
 `"skill": "dodge"` walks like a Move (up to 2").  For `"jump"` and `"climb"` the points are
 the base's underside centre in the air: every vertical part written out (a point straight
 above the last), the last point the landing spot on a surface (docs/formats.md).
@@ -16,12 +16,10 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from constraints.core.jsonread import Node
 from constraints.core.scenario import Scenario
 from constraints.errors import InvalidInputError
-from constraints.infinity.scenery import MAX_HEIGHT_IN, Point3
+from constraints.infinity.scenery import Point3
 from constraints.infinity.trooper import Trooper
-from constraints.schema.errors import worded_by
 
 SKILLS = ("move", "move_move", "dodge", "jump", "climb")
 WALKS = frozenset({"move", "move_move", "dodge"})   # along surfaces, measured in the plane
@@ -59,36 +57,26 @@ class Route:
         return out
 
 
-@worded_by("route", "Route")
 def route_from_json(data: Any) -> Route:
-    f = Node(data).fields(("unit", "path"), ("skill", "midpoint", "prone", "manoeuvre"))
-    skill = f["skill"].string() if "skill" in f else "move"
-    if skill not in SKILLS:
-        raise f["skill"].fail(f"unknown skill {skill!r} (known: {', '.join(SKILLS)})")
-    if "manoeuvre" in f and f["manoeuvre"].string() != skill:
-        raise f["manoeuvre"].fail(f"manoeuvre {f['manoeuvre'].value!r} is not the skill "
-                                  f"{skill!r}")
-    path = tuple(_point3(n) for n in f["path"].items(min_len=2 if skill in AIRBORNE else 1))
-    if len(path) > MAX_POINTS:
-        raise f["path"].fail(f"expected at most {MAX_POINTS} points, got {len(path)}")
+    """A route from its parsed JSON: the route model decides what is accepted
+    (constraints/schema/route.py); the midpoint is found among the path's points here."""
+    from constraints.schema.errors import read_as
+
+    return route_from_model(read_as("route:Route", data))
+
+
+def route_from_model(model: Any) -> Route:
+    """The route a validated `constraints.schema.route.Route` describes."""
+    path = tuple(tuple(p) for p in model.path)
     midpoint = None
-    if skill == "move_move":
-        if "midpoint" not in f:
-            raise Node(data).fail("missing key 'midpoint' (where the first Move ends)")
-        mid = _point3(f["midpoint"])
+    if model.midpoint is not None:
+        mid = tuple(model.midpoint)
         hits = [i for i, p in enumerate(path) if math.dist(p, mid) <= SAME_POINT_IN]
         if not hits:
-            raise f["midpoint"].fail("the midpoint is not one of the path's points")
+            raise InvalidInputError("the midpoint is not one of the path's points",
+                                    path="$.midpoint")
         midpoint = hits[0]
-    elif "midpoint" in f:
-        raise f["midpoint"].fail("a midpoint goes only with skill 'move_move'")
-    prone = f["prone"].boolean() if "prone" in f else None
-    return Route(f["unit"].string(), skill, path, midpoint, prone)
-
-
-def _point3(node: Node) -> Point3:
-    x, y, z = node.items(length=3)
-    return (x.number(), y.number(), z.number(minimum=0.0, maximum=MAX_HEIGHT_IN))
+    return Route(model.unit, model.skill, path, midpoint, model.prone)
 
 
 def trooper_of(scenario: Scenario, route: Route) -> Trooper:

@@ -18,7 +18,6 @@ from typing import Any
 import shapely
 from shapely.geometry import LineString
 
-from constraints.core.jsonread import Node
 from constraints.core.scenario import Terrain
 from constraints.errors import InvalidInputError
 
@@ -69,33 +68,20 @@ class Connector:
         return math.dist(self.start, self.end)
 
 
-def read_terrain(node: Node) -> Scenery | Connector:
-    kind_node = node.fields(("kind",), _ALL_KEYS)["kind"]
-    kind = kind_node.string()
-    if kind not in TERRAIN_KINDS:
-        raise kind_node.fail(f"unknown terrain kind {kind!r} (known: {', '.join(TERRAIN_KINDS)})")
-    if kind in CONNECTORS:
-        f = node.fields(("id", "kind", "from", "to"))
-        start, end = _point3(f["from"]), _point3(f["to"])
+def read_terrain(model: Any, path: str) -> Scenery | Connector:
+    """A prism or a connector from its validated model (`constraints.schema.units.Prism`,
+    `Connector`); the polygon and the two levels of a connector are judged here."""
+    if model.kind in CONNECTORS:
+        start, end = tuple(model.from_), tuple(model.to)
         if start[2] == end[2]:
-            raise f["to"].fail(f"a {kind} joins two levels; both ends are at {start[2]:g} in")
-        return Connector(f["id"].string(), kind, start, end)
-    f = node.fields(("id", "kind", "polygon", "height"), ("level",))
-    points = tuple(p.point() for p in f["polygon"].items(min_len=3))
-    height = f["height"].number(positive=True, maximum=MAX_HEIGHT_IN)
-    level = f["level"].number(minimum=0.0, maximum=MAX_HEIGHT_IN) if "level" in f else 0.0
+            raise InvalidInputError(f"a {model.kind} joins two levels; both ends are at "
+                                    f"{start[2]:g} in", path=f"{path}.to")
+        return Connector(model.id, model.kind, start, end)
     try:
-        return Scenery(f["id"].string(), kind, points, None, height, level)
+        return Scenery(model.id, model.kind, tuple(model.polygon), None, model.height,
+                       model.level)
     except InvalidInputError as exc:
-        raise exc.at(f"{f['polygon'].path}" if exc.path == "polygon" else node.path) from None
-
-
-_ALL_KEYS = ("id", "polygon", "height", "level", "from", "to")
-
-
-def _point3(node: Node) -> Point3:
-    x, y, z = node.items(length=3)
-    return (x.number(), y.number(), z.number(minimum=0.0, maximum=MAX_HEIGHT_IN))
+        raise exc.at(f"{path}.polygon" if exc.path == "polygon" else path) from None
 
 
 def terrain_to_json(t: Any) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """Which straight 3-D segments pass clear of the blocking volumes (Line of Fire, docs/rules.md
-§13.10; RULES.md §5.12, decision A23).
+§13.10, decision A23).
 
 Every volume that blocks is vertical: scenery is a prism (a footprint polygon from `low` to
 `high`), a trooper a cylinder (its base's disc from its level to its Silhouette's top).  So a

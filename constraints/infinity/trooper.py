@@ -3,7 +3,7 @@
 
 A trooper stands with its base's centre at `centre`, on the surface at height `level`
 (inches).  Its MOV values are the most the first and the second Move of an Order may cover;
-Prone halves both (RULES.md §5.8, decision A15) and lowers the Silhouette to the base.
+Prone halves both (docs/rules.md §13.1, decision A15) and lowers the Silhouette to the base.
 
 A marker (`"kind": "marker"`: camouflage, a deployable...) is read as a `Trooper` that
 never moves (`marker` true, MOV 0-0, Silhouette 2 unless given): the route clauses treat it
@@ -18,8 +18,7 @@ from typing import Any
 import shapely
 from shapely.geometry import Polygon
 
-from constraints.core.jsonread import Node
-from constraints.infinity.silhouettes import BASES_MM, MM_PER_IN, SILHOUETTES_MM, height_in
+from constraints.infinity.silhouettes import MM_PER_IN, height_in
 
 MAX_MOV_IN = 24.0
 MAX_LEVEL_IN = 100.0
@@ -67,57 +66,18 @@ class Trooper:
         return replace(self, prone=prone)
 
 
-_REQUIRED = ("id", "player", "kind", "base", "silhouette", "mov", "centre")
-_OPTIONAL = ("level", "prone", "facing")
-_MARKER_REQUIRED = ("id", "player", "kind", "base", "centre")
-_MARKER_OPTIONAL = ("silhouette", "level")
 MARKER_SILHOUETTE = 2  # a marker's Silhouette when the file gives none (the issue's default)
 
 
-def read_trooper(node: Node) -> Trooper:
-    kind = node.fields(("kind",), _REQUIRED + _OPTIONAL)["kind"]
-    if kind.string() not in ("trooper", "marker"):
-        raise kind.fail(f"unknown unit kind {kind.value!r} (known: trooper, marker)")
-    if kind.string() == "marker":
-        return _read_marker(node)
-    f = node.fields(_REQUIRED, _OPTIONAL)
-    base, silhouette = _base(f["base"]), _silhouette(f["silhouette"])
-    first, second = f["mov"].items(length=2)
-    mov = (first.number(minimum=0.0, maximum=MAX_MOV_IN),
-           second.number(minimum=0.0, maximum=MAX_MOV_IN))
-    return Trooper(f["id"].string(), f["player"].string(), base, silhouette, mov,
-                   f["centre"].point(), f["level"].number(minimum=0.0, maximum=MAX_LEVEL_IN)
-                   if "level" in f else 0.0,
-                   f["prone"].boolean() if "prone" in f else False,
-                   facing_deg=_facing(f["facing"]) if "facing" in f else None)
-
-
-def _read_marker(node: Node) -> Trooper:
-    f = node.fields(_MARKER_REQUIRED, _MARKER_OPTIONAL)
-    silhouette = _silhouette(f["silhouette"]) if "silhouette" in f else MARKER_SILHOUETTE
-    level = f["level"].number(minimum=0.0, maximum=MAX_LEVEL_IN) if "level" in f else 0.0
-    return Trooper(f["id"].string(), f["player"].string(), _base(f["base"]), silhouette,
-                   (0.0, 0.0), f["centre"].point(), level, False, marker=True)
-
-
-def _facing(node: Node) -> float:
-    """Degrees counter-clockwise from +x, read into [0, 360)."""
-    return node.number(minimum=-360.0, maximum=360.0) % 360.0
-
-
-def _base(node: Node) -> float:
-    base = node.number(positive=True)
-    if base not in BASES_MM:
-        raise node.fail(f"base {base:g} mm is not one of "
-                        f"{', '.join(f'{b:g}' for b in BASES_MM)} mm")
-    return base
-
-
-def _silhouette(node: Node) -> int:
-    silhouette = node.integer(minimum=0)
-    if silhouette not in SILHOUETTES_MM:
-        raise node.fail(f"unknown silhouette S{silhouette} (known: S1 to S8)")
-    return silhouette
+def read_trooper(model: Any, path: str) -> Trooper:
+    """A trooper or a marker from its validated model (`constraints.schema.units.Trooper`,
+    `Marker`: bases, Silhouettes and bounds are the model's to check)."""
+    if model.kind == "marker":
+        return Trooper(model.id, model.player, model.base, model.silhouette, (0.0, 0.0),
+                       tuple(model.centre), model.level, False, marker=True)
+    facing = None if model.facing is None else model.facing % 360.0  # read into [0, 360)
+    return Trooper(model.id, model.player, model.base, model.silhouette, tuple(model.mov),
+                   tuple(model.centre), model.level, model.prone, facing_deg=facing)
 
 
 def trooper_to_json(t: Trooper) -> dict[str, Any]:

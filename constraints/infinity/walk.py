@@ -5,7 +5,7 @@ In a walk region the base keeps
 - clear of every piece higher than a piece of the region near it by more than the
   Silhouette's height (a wall it cannot step onto): the centre stays at least the radius r
   from it;
-- on the region's surfaces at least half the base wide (RULES.md §5.3; decision: a disc of
+- on the region's surfaces at least half the base wide (docs/rules.md §13.3; decision: a disc of
   half the base's diameter round the centre lies on them), so the centre stays r/2 from
   every other piece (a drop deeper than the Silhouette's height: moving off it would be a
   fall);

@@ -1,4 +1,4 @@
-"""Combats: groups of enemy units held together by contact (RULES.md §2.6.3-4).
+"""Combats: groups of enemy units held together by contact (docs/rules.md §11.1).
 
     "They stay Engaged as long as their Unit Boundaries touch an enemy Unit Boundary."
     [T9A3 "Engaged in Combat"]
@@ -31,7 +31,7 @@ Combat = tuple[str, ...]
 
 def contact_graph(units: Iterable[Unit], tolerance: float = CONTACT_IN) -> nx.Graph:
     """Every unit id as a node; an edge joins two units of different players whose Unit
-    Boundaries touch (RULES.md §2.6.1, §2.6.3), within the contact tolerance (A21).
+    Boundaries touch (docs/rules.md §11.1), within the contact tolerance (A21).
 
     Edge attributes, keyed by the unit id of each side: `facing`, the side's Facing in which
     the other engages it (`engaged_facing`), and `touched`, all its Facings the other
@@ -67,7 +67,7 @@ def combats(units: Iterable[Unit], tolerance: float = CONTACT_IN) -> list[Combat
 def engagements(units: Iterable[Unit],
                 tolerance: float = CONTACT_IN) -> dict[str, dict[str, str]]:
     """For each Engaged unit: enemy id -> the unit's own Facing in which that enemy engages
-    it ("Engaged in a Facing", RULES.md §2.6.4).  Unengaged units are left out."""
+    it ("Engaged in a Facing", docs/rules.md §11.1).  Unengaged units are left out."""
     graph = contact_graph(units, tolerance)
     found: dict[str, dict[str, str]] = {}
     for uid in sorted(graph.nodes):

@@ -1,4 +1,4 @@
-"""Contact between units and between models (RULES.md §2.6).
+"""Contact between units and between models (docs/rules.md §11.1).
 
     "Two objects are in contact if they touch along a line or at a single point (corner to
     corner counts), or if one overlaps the other.  Units are in contact when their Unit
@@ -87,7 +87,7 @@ def facing_edges(unit: Unit) -> dict[str, Segment]:
 
 
 def arc_of(unit: Unit, point: Point) -> str:
-    """The Facing whose Arc holds `point` (RULES.md §2.1.8; ties by A9).
+    """The Facing whose Arc holds `point` (docs/rules.md §2; ties by A9).
 
     "Its Arcs are the regions in front of each Facing, bounded by straight lines drawn from
     each corner at 135° to both adjacent Facings."  [T9A3 "Models and Units"]"""
@@ -99,7 +99,7 @@ def arc_of(unit: Unit, point: Point) -> str:
 
 
 def local_arc(x: float, y: float, width: float, depth: float) -> str:
-    """The Arc of (x, y) in the local frame of RULES.md §2.1.8: x to the right, the front
+    """The Arc of (x, y) in the local frame of docs/rules.md §2: x to the right, the front
     edge on y = 0 with x in [-width/2, width/2], the rear edge on y = -depth.
 
     Front Arc iff y >= 0 and |x| - W/2 <= y; Rear Arc iff y <= -D and |x| - W/2 <= -D - y;
@@ -122,7 +122,7 @@ def local_arc(x: float, y: float, width: float, depth: float) -> str:
 def touched_facings(unit: Unit, other_boundary: BaseGeometry,
                     tolerance: float = CONTACT_IN) -> frozenset[str]:
     """The Facings of `unit` that `other_boundary` touches: "Engaged in a Facing" is "the
-    enemy boundary touches that Facing of the unit" (RULES.md §2.6.4).
+    enemy boundary touches that Facing of the unit" (docs/rules.md §11.1).
 
     Along a line (more than `line_in` of the edge within the tolerance): every such Facing.
     At a single point: the edge holding it, or, at a corner, both Facings meeting there.
@@ -155,7 +155,7 @@ def _point_facings(unit: Unit, boundary: Polygon, other: BaseGeometry,
 
 def engaged_facing(unit: Unit, enemy: Unit, tolerance: float = CONTACT_IN) -> str | None:
     """The Facing of `unit` in which `enemy` engages it: "Engaged in a Facing" = the enemy
-    boundary touches that Facing (RULES.md §2.6.4).  None when they do not touch; when the
+    boundary touches that Facing (docs/rules.md §11.1).  None when they do not touch; when the
     enemy wraps a corner (along a line on two edges), the first in `FACINGS` order; at a
     single corner point, the one whose Arc holds the enemy's centre (see `touched_facings`
     for all)."""
@@ -220,7 +220,7 @@ def models_in_contact(unit: Unit, enemies: Iterable[Unit],
 
 def gap_blockers(scenario: Scenario, unit_id: str, enemy_id: str) -> tuple[BaseGeometry, ...]:
     """What an extended base may not pass between these two units: "Impassable Terrain or
-    another unit's boundary" (RULES.md §2.6.2)."""
+    another unit's boundary" (docs/rules.md §11.1)."""
     others = tuple(u.boundary() for u in scenario.units if u.id not in (unit_id, enemy_id))
     return others + tuple(t.shape for t in scenario.impassable())
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from constraints.core.jsonread import MAX_MAGNITUDE, Node, number
+from constraints.core.jsonread import MAX_MAGNITUDE, number
 from constraints.core.limits import FLOAT_NOISE
 from constraints.errors import InvalidInputError
 
@@ -88,32 +88,14 @@ def turn(angle_deg: float) -> Step:
     return Step(StepKind.TURN, angle_deg)
 
 
-_SPELT = {StepKind.FORWARD: '{"forward": inches}', StepKind.WHEEL: '{"wheel": degrees}',
-          StepKind.TURN: '{"turn": 90 | -90 | 180}'}
-
-
-def read_steps(node: Node, kinds: tuple[StepKind, ...]) -> tuple[Step, ...]:
-    """A move file's `steps`: a list of one-key objects, each of one of `kinds`."""
-    items = node.items()
-    if len(items) > MAX_STEPS:
-        raise node.fail(f"expected at most {MAX_STEPS} steps, got {len(items)}")
-    return tuple(_read_step(n, kinds) for n in items)
-
-
-def _read_step(node: Node, kinds: tuple[StepKind, ...]) -> Step:
-    f = node.fields((), tuple(str(k) for k in kinds))
-    if len(f) != 1:
-        raise node.fail("a step is exactly one of " + " or ".join(_SPELT[k] for k in kinds))
-    (name, value), = f.items()
-    kind = StepKind(name)
-    if kind is StepKind.FORWARD:
-        return Step(kind, value.number(minimum=0.0, maximum=MAX_FORWARD_IN))
-    if kind is StepKind.WHEEL:
-        return Step(kind, value.number(minimum=-MAX_WHEEL_DEG, maximum=MAX_WHEEL_DEG))
-    angle = value.number()
-    if angle not in TURNS_DEG + (-180.0,):
-        raise value.fail(f"expected a turn of 90, -90 or 180 degrees, got {angle:g}")
-    return Step(kind, angle)
+def steps_from_model(steps: Any) -> tuple[Step, ...]:
+    """The steps of a validated move model (`constraints.schema.move`: each a Forward, Wheel
+    or Turn model of one key, the kinds its system allows; None: no steps)."""
+    found = []
+    for step in steps or ():
+        (name, value), = vars(step).items()  # its one key (no serializer to build)
+        found.append(Step(StepKind(name), value))
+    return tuple(found)
 
 
 def checked_steps(steps: Any, kinds: tuple[StepKind, ...], system: str) -> tuple[Step, ...]:

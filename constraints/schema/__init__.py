@@ -1,8 +1,12 @@
 """pydantic models of every file the tool reads and every result it writes, one module per
 format, and their JSON Schemas (draft 2020-12; `manoeuvre schema NAME`, docs/schemas/).
 
-Importing this package loads nothing: the models (and pydantic) are imported when a schema
-or a validation is asked for, so `manoeuvre --version` and `check` start as fast as before.
+The models decide what a file may hold: the readers (constraints/core/scenario_io.py, the
+systems' move and route readers, ...) validate every file through them
+(`errors.read_as`), then build the rulebook's values.  Importing this package loads nothing:
+the models (and pydantic) are imported when a file is read or a schema asked for, so
+`manoeuvre --version` never loads them; their validators are kept between runs
+(`compiled`).
 """
 
 from __future__ import annotations
@@ -69,6 +73,24 @@ def validate(name: str, data: Any) -> Any:
 
     text = data if isinstance(data, str | bytes) else json.dumps(data)
     return adapter(name).validate_json(text)
+
+
+class ResultOffSchemaError(AssertionError):
+    """A result the tool wrote does not follow its own published schema: our bug, never bad
+    input (as `EncodingMismatchError` for a solver answer the checker rejects)."""
+
+
+def checked_result(name: str, text: str) -> Any:
+    """The result model of `text` (the JSON a command prints) read as the format `name`:
+    what is printed is what validates against the published schema."""
+    from pydantic import ValidationError
+
+    try:
+        return adapter(name).validate_json(text)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        raise ResultOffSchemaError(f"the {name} written does not follow its schema: "
+                                   f"{first['loc']}: {first['msg']}") from None
 
 
 def json_schema(name: str) -> dict[str, Any]:

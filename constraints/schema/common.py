@@ -9,7 +9,6 @@ numbers may be `Infinity` where a measurement has no finite value (Python's `jso
 
 from __future__ import annotations
 
-import unicodedata
 from types import UnionType
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
@@ -22,21 +21,13 @@ from pydantic import (
     ValidationInfo,
     field_validator,
 )
-from pydantic_core import PydanticCustomError
 
 from constraints.core.jsonread import MAX_COUNT, MAX_MAGNITUDE
+from constraints.schema.checks import no_null, printable
 
 # Characters an id may not hold (jsonread's `_UNPRINTABLE`), as a JSON Schema pattern: C0 and
 # C1 controls and the line and paragraph separators (a lone surrogate is not valid UTF-8).
 PRINTABLE_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]+$"
-_UNPRINTABLE = frozenset(("Cc", "Cs", "Zl", "Zp"))
-
-
-def _printable(value: str) -> str:
-    for ch in value:
-        if unicodedata.category(ch) in _UNPRINTABLE:
-            raise ValueError(f"expected printable text, got {value!r}, which holds {ch!r}")
-    return value
 
 
 def expected(annotation: Any) -> str:
@@ -57,12 +48,6 @@ def expected(annotation: Any) -> str:
                  if isinstance(origin, type) and issubclass(origin, kind)), "a value")
 
 
-def refuse(key: str, problem: str) -> PydanticCustomError:
-    """A model's check across keys failed: `problem`, at the key `key` (the error message
-    names `$.KEY`, as the readers do)."""
-    return PydanticCustomError("refused", "{problem}", {"problem": problem, "key": key})
-
-
 class FileModel(BaseModel):
     """A file the tool reads: closed, strict, finite."""
 
@@ -74,11 +59,14 @@ class FileModel(BaseModel):
     def _no_null(cls, value: Any, info: ValidationInfo) -> Any:
         # An optional key is left out, never null (the readers refuse null everywhere); the
         # published schema drops the null branch too (`constraints.schema.json_schema`).
-        field = cls.model_fields.get(info.field_name or "")
-        if value is None and (field is None or field.annotation is not Any):  # Any: read past
-            wanted = expected(field.annotation) if field is not None else "a value"
-            raise refuse("", f"expected {wanted}, got null")
-        return value
+        return no_null(null_words(cls), value, info)
+
+
+def null_words(model: type[BaseModel]) -> dict[str, str]:
+    """What each key of `model` holds, in the readers' words, for "expected X, got null"
+    (a key of type Any is read past: null too)."""
+    return {name: expected(field.annotation) for name, field in model.model_fields.items()
+            if field.annotation is not Any}
 
 
 class ResultModel(BaseModel):
@@ -88,7 +76,7 @@ class ResultModel(BaseModel):
 
 
 Text = Annotated[str, Field(min_length=1, pattern=PRINTABLE_PATTERN),
-                 AfterValidator(_printable)]
+                 AfterValidator(printable)]
 """An id or a name: non-empty printable text."""
 
 Number = Annotated[float, Field(ge=-MAX_MAGNITUDE, le=MAX_MAGNITUDE, allow_inf_nan=False)]

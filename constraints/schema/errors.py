@@ -9,12 +9,9 @@ meant as), missing keys before unknown keys before wrong values, as the readers 
 
 from __future__ import annotations
 
-import functools
 import json
 import re
-from collections.abc import Callable
-from importlib import import_module
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 from constraints.core.jsonread import MAX_MAGNITUDE, _describe
 from constraints.errors import InvalidInputError
@@ -51,42 +48,23 @@ def read(name: str, data: Any, source: str | None = None) -> Any:
         raise InvalidInputError(f"cannot be written as JSON: {exc}", source=source) from None
 
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def worded_by(module: str, model: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """A reader whose bad input is worded by the model `constraints.schema.MODULE.MODEL` (a
-    model, or a function of the data giving one): when the reader refuses its first argument,
-    the model's first problem is the one raised (the reader's own when the model sees none:
-    what needs the scenario or geometry).  A file the reader accepts is not validated again,
-    so the command line's start-up loads no pydantic for good input."""
-    def wrap(reader: Callable[P, R]) -> Callable[P, R]:
-        @functools.wraps(reader)
-        def read(*args: P.args, **kwargs: P.kwargs) -> R:
-            try:
-                return reader(*args, **kwargs)
-            except InvalidInputError as refused:
-                data = args[0] if args else None
-                found = getattr(import_module(f"constraints.schema.{module}"), model)
-                chosen = found if isinstance(found, type) else found(data)
-                try:
-                    read_as(chosen, data)
-                except InvalidInputError as worded:
-                    raise worded from None
-                raise refused from None
-        return read
-    return wrap
-
-
 def read_as(model: Any, data: Any) -> Any:
-    """`data` read as `model` (a model class or a union of them), or one InvalidInputError
-    (the JSON path and the problem; the caller names the file)."""
-    from pydantic import TypeAdapter, ValidationError
+    """`data` read as `model`, or one InvalidInputError (the JSON path and the problem; the
+    caller names the file).  `model`: a file model's name ("module:Class"), read by its
+    validator kept between runs, without pydantic (`constraints.schema.compiled`: records
+    of the model's fields); or a model class, or a union of them."""
+    from pydantic_core import ValidationError
 
     found = _AS.get(model)
     if found is None:
-        found = _AS[model] = TypeAdapter(model)
+        if isinstance(model, str):
+            from constraints.schema.compiled import validator
+
+            found = _AS[model] = validator(model)
+        else:
+            from pydantic import TypeAdapter
+
+            found = _AS[model] = TypeAdapter(model)
     try:
         text = json.dumps(_without_surrogates(data))
     except ValueError as exc:

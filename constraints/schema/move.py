@@ -12,19 +12,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, model_validator
 
-from constraints.schema.common import Angle, FileModel, Files, Point, Slot, Text, refuse
+from constraints.schema.checks import a_turn, t9a_move_keys, whfb7_move_keys
+from constraints.schema.common import Angle, FileModel, Files, Point, Slot, Text
 
 MAX_STEPS = 100
 MAX_FORWARD_IN = 4e6   # constraints/rank_and_file/steps.py
 MAX_WHEEL_DEG = 90.0
 MAX_PIVOT_DEG = 360.0
 TURNS_DEG = (90.0, -90.0, 180.0, -180.0)
-
-
-def _a_turn(angle: float) -> float:
-    if angle not in TURNS_DEG:
-        raise ValueError(f"expected a turn of 90, -90 or 180 degrees, got {angle:g}")
-    return angle
 
 
 class Forward(FileModel):
@@ -45,7 +40,7 @@ class Turn(FileModel):
 
     turn: Annotated[float, Field(allow_inf_nan=False, json_schema_extra={"enum": [90, -90, 180,
                                                                                   -180]}),
-                    AfterValidator(_a_turn)]
+                    AfterValidator(a_turn)]
 
 
 Assignment = dict[Text, Slot]
@@ -79,25 +74,7 @@ class T9AMove(FileModel):
 
     @model_validator(mode="after")
     def _keys_of_the_manoeuvre(self) -> T9AMove:
-        given = self.model_fields_set
-        if "mid" in given and self.manoeuvre != "reform":
-            raise refuse("mid", "only a Reform places the unit mid-move (Dangerous Terrain)")
-        if self.manoeuvre == "post_combat_pivot" and given & {"steps", "files", "centre",
-                                                               "facing"}:
-            extra = sorted(given & {"steps", "files", "centre", "facing"})[0]
-            raise refuse(extra, "a Post-Combat Pivot gives only its pivot (degrees)")
-        if "pivot" in given and self.manoeuvre not in ("advance", "post_combat_pivot"):
-            raise refuse("pivot", "only an Advance Move starts with a Pivot")
-        if self.manoeuvre == "reform" and "steps" in given:
-            raise refuse("steps", "a Reform Move has no steps: give centre, facing and files")
-        if self.manoeuvre in ("advance", "march"):
-            if "steps" in given and given & {"centre", "facing"}:
-                raise refuse("steps", "give either steps or an end pose (centre, facing), not "
-                             "both")
-            if ("centre" in given) != ("facing" in given):
-                raise refuse("centre" if "centre" in given else "facing",
-                             "an end pose needs both centre and facing")
-        return self
+        return t9a_move_keys(self)
 
     @classmethod
     def finish_schema(cls, schema: dict[str, Any]) -> None:
@@ -137,19 +114,7 @@ class Whfb7Move(FileModel):
 
     @model_validator(mode="after")
     def _keys_of_the_manoeuvre(self) -> Whfb7Move:
-        given = self.model_fields_set
-        if self.manoeuvre != "reform":
-            extra = sorted(given & {"files", "facing", "assignment"})
-            if extra:
-                raise refuse(extra[0], f"a {self.manoeuvre} gives steps only (a reform gives "
-                             f"{extra[0]})")
-        elif "steps" in given:
-            raise refuse("steps", "a reform has no steps: give files and facing (the centre is "
-                         "kept)")
-        elif not {"files", "facing"} <= given:
-            missing = "files" if "files" not in given else "facing"
-            raise refuse("", f"a reform gives {missing!r}")
-        return self
+        return whfb7_move_keys(self)
 
     @classmethod
     def finish_schema(cls, schema: dict[str, Any]) -> None:

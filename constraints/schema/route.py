@@ -7,7 +7,8 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from constraints.schema.common import FileModel, Point3, Text, refuse
+from constraints.schema.checks import route_skill_keys
+from constraints.schema.common import FileModel, Point3, Text
 
 MAX_POINTS = 10_000
 Skill = Literal["move", "move_move", "dodge", "jump", "climb"]
@@ -27,16 +28,7 @@ class Route(FileModel):
 
     @model_validator(mode="after")
     def _skill_keys(self) -> Route:
-        if self.skill in ("jump", "climb") and len(self.path) < 2:
-            raise refuse("path", f"expected at least 2 items, got {len(self.path)}")
-        if self.skill == "move_move" and self.midpoint is None:
-            raise ValueError("missing key 'midpoint' (where the first Move ends)")
-        if self.skill != "move_move" and self.midpoint is not None:
-            raise refuse("midpoint", "a midpoint goes only with skill 'move_move'")
-        if self.manoeuvre is not None and self.manoeuvre != self.skill:
-            raise refuse("manoeuvre", f"manoeuvre {self.manoeuvre!r} is not the skill "
-                         f"{self.skill!r}")
-        return self
+        return route_skill_keys(self)
 
     @classmethod
     def finish_schema(cls, schema: dict[str, Any]) -> None:

@@ -16,14 +16,23 @@ from typing import Annotated, Any, Literal
 
 from pydantic import (
     Field,
-    ValidationError,
     ValidationInfo,
     ValidatorFunctionWrapHandler,
     field_validator,
     model_validator,
 )
 
-from constraints.schema.common import FileModel, Lax, Text, refuse
+from constraints.schema.checks import (
+    RULE_OPTIONS,
+    in_the_profiles_words,
+    one_system,
+    options_of_the_rules,
+    scenario_model_name,
+)
+from constraints.schema.checks import (
+    SYSTEM_OF as SYSTEM_OF,
+)
+from constraints.schema.common import FileModel, Lax, Text
 from constraints.schema.units import (
     Connector,
     Marker,
@@ -37,7 +46,6 @@ from constraints.schema.units import (
 FORMAT = "manoeuvre/1"
 RULES = ("t9a", "t9a-2025", "whfb7", "infinity-n4")
 # Each system's units and terrain, by the rules profiles that read them.
-SYSTEM_OF = {"t9a": "t9a", "t9a-2025": "t9a", "whfb7": "whfb7", "infinity-n4": "infinity"}
 UNITS = {"t9a": (T9AUnit,), "whfb7": (Whfb7Unit,), "infinity": (Trooper, Marker)}
 TERRAIN = {"t9a": (Terrain,), "whfb7": (Terrain,), "infinity": (Prism, Connector)}
 
@@ -79,48 +87,7 @@ class RuleOptions(FileModel):
     @classmethod
     def _in_the_profiles_words(cls, value: Any, handler: ValidatorFunctionWrapHandler,
                                info: ValidationInfo) -> Any:
-        try:
-            return handler(value)
-        except ValidationError:
-            raise refuse("", option_problem(info.field_name or "", value)) from None
-
-
-def option_problem(key: str, value: Any) -> str:
-    """What is wrong with `value` for the rules parameter `key`, as the profile says it
-    (constraints/core/profile.py)."""
-    from constraints.core.profile import MAX_WHOLE_OPTION, option_bound
-
-    if key == "wheel_chord":
-        return f"expected true or false, got {value!r}"
-    if key == "proper_rank_width":
-        return f"expected 6 positive integers of at most {MAX_WHOLE_OPTION}, got {value!r}"
-    if isinstance(value, bool) or not isinstance(value, int | float) \
-            or not 0 <= value < float("inf"):
-        shown = _shown(value) if isinstance(value, int) and not isinstance(value, bool) \
-            else repr(value)
-        return f"expected a finite number >= 0, got {shown}"
-    whole = key.startswith("max_file_change")
-    if whole and not isinstance(value, int):
-        return f"expected a whole number, got {value!r}"
-    most, unit = (float(MAX_WHOLE_OPTION), "") if whole else option_bound(key)
-    return f"expected a number <= {most:g}{' ' + unit if unit else ''}, got {_shown(value)}"
-
-
-def _shown(value: float) -> str:
-    return f"{value:g}" if isinstance(value, float) or abs(value) < 10**15 else \
-        "an integer too large"
-
-
-# The keys each profile knows (constraints/*/profiles.py; a test keeps them in step).
-RULE_OPTIONS = {
-    "t9a": ("advance_mob", "march_mob", "final_position_mob", "model_move_mob",
-            "reform_centre_mob", "light_troops_reform_centre_mob", "heading_window_deg",
-            "end_spacing_in", "mid_move_spacing_in", "max_file_change",
-            "max_file_change_musician", "proper_rank_width", "contact_tolerance"),
-    "whfb7": ("move_mob", "march_mob", "turn_mob", "wheel_chord", "spacing_in",
-              "march_block_in", "reform_model_mob", "contact_tolerance"),
-    "infinity": ("contact_tolerance",),
-}
+        return in_the_profiles_words(value, handler, info)
 
 
 class Battlefield(FileModel):
@@ -162,29 +129,11 @@ class Scenario(FileModel):
     @classmethod
     def _options_of_the_rules(cls, data: Any) -> Any:
         # The profile's keys first, as the reader (a value is judged only for a known key).
-        if isinstance(data, dict) and isinstance(data.get("rule_options"), dict):
-            rules = data.get("rules", "t9a")
-            known = RULE_OPTIONS.get(SYSTEM_OF.get(rules, "") if isinstance(rules, str)
-                                     else "", ())
-            for key in data["rule_options"] if known else ():
-                if key not in known:
-                    raise refuse(f"rule_options.{key}", f"unknown key {key!r}")
-        return data
+        return options_of_the_rules(data)
 
     @model_validator(mode="after")
     def _one_system(self) -> Scenario:
-        system = SYSTEM_OF[self.rules]
-        for i, unit in enumerate(self.units):
-            if not isinstance(unit, UNITS[system]):
-                raise refuse(f"units[{i}]", f"not a unit of rules {self.rules!r}")
-        for i, piece in enumerate(self.terrain):
-            if not isinstance(piece, TERRAIN[system]):
-                raise refuse(f"terrain[{i}]", f"not terrain of rules {self.rules!r}")
-        known = RULE_OPTIONS[system]
-        for key in self.rule_options.model_fields_set:
-            if key not in known:
-                raise refuse(f"rule_options.{key}", f"unknown key {key!r}")
-        return self
+        return one_system(self)
 
     @classmethod
     def finish_schema(cls, schema: dict[str, Any]) -> None:
@@ -211,8 +160,5 @@ class InfinityScenario(Scenario):
 def scenario_model(data: Any) -> type[Scenario]:
     """The model to read `data` as: its system's, or any system's when its rules are not
     known (the model then says so)."""
-    rules = data.get("rules", "t9a") if isinstance(data, dict) else None
-    system = SYSTEM_OF.get(rules) if isinstance(rules, str) else None
-    models: dict[str, type[Scenario]] = {"t9a": T9AScenario, "whfb7": Whfb7Scenario,
-                                         "infinity": InfinityScenario}
-    return models.get(system or "", Scenario)
+    found: type[Scenario] = globals()[scenario_model_name(data)]
+    return found

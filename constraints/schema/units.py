@@ -9,6 +9,13 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, model_validator
 
 from constraints.core.jsonread import MAX_COUNT, MAX_MAGNITUDE
+from constraints.schema.checks import (
+    INFINITY_BASES_MM,
+    a_base,
+    a_silhouette,
+    each_once,
+    not_mobility,
+)
 from constraints.schema.common import (
     Angle,
     FileModel,
@@ -18,7 +25,6 @@ from constraints.schema.common import (
     Point3,
     Slot,
     Text,
-    refuse,
 )
 
 # The bounds the readers apply (constraints/rank_and_file/unit.py, formation.py,
@@ -29,7 +35,6 @@ MAX_MOBILITY_IN = 20.0
 MAX_MODELS = 1000
 MAX_MOV_IN = 24.0
 MAX_HEIGHT_IN = 100.0
-INFINITY_BASES_MM = (25, 40, 55, 70)
 
 BaseSide = Annotated[float, Field(gt=0.0, le=MAX_BASE_MM, allow_inf_nan=False)]
 Mobility = Annotated[float, Field(gt=0.0, le=MAX_MOBILITY_IN, allow_inf_nan=False)]
@@ -40,34 +45,14 @@ Level = Annotated[float, Field(ge=0.0, le=MAX_HEIGHT_IN, allow_inf_nan=False)]
 Mov = Annotated[float, Field(ge=0.0, le=MAX_MOV_IN, allow_inf_nan=False)]
 
 
-def _each_once(names: list[str]) -> list[str]:
-    for i, name in enumerate(names):
-        if name in names[:i]:
-            raise refuse(f"[{i}]", f"command model {name!r} is listed twice")
-    return names
-
-
-def _a_silhouette(silhouette: int) -> int:
-    if not 1 <= silhouette <= 8:
-        raise refuse("", f"unknown silhouette S{silhouette} (known: S1 to S8)")
-    return silhouette
-
-
-def _a_base(base: float) -> float:
-    if base not in INFINITY_BASES_MM:
-        raise refuse("", f"base {base:g} mm is not one of "
-                     f"{', '.join(f'{b:g}' for b in INFINITY_BASES_MM)} mm")
-    return base
-
-
 # Read as the readers do (any whole number >= 0, any number > 0), then refused in their words;
 # the schema says the values allowed.
 Silhouette = Annotated[int, Field(ge=0, le=MAX_COUNT, json_schema_extra={"minimum": 1,
                                                                         "maximum": 8}),
-                       AfterValidator(_a_silhouette)]
+                       AfterValidator(a_silhouette)]
 InfinityBase = Annotated[float, Field(gt=0.0, le=MAX_MAGNITUDE, allow_inf_nan=False,
                                       json_schema_extra={"enum": list(INFINITY_BASES_MM)}),
-                         AfterValidator(_a_base)]
+                         AfterValidator(a_base)]
 
 
 class Character(FileModel):
@@ -107,15 +92,11 @@ class Whfb7Unit(RankAndFileUnit):
     @model_validator(mode="before")
     @classmethod
     def _not_mobility(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "mobility" in data:
-            # A T9A unit pasted into a Warhammer scenario: say what the key is called here.
-            raise refuse("mobility", 'a whfb7 unit gives its Move as "movement" (M, inches), '
-                         'not the T9A "mobility"')
-        return data
+        return not_mobility(data)
 
     movement: Mobility = Field(description="M, the Move characteristic, inches")
     command: Annotated[list[Literal["champion", "standard", "musician"]],
-                       AfterValidator(_each_once)] = Field(
+                       AfterValidator(each_once)] = Field(
         default_factory=list, max_length=3, json_schema_extra={"uniqueItems": True},
         description="front-rank command models, each at most once")
 

@@ -17,7 +17,7 @@ The combat result (all keys optional):
      "discipline": {"B": 8}, "score_difference": 2, "steadfast": ["B"], "stubborn": [],
      "steady": []}
 
-`steady` is this project's addition (FORMAT.md: more keys may be added): RULES §2.9.4 clamps
+`steady` is this project's addition (docs/formats.md: more keys may be added): RULES §2.9.4 clamps
 a Stubborn unit's modifier only when it is also Steady.
 """
 
@@ -31,11 +31,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from constraints.core.jsonread import Node, read_json, text, whole
+from constraints.core.jsonread import read_json, text, whole
 from constraints.core.scenario import Scenario
 from constraints.errors import InvalidInputError
-from constraints.rank_and_file.formation import MAX_MODELS
-from constraints.schema.errors import worded_by
 from constraints.t9a.combat_reform import ModelPlacement, UnitReform, reformed_unit
 
 MANOEUVRE = "combat_reform"
@@ -117,55 +115,40 @@ def _ids(values: Any, where: str) -> frozenset[str]:
     return frozenset(text(v, where) for v in values)
 
 
-_RESULT_KEYS = ("status", "player", "objective", "refused", "not_found", "verdict")
-
-
-@worded_by("combat_reform", "CombatReformProposal")
 def combat_reform_from_json(data: Any, scenario: Scenario | None = None
                             ) -> tuple[UnitReform, ...]:
-    """The reforms of a proposal file, in order.  With `scenario`, each is also placed
-    (an unknown unit or model, a Character left out, a model or slot used twice, a slot
-    outside the formation, a unit reformed twice: InvalidInputError at its JSON path)."""
-    # The keys `manoeuvre combat-reform --json` adds are read past, so its output is a proposal.
-    top = Node(data).fields(("manoeuvre", "reforms"), _RESULT_KEYS)
-    if top["manoeuvre"].value != MANOEUVRE:
-        raise top["manoeuvre"].fail(f"expected {MANOEUVRE!r}, got {top['manoeuvre'].value!r}")
-    nodes = top["reforms"].items(min_len=1)
-    reforms = tuple(_reform(n) for n in nodes)
+    """The reforms of a proposal file, in order, read through its model
+    (`constraints.schema.combat_reform.CombatReformProposal`: the keys `manoeuvre
+    combat-reform --json` adds are read past, so its output is a proposal).  With
+    `scenario`, each is also placed (an unknown unit or model, a Character left out, a model
+    or slot used twice, a slot outside the formation, a unit reformed twice: InvalidInputError
+    at its JSON path)."""
+    from constraints.schema.errors import read_as
+
+    model = read_as("combat_reform:CombatReformProposal", data)
+    reforms = tuple(UnitReform(r.unit, r.files, tuple(r.centre), r.facing,
+                               tuple(ModelPlacement(m.id, tuple(m.slot)) for m in r.models))
+                    for r in model.reforms)
     if scenario is not None:
-        _validate(reforms, nodes, scenario)
+        _validate(reforms, scenario)
     return reforms
 
 
-def _reform(node: Node) -> UnitReform:
-    f = node.fields(("unit", "files", "centre", "facing"),
-                    ("models", "contacts_before", "contacts_after", "status", "value", "bound",
-                     "family"))
-    models = tuple(_model(n) for n in f["models"].items()) if "models" in f else ()
-    return UnitReform(f["unit"].string(), f["files"].integer(minimum=1, maximum=MAX_MODELS),
-                      f["centre"].point(), f["facing"].number(), models)
-
-
-def _model(node: Node) -> ModelPlacement:
-    f = node.fields(("id", "slot"), ("position",))
-    return ModelPlacement(f["id"].string(), f["slot"].slot())
-
-
-def _validate(reforms: Sequence[UnitReform], nodes: Sequence[Node], scenario: Scenario) -> None:
+def _validate(reforms: Sequence[UnitReform], scenario: Scenario) -> None:
     seen: set[str] = set()
-    for reform, node in zip(reforms, nodes, strict=True):
+    for i, reform in enumerate(reforms):
+        where = f"$.reforms[{i}]"
         if not scenario.has_unit(reform.unit):
             known = ", ".join(u.id for u in scenario.units)
             raise InvalidInputError(f"unknown unit {reform.unit!r} (units: {known})",
-                                    path=f"{node.path}.unit")
+                                    path=f"{where}.unit")
         if reform.unit in seen:
-            raise InvalidInputError(f"unit {reform.unit!r} reforms twice",
-                                    path=f"{node.path}.unit")
+            raise InvalidInputError(f"unit {reform.unit!r} reforms twice", path=f"{where}.unit")
         seen.add(reform.unit)
         try:
             reformed_unit(scenario.unit(reform.unit), reform)
         except InvalidInputError as exc:
-            raise exc.at(f"{node.path}.{exc.path}") from None
+            raise exc.at(f"{where}.{exc.path}") from None
 
 
 def load_combat_reform(path: str | Path, scenario: Scenario | None = None
@@ -185,31 +168,15 @@ def combat_reform_to_json(reforms: Sequence[UnitReform]) -> dict[str, Any]:
                         for r in reforms]}
 
 
-@worded_by("combat_result", "CombatResult")
 def combat_result_from_json(data: Any) -> CombatResult:
-    f = Node(data).fields((), ("loser", "passed", "first", "skip", "discipline",
-                               "score_difference") + _SETS)
-    sets = {name: frozenset(n.string() for n in f[name].items()) for name in _SETS
-            if name in f}
-    discipline = _discipline(f["discipline"]) if "discipline" in f else {}
-    return CombatResult(
-        loser=f["loser"].string() if "loser" in f else None,
-        first=f["first"].string() if "first" in f else None,
-        discipline=discipline,
-        score_difference=(f["score_difference"].integer(minimum=0,
-                                                        maximum=MAX_SCORE_DIFFERENCE)
-                          if "score_difference" in f else 0),
-        **sets)
+    """A combat result file, read through its model (`constraints.schema.combat_result`)."""
+    from constraints.schema.errors import read_as
 
-
-def _discipline(node: Node) -> dict[str, int]:
-    if not isinstance(node.value, dict):
-        raise node.fail("expected an object of unit id to Discipline")
-    found = {}
-    for uid, value in node.value.items():
-        found[text(uid, node.path)] = Node(value, f"{node.path}.{uid}").integer(
-            minimum=0, maximum=MAX_DISCIPLINE)
-    return found
+    model = read_as("combat_result:CombatResult", data)
+    return CombatResult(loser=model.loser, first=model.first,
+                        discipline=dict(model.discipline),
+                        score_difference=model.score_difference,
+                        **{name: frozenset(getattr(model, name)) for name in _SETS})
 
 
 def load_combat_result(path: str | Path) -> CombatResult:

@@ -1,40 +1,26 @@
-"""T9A units in scenario files (docs/formats.md, "Scenario"): read, validate, write."""
+"""T9A units in scenario files (docs/formats.md, "Scenario"): from the validated model, and
+written back."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from constraints.core.jsonread import Node
 from constraints.core.scenario import Pose
 from constraints.rank_and_file.formation import MAX_MODELS
-from constraints.rank_and_file.unit import MAX_BASE_MM, MAX_MOBILITY_IN, Base, Unit
-from constraints.rank_and_file.unit_io import read_formation, read_state
+from constraints.rank_and_file.unit import Base, Unit
+from constraints.rank_and_file.unit_io import formation_from_model
 
 TERRAIN_KINDS = ("impassable", "dangerous")
 
 __all__ = ["MAX_MODELS", "TERRAIN_KINDS", "named_ids", "read_unit", "unit_to_json"]
 
 
-_UNIT_REQUIRED = ("id", "player", "base", "models", "files", "centre", "facing", "mobility")
-
-
-_UNIT_OPTIONAL = ("height", "musician", "light_troops", "characters", "empty",
-                  "state")
-
-
-def read_unit(node: Node) -> Unit:
-    f = node.fields(_UNIT_REQUIRED, _UNIT_OPTIONAL)
-    width, depth = f["base"].items(length=2)
-    base = Base(width.number(positive=True, maximum=MAX_BASE_MM),
-                depth.number(positive=True, maximum=MAX_BASE_MM))
-    formation = read_formation(f)
-    return Unit(f["id"].string(), f["player"].string(), base, formation,
-                Pose(f["centre"].point(), f["facing"].number()),
-                f["mobility"].number(positive=True, maximum=MAX_MOBILITY_IN),
-                f["height"].integer(minimum=0, maximum=5) if "height" in f else 1,
-                f["musician"].boolean() if "musician" in f else False,
-                f["light_troops"].boolean() if "light_troops" in f else False,
-                read_state(f["state"]) if "state" in f else None)
+def read_unit(model: Any, path: str) -> Unit:
+    """A T9A unit from its validated model (`constraints.schema.units.T9AUnit`) at `path`."""
+    base = Base(*model.base)
+    return Unit(model.id, model.player, base, formation_from_model(model, path),
+                Pose(tuple(model.centre), model.facing), model.mobility, model.height,
+                model.musician, model.light_troops, model.state)
 
 
 def unit_to_json(u: Unit) -> dict[str, Any]:

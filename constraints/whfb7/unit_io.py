@@ -1,63 +1,34 @@
-"""Warhammer units in scenario files (docs/formats.md, "Warhammer Fantasy Battle 7th"): read,
-validate, write.  As T9A's, but the Move characteristic is `"movement"` (M, inches) and a unit
-may carry a command group (`"command"`: champion, standard, musician)."""
+"""Warhammer units in scenario files (docs/formats.md, "Warhammer Fantasy Battle 7th"): from
+the validated model, and written back.  As T9A's, but the Move characteristic is `"movement"`
+(M, inches) and a unit may carry a command group (`"command"`: champion, standard,
+musician)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from constraints.core.jsonread import Node
 from constraints.core.scenario import Pose
 from constraints.errors import InvalidInputError
-from constraints.rank_and_file.unit import (
-    COMMAND,
-    MAX_BASE_MM,
-    MAX_MOBILITY_IN,
-    Base,
-    Unit,
-)
-from constraints.rank_and_file.unit_io import read_formation, read_state
+from constraints.rank_and_file.unit import Base, Unit
+from constraints.rank_and_file.unit_io import formation_from_model
 
 TERRAIN_KINDS = ("impassable", "dangerous")
 
 __all__ = ["TERRAIN_KINDS", "command_ids", "model_ids", "named_ids", "read_unit",
            "unit_to_json"]
 
-_UNIT_REQUIRED = ("id", "player", "base", "models", "files", "centre", "facing", "movement")
-_UNIT_OPTIONAL = ("height", "command", "characters", "empty", "state")
-
-
-def read_unit(node: Node) -> Unit:
-    if isinstance(node.value, dict) and "mobility" in node.value:
-        # A T9A unit pasted into a Warhammer scenario: say what the key is called here.
-        raise InvalidInputError('a whfb7 unit gives its Move as "movement" (M, inches), '
-                                'not the T9A "mobility"', path=f"{node.path}.mobility")
-    f = node.fields(_UNIT_REQUIRED, _UNIT_OPTIONAL)
-    width, depth = f["base"].items(length=2)
-    base = Base(width.number(positive=True, maximum=MAX_BASE_MM),
-                depth.number(positive=True, maximum=MAX_BASE_MM))
-    formation = read_formation(f)
-    command = _command(f["command"]) if "command" in f else ()
+def read_unit(model: Any, path: str) -> Unit:
+    """A Warhammer unit from its validated model (`constraints.schema.units.Whfb7Unit`) at
+    `path`; the command group must fit in the rank and file."""
+    formation = formation_from_model(model, path)
+    command = tuple(model.command)
     if len(command) > formation.models:
-        raise f["command"].fail(f"{len(command)} command models but only "
-                                f"{formation.models} rank-and-file models")
-    return Unit(f["id"].string(), f["player"].string(), base, formation,
-                Pose(f["centre"].point(), f["facing"].number()),
-                f["movement"].number(positive=True, maximum=MAX_MOBILITY_IN),
-                height=f["height"].integer(minimum=0, maximum=5) if "height" in f else 1,
-                state=read_state(f["state"]) if "state" in f else None, command=command)
-
-
-def _command(node: Node) -> tuple[str, ...]:
-    found: list[str] = []
-    for item in node.items():
-        name = item.string()
-        if name not in COMMAND:
-            raise item.fail(f"unknown command model {name!r} (known: {', '.join(COMMAND)})")
-        if name in found:
-            raise item.fail(f"command model {name!r} is listed twice")
-        found.append(name)
-    return tuple(found)
+        raise InvalidInputError(f"{len(command)} command models but only "
+                                f"{formation.models} rank-and-file models",
+                                path=f"{path}.command")
+    return Unit(model.id, model.player, Base(*model.base), formation,
+                Pose(tuple(model.centre), model.facing), model.movement,
+                height=model.height, state=model.state, command=command)
 
 
 def unit_to_json(u: Unit) -> dict[str, Any]:

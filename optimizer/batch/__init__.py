@@ -1,5 +1,5 @@
-"""Batch legality for game AIs."""
+"""Batch legality for game AIs: the per-pose judge (`legal_mask` is in optimizer.pose_mask)."""
 
-from optimizer.batch.judge import BatchJudge, legal_mask
+from optimizer.batch.judge import BatchJudge
 
-__all__ = ["BatchJudge", "legal_mask"]
+__all__ = ["BatchJudge"]

@@ -32,7 +32,6 @@ from constraints.geometry.frame import Frame
 from constraints.rank_and_file.family_limits import family_limits
 from constraints.rank_and_file.formation import MAX_MODELS
 from constraints.rank_and_file.poses import EndRectangles, MaskSetting, Rectangles
-from optimizer.dispatch import require
 from optimizer.families.base import family_for
 
 WORLD = Frame((0.0, 0.0), 90.0)
@@ -152,27 +151,6 @@ class BatchJudge:
             if masker.stage == Stage.END:
                 ok = masker.judge(rects, ok)
         return ok
-
-
-def legal_mask(scenario: Scenario, unit_id: str, manoeuvre: str, centres: np.ndarray,
-               facings: np.ndarray, *, pivots: np.ndarray | None = None,
-               files: int | np.ndarray | None = None) -> np.ndarray:
-    """Whether each end pose is legal (see BatchJudge; build one to query repeatedly)."""
-    require(scenario, "legal_mask")
-    validate_request(scenario, unit_id, manoeuvre)
-    return pose_judge(scenario, unit_id, manoeuvre).mask(centres, facings, pivots=pivots,
-                                                         files=files)
-
-
-def pose_judge(scenario: Scenario, unit_id: str, manoeuvre: str) -> Any:
-    """What masks a manoeuvre's end poses: `BatchJudge`, or, for a family whose judge
-    answers per way (`Family.judge_kind`), the ways of its legal-move view
-    (optimizer.batch.ways)."""
-    if family_for(scenario.profile, manoeuvre).judge_kind is None:
-        return BatchJudge(scenario, unit_id, manoeuvre)
-    from optimizer.batch.ways import WayPoseJudge
-
-    return WayPoseJudge(scenario, unit_id, manoeuvre)
 
 
 def validate_request(scenario: Any, unit_id: Any, manoeuvre: Any) -> None:

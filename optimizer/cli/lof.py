@@ -7,9 +7,8 @@ import argparse
 from typing import Any
 
 from constraints.core.scenario_io import load_scenario
+from optimizer.cli.options import EXIT_NO, EXIT_OK
 from optimizer.cli.results import Answer
-
-EXIT_OK, EXIT_NO = 0, 1
 
 
 def add_lof_command(sub: Any, epilog: str | None = None) -> None:
@@ -33,7 +32,8 @@ def lof_answer(scenario: Any, viewer: str, target: str,
 
     found = line_of_fire(scenario, viewer, target,
                          DEFAULT_MIN_VISIBLE_MM if min_visible_mm is None else min_visible_mm)
-    return Answer(found.to_json(), EXIT_OK if found.lof else EXIT_NO, found.text)
+    return Answer(found.to_json(), EXIT_OK if found.lof else EXIT_NO, found.text,
+                  schema="lof-result")
 
 
 def cmd_lof(args: argparse.Namespace) -> int:

@@ -33,7 +33,7 @@ def add_nudge_command(sub: Any, epilog: str | None = None) -> None:
 
 def cmd_nudge(args: argparse.Namespace) -> int:
     from optimizer.nudge import load_losses
-    from optimizer.render.output import check_output
+    from optimizer.pictures.output import check_output
 
     output = check_output(args.render) if args.render else None
     scenario = load_scenario(args.scenario)
@@ -42,7 +42,7 @@ def cmd_nudge(args: argparse.Namespace) -> int:
     answer, result = nudge_answer(scenario, losses)
     answer.print(args.json)
     if output is not None:
-        from optimizer.render.nudge import render_nudge_to_file
+        from optimizer.pictures.nudge import render_nudge_to_file
         render_nudge_to_file(result, output)
     return answer.status
 
@@ -55,7 +55,8 @@ def nudge_answer(scenario: Scenario, losses: Any) -> tuple[Answer, Any]:
     require(scenario, "resolve")
     warnings = warned(scenario)
     result = resolve(scenario, losses)
-    return Answer(result_to_json(result), 0, lambda: result_text(result), warnings), result
+    return Answer(result_to_json(result), 0, lambda: result_text(result), warnings,
+                  schema="nudge-result"), result
 
 
 def is_nudge_result(path: str) -> bool:
@@ -90,14 +91,15 @@ def nudge_check_answer(scenario: Scenario, data: Any, casualties: Any, with_resu
         verdict = judge_nudges(scenario, losses, data)
     except InvalidInputError as exc:
         raise exc.in_file(source) from None
-    return Answer(verdict.to_json(), 0 if verdict.legal else 1, verdict.text)
+    return Answer(verdict.to_json(), 0 if verdict.legal else 1, verdict.text,
+                  schema="verdict")
 
 
 def render_nudge_result(scenario: Scenario, path: str, output: Path) -> int:
     """Draw a `nudge --json` result: resolved again from its echoed casualties (the
     resolution is deterministic), so the picture shows every model."""
     from optimizer.nudge import losses_from_json, resolve
-    from optimizer.render.nudge import render_nudge_to_file
+    from optimizer.pictures.nudge import render_nudge_to_file
 
     data = read_json(path)
     try:

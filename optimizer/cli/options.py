@@ -16,6 +16,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2  # legal or solved; illegal or none; bad input
+
 # Options taking a number or a point: a value after them starting with "-" is theirs.
 VALUE_OPTIONS = ("--target", "--face", "--facing", "--time-limit", "--effort", "--limit",
                  "--max-wheels", "--tolerance")

@@ -24,7 +24,7 @@ def pivot_answer(args: argparse.Namespace, scenario: Scenario) -> Answer:
             else Objective("target_pose", centre, args.facing)
         result = best_pivot(scenario, args.unit, objective, time_limit_s=search_time(args))
     return Answer(result_json(result), 0 if result.status.found else 1,
-                  lambda: result_text(result))
+                  lambda: result_text(result), schema="search-result")
 
 
 def check_goal(args: argparse.Namespace) -> None:

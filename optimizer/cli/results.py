@@ -43,6 +43,9 @@ class Answer:
     status: int
     text: Callable[[], str]
     warnings: list[str] = field(default_factory=list)
+    # The result format (constraints.schema.SCHEMAS) the `--json` output follows: it is read
+    # back through that model before it is printed (a mismatch is our bug, not bad input).
+    schema: str | None = None
 
     def to_json(self) -> Any:
         """The `--json` output: `data` with its `warnings` list when there are any."""
@@ -55,6 +58,13 @@ class Answer:
         from constraints.core.jsonwrite import dumps
         from optimizer.cli.warn import shown, with_warnings
 
-        print(dumps(with_warnings(self.data, self.warnings), indent=2) if as_json
-              else shown(self.text(), self.warnings))
+        if not as_json:
+            print(shown(self.text(), self.warnings))
+            return self.status
+        text = dumps(with_warnings(self.data, self.warnings), indent=2)
+        if self.schema is not None:
+            from constraints.schema import checked_result
+
+            checked_result(self.schema, text)
+        print(text)
         return self.status

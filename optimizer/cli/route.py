@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from constraints.core.scenario_io import load_scenario
 from constraints.errors import InvalidInputError
 from constraints.infinity.route import SKILLS
+from optimizer.cli.options import EXIT_NO, EXIT_OK
 from optimizer.cli.results import Answer
 from optimizer.cli.warn import warned
 
@@ -16,7 +17,6 @@ if TYPE_CHECKING:  # the route searches are imported by the command that runs th
     from optimizer.routes import ReachableArea, RouteResult
 
 SCENARIO_HELP = "a scenario file (JSON, format manoeuvre/1, rules infinity-n4)"
-EXIT_OK, EXIT_NO = 0, 1
 # What a route result shares with a route.
 ROUTE_KEYS = ("unit", "skill", "path", "midpoint", "prone")
 
@@ -60,7 +60,7 @@ def add_route_command(sub: Any, epilog: str | None = None) -> None:
 
 
 def cmd_route(args: argparse.Namespace) -> int:
-    from optimizer.render.output import check_output
+    from optimizer.pictures.output import check_output
 
     output = check_output(args.render) if args.render else None
     scenario = load_scenario(args.scenario)
@@ -96,7 +96,7 @@ def route_answer(scenario: Any, unit: str, to: tuple[float, ...] | None, skill: 
     if to is None:
         area = reachable_area(scenario, unit, mov, prone, "move" if skill == "auto" else skill)
         return Answer(area.to_json(), EXIT_OK if area.status == "FEASIBLE" else EXIT_NO,
-                      lambda: area_text(area), warnings), None, area
+                      lambda: area_text(area), warnings, schema="route-result"), None, area
     if skill == "auto":
         from optimizer.routes.choose import route_to
 
@@ -104,7 +104,7 @@ def route_answer(scenario: Any, unit: str, to: tuple[float, ...] | None, skill: 
     else:
         result = shortest_route(scenario, unit, to, skill, prone, tolerance)
     return Answer(result_to_json(result), EXIT_OK if result.legal else EXIT_NO,
-                  lambda: result_text(result), warnings), result, None
+                  lambda: result_text(result), warnings, schema="route-result"), result, None
 
 
 def _exposed_answer(scenario: Any, unit: str, to: Any, skill: str, prone: bool | None,
@@ -146,7 +146,8 @@ def _exposed_answer(scenario: Any, unit: str, to: Any, skill: str, prone: bool |
     def text() -> str:
         return result_text(result) + ("\n" + exposed.text() if exposed is not None else "")
 
-    return Answer(data, EXIT_OK if result.legal else EXIT_NO, text, warnings), result, exposed
+    return Answer(data, EXIT_OK if result.legal else EXIT_NO, text, warnings,
+                  schema="route-result"), result, exposed
 
 
 def _walk(scenario: Any, unit: str, to: Any, skill: str, prone: bool | None) -> str:
@@ -163,7 +164,7 @@ def _draw(output: Any, scenario: Any, result: RouteResult | None,
           area: ReachableArea | None, exposure: Any = None) -> None:
     if output is None:
         return
-    from optimizer.render.route import render_route_to_file
+    from optimizer.pictures.route import render_route_to_file
 
     route = result.route() if result is not None else None
     render_route_to_file(scenario, output, route,
@@ -176,7 +177,7 @@ def render_route_file(scenario: Any, path: str | None, output: Any) -> int:
     from constraints.core.jsonread import read_json
     from constraints.infinity.checker import check_route
     from constraints.infinity.route import route_from_json
-    from optimizer.render.route import render_route_to_file
+    from optimizer.pictures.route import render_route_to_file
 
     route = verdict = exposure = None
     if path:

@@ -159,7 +159,7 @@ def solve_answer(args: argparse.Namespace, scenario: Scenario) -> Answer:
                         time_limit_s=search_time(args), max_wheels=args.max_wheels,
                         tolerance=args.tolerance, effort=args.effort)
     return Answer(result_json(result), 0 if result.status.found else 1,
-                  lambda: result_text(result), warnings)
+                  lambda: result_text(result), warnings, schema="search-result")
 
 
 def cmd_moves(args: argparse.Namespace) -> int:

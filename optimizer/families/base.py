@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import numpy as np
 import shapely
+from ortools.sat.python import cp_model
 from shapely.geometry import Point
 
 from constraints.core.cache import remembered
@@ -30,9 +31,48 @@ from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import Lattice
 from constraints.sat.option import Option
 
+if TYPE_CHECKING:  # the search above uses the families; these name its types only
+    from constraints.core.verdict import Verdict
+    from constraints.rank_and_file.poses import EndRectangles
+    from optimizer.search.objectives import Objective
+    from optimizer.search.request import SearchRequest
+    from optimizer.search.result import SearchResult
 
-class Family(ABC):
-    """One manoeuvre's move family."""
+M = TypeVar("M")  # the system's move (T9A's Move, Warhammer's WarhammerMove)
+M_co = TypeVar("M_co", covariant=True)
+
+
+class PoseJudge(Protocol):
+    """What a family's `mask` asks of a batch judge (optimizer.batch.BatchJudge, or the
+    family's own `judge_kind`)."""
+
+    def mask(self, centres: np.ndarray, facings: np.ndarray, *,
+             pivots: np.ndarray | None = None,
+             files: int | np.ndarray | None = None) -> np.ndarray: ...
+
+
+class WayModel(Protocol[M_co]):
+    """A model of some of a family's ways (optimizer.search.more_wheels solves it)."""
+
+    whole: bool  # every way of up to its wheels, not a few (a template, a neighbourhood)
+
+    @property
+    def enc(self) -> MoveEncoding: ...
+
+    def solve(self, solver: cp_model.CpSolver) -> tuple[int, M_co | None]:
+        """(CP-SAT status, the move as the model decodes it, None without a solution)."""
+        ...
+
+
+class OwnSearch(Protocol):
+    """The search of a manoeuvre with no family of end poses (a Post-Combat Pivot)."""
+
+    def __call__(self, scenario: Scenario, unit_id: str, objective: Objective, *,
+                 time_limit_s: float) -> SearchResult: ...
+
+
+class Family(ABC, Generic[M]):
+    """One manoeuvre's move family, writing the system's moves `M`."""
 
     pivots: bool = False  # its ways start with a free Pivot (an Advance)
     # Its clauses have batch masks and regions: a search starts from an incumbent and prunes
@@ -64,17 +104,18 @@ class Family(ABC):
         centre's travel disc for families that have no way of their own."""
 
     @abstractmethod
-    def move(self, unit_id: str, frame: Frame, option: Option, centre: tuple[float, float]) -> Any:
+    def move(self, unit_id: str, frame: Frame, option: Option, centre: tuple[float, float]) -> M:
         """The move of `option` ending at a start-frame centre."""
 
     @abstractmethod
     def poses(self, unit: Unit, centres: np.ndarray, facings: np.ndarray,
-              turns: np.ndarray | None, files: np.ndarray | None, tol: float) -> tuple[Any, Any]:
+              turns: np.ndarray | None, files: np.ndarray | None,
+              tol: float) -> tuple[EndRectangles, np.ndarray]:
         """A batch of end poses (world centres and facings, with the family's own part: a
         Pivot per pose, or files) and whether each exists (constraints.rank_and_file.poses)."""
 
     @abstractmethod
-    def mask(self, judge: Any, world: np.ndarray, chosen: Sequence[Option],
+    def mask(self, judge: PoseJudge, world: np.ndarray, chosen: Sequence[Option],
              inverse: np.ndarray) -> np.ndarray:
         """`judge.mask` of world centres, the k-th being an end centre of
         `chosen[inverse[k]]`."""
@@ -93,16 +134,39 @@ class Family(ABC):
         lattice (then no model of ways is needed)."""
         return True
 
-    def way_search(self, request: Any, wheels: int, deadline: float,
+    def way_search(self, request: SearchRequest, wheels: int, deadline: float,
                    around: Sequence[Sequence[int]] | None = None, margin: int = 0,
-                   start: Any = None) -> Any:
+                   start: M | None = None) -> WayModel[M] | None:
         """A model of the family's ways with up to `wheels` wheels for a search request
         (optimizer.search.more_wheels), or of those within `margin` lattice steps of some
         ways' stage headings (and of the `start` move's, its hint), where the family has
         ways (default: none)."""
         return None
 
-    def way_templates(self, request: Any, wheels: int, points: Any, count: int,
+    def models_ways(self, request: SearchRequest) -> bool:
+        """Whether `way_search` models ways under the request's clauses (default: yes)."""
+        return True
+
+    def way_candidates(self, request: SearchRequest, wheels: int, value: float | None,
+                       deadline: float) -> tuple[M, Verdict, dict[str, object]] | None:
+        """A legal way of several wheels better than `value`, found by the family's own
+        geometry before any model, with the checker's verdict and what was looked at
+        (default: none)."""
+        return None
+
+    def refine_wheel(self, request: SearchRequest, move: M) -> tuple[M, Verdict] | None:
+        """The answer `move` with its wheel refined on the lattice's degree by the family's
+        exact geometry, with the checker's verdict (default: none)."""
+        return None
+
+    def way_template_reach(self, request: SearchRequest, wheels: int, headings: Sequence[int]
+                           ) -> tuple[Option | None, shapely.Geometry | None] | None:
+        """A template's end facing and a region holding every end centre of its ways; None
+        when no legal way follows it; (None, None) when the family does not draw it (the
+        default: its model is built)."""
+        return None, None
+
+    def way_templates(self, request: SearchRequest, wheels: int, points: np.ndarray, count: int,
                       spread: int) -> list[list[int]]:
         """Stage headings of promising ways through the relaxation's best points (lattice
         steps), each solved on its own before the whole model (default: none)."""
@@ -115,26 +179,26 @@ class Family(ABC):
         return None
 
 
-FAMILIES: dict[tuple[str, str], Family] = {}
+FAMILIES: dict[tuple[str, str], Family[object]] = {}
 # Manoeuvres with no family of end poses, searched by a search of their own taking
 # (scenario, unit id, objective, time_limit_s=...): a Post-Combat Pivot is one number.
-OWN_SEARCHES: dict[tuple[str, str], Callable[..., Any]] = {}
+OWN_SEARCHES: dict[tuple[str, str], OwnSearch] = {}
 
 
-def register_family(system: str, manoeuvre: str, family: Family) -> None:
+def register_family(system: str, manoeuvre: str, family: Family[object]) -> None:
     FAMILIES[(system, str(manoeuvre))] = family
 
 
-def register_search(system: str, manoeuvre: str, search: Callable[..., Any]) -> None:
+def register_search(system: str, manoeuvre: str, search: OwnSearch) -> None:
     OWN_SEARCHES[(system, str(manoeuvre))] = search
 
 
-def own_search(profile: RulesProfile, manoeuvre: str) -> Callable[..., Any] | None:
+def own_search(profile: RulesProfile, manoeuvre: str) -> OwnSearch | None:
     """The manoeuvre's own search, when it has no family (None: it has one, or is unknown)."""
     return OWN_SEARCHES.get((profile.system, str(manoeuvre)))
 
 
-def family_for(profile: RulesProfile, manoeuvre: str) -> Family:
+def family_for(profile: RulesProfile, manoeuvre: str) -> Family[object]:
     found = FAMILIES.get((profile.system, manoeuvre))
     if found is None:  # a manoeuvre with no family of end poses (a Post-Combat Pivot)
         raise InvalidInputError(f"no view of legal end positions for {manoeuvre!s} (searched "

@@ -7,11 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from constraints.core.jsonread import Node, read_json
+from constraints.core.jsonread import read_json
 from constraints.core.scenario import Scenario
 from constraints.errors import InvalidInputError
 from constraints.rank_and_file.formation import Slot
-from constraints.schema.errors import worded_by
 
 
 @dataclass(frozen=True)
@@ -32,43 +31,40 @@ def load_losses(path: str | Path, scenario: Scenario) -> tuple[Loss, ...]:
         raise exc.in_file(str(path)) from None
 
 
-@worded_by("casualties", "Casualties")
 def losses_from_json(data: Any, scenario: Scenario) -> tuple[Loss, ...]:
-    """Validated losses: known units, at most their rank-and-file models by count, slots
-    inside their formation and holding a model."""
-    top = Node(data)
-    if not isinstance(data, dict):
-        raise top.fail("expected an object: unit id -> casualties")
-    return tuple(_loss(uid, Node(value, f"$.{uid}"), scenario) for uid, value in data.items())
+    """Validated losses: the casualties model decides the file's shape
+    (`constraints.schema.casualties`); here, known units, at most their rank-and-file models
+    by count, slots inside their formation and holding a model."""
+    from constraints.schema.errors import read_as
+
+    model = read_as("casualties:Casualties", data)
+    return tuple(_loss(uid, value, f"$.{uid}", scenario) for uid, value in model.root.items())
 
 
-def _loss(uid: str, node: Node, scenario: Scenario) -> Loss:
+def _loss(uid: str, value: Any, where: str, scenario: Scenario) -> Loss:
     if not scenario.has_unit(uid):
         known = ", ".join(u.id for u in scenario.units)
-        raise node.fail(f"unknown unit {uid!r} (units: {known})")
+        raise InvalidInputError(f"unknown unit {uid!r} (units: {known})", path=where)
     unit = scenario.unit(uid)
-    if isinstance(node.value, list):
+    if isinstance(value, list):
         occupied = set(unit.formation.occupied_slots())
-        slots = tuple(n.slot() for n in node.items())
+        slots = tuple(tuple(s) for s in value)
         for i, slot in enumerate(slots):
             if slot not in occupied:
                 raise InvalidInputError(f"slot {list(slot)} of {uid} holds no model (ranks "
                                         f"{unit.formation.ranks} x files {unit.files})",
-                                        path=f"{node.path}[{i}]")
+                                        path=f"{where}[{i}]")
             if slots.index(slot) != i:
                 raise InvalidInputError(f"slot {list(slot)} is listed twice",
-                                        path=f"{node.path}[{i}]")
+                                        path=f"{where}[{i}]")
         return Loss(uid, slots=slots)
     outside = False
-    if isinstance(node.value, dict):
-        f = node.fields(("count",), ("outside_melee",))
-        outside = f["outside_melee"].boolean() if "outside_melee" in f else False
-        node = f["count"]
-    count = node.integer(minimum=0)
-    if count > unit.formation.models:
-        raise node.fail(f"{count} casualties but {uid} has {unit.formation.models} "
-                        "rank-and-file models")
-    return Loss(uid, count=count, outside_melee=outside)
+    if not isinstance(value, int):  # {"count": N, "outside_melee": true}
+        outside, value, where = value.outside_melee, value.count, f"{where}.count"
+    if value > unit.formation.models:
+        raise InvalidInputError(f"{value} casualties but {uid} has {unit.formation.models} "
+                                "rank-and-file models", path=where)
+    return Loss(uid, count=value, outside_melee=outside)
 
 
 def losses_to_json(losses: tuple[Loss, ...]) -> dict[str, Any]:

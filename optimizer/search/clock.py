@@ -11,6 +11,10 @@ import time
 
 from optimizer.search.watch import current
 
+# The share of the wall-clock limit the prefilter may use before it stops (the answer then
+# says the wall clock stopped it); within it, its work is counted, not timed.
+PREFILTER_SHARE = 0.5
+
 
 class Clock:
     """Seconds left of a wall-clock limit, from the moment it is made."""

@@ -22,7 +22,7 @@ import shapely
 
 from constraints.sat.option import Option
 from optimizer.batch import BatchJudge
-from optimizer.search.clock import Clock
+from optimizer.search.clock import PREFILTER_SHARE, Clock
 from optimizer.search.request import SearchRequest
 
 if TYPE_CHECKING:
@@ -33,9 +33,6 @@ OPTIONS_TRIED = 16      # options judged together, best-bounded first
 OPTIONS_SCANNED = 1000  # options looked at in all before giving up on an incumbent
 POINTS_PER_OPTION = 64  # of each option's coarse points, the best for the objective
 MAX_POINTS = 4000       # coarse points looked at per option
-# The share of the wall-clock limit the prefilter may use before it stops (the answer then
-# says the wall clock stopped it); within it, its work is counted, not timed.
-PREFILTER_SHARE = 0.5
 
 
 @dataclass(frozen=True)

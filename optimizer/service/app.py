@@ -8,35 +8,21 @@ the readers refuse), runs its handler (optimizer/service/queries.py) in a worker
 from __future__ import annotations
 
 import hmac
-from collections.abc import AsyncIterator, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from functools import partial
-from typing import Any
 
-import anyio.to_thread
 from fastapi import FastAPI, Request, Response
 from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from constraints.core.jsonread import parse_json
-from constraints.core.jsonwrite import dumps
-from constraints.errors import InvalidInputError
 from optimizer import __version__
 from optimizer.service.board import add_board, is_public
-from optimizer.service.gate import Gate
-from optimizer.service.problems import PROBLEM_TYPE, Problem, invalid
-from optimizer.service.queries import WHERE, Service, Settings
-from optimizer.service.scenarios import ScenarioCache
-
-MAX_BODY_BYTES = 16 * 1024 * 1024
-Handler = Callable[[Service, Any], Any]
-
-
-def problem_response(problem: Problem) -> Response:
-    return Response(problem.encoded(), status_code=problem.status, media_type=PROBLEM_TYPE,
-                    headers=problem.headers)
+from optimizer.service.bodies import MAX_BODY_BYTES, problem_response
+from optimizer.service.endpoints import add_endpoints
+from optimizer.service.problems import Problem
+from optimizer.service.queries import Settings
+from optimizer.service.server import Server
 
 
 class Guard:
@@ -71,76 +57,8 @@ class Guard:
         return None
 
 
-async def read_body(request: Request) -> bytes:
-    """The body, refused past MAX_BODY_BYTES even when sent without a Content-Length."""
-    parts, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise Problem(413, f"body larger than {MAX_BODY_BYTES // 2**20} MiB")
-        parts.append(chunk)
-    return b"".join(parts)
-
-
-async def read_json_body(request: Request) -> Any:
-    try:
-        return parse_json(await read_body(request))
-    except InvalidInputError as exc:
-        raise Problem(400, f"$: {exc.problem}", "$") from None
-
-
-def answered(handler: Handler, service: Service, body: Any) -> Any:
-    """The handler's answer, its readers' errors as problems at the body's JSON paths."""
-    try:
-        return handler(service, body)
-    except InvalidInputError as exc:
-        raise invalid(exc, WHERE) from None
-    except RecursionError:  # a body nested too deeply for a reader
-        raise Problem(422, "$: nested too deeply", "$") from None
-
-
-def json_response(data: Any, status: int = 200) -> Response:
-    return Response(dumps(data), status_code=status, media_type="application/json")
-
-
-class Server:
-    """The application's state: settings, the scenario cache and the search gate."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.service = Service(settings, ScenarioCache(settings.cache_size))
-        self.gate = Gate(settings.workers, settings.queue)
-        self.pool: Executor | None = None
-        if settings.processes:
-            import multiprocessing
-
-            from optimizer.service import pool
-
-            # spawn: the server's threads are not copied into a forked child
-            self.pool = ProcessPoolExecutor(settings.workers,
-                                            multiprocessing.get_context("spawn"),
-                                            initializer=pool.start, initargs=(settings,))
-
-    async def answer(self, handler: Handler, request: Request, gated: bool) -> Any:
-        body = await read_json_body(request)
-        if gated and self.pool is not None:
-            from optimizer.service import pool
-
-            sent = pool.inlined(self.service.cache, body)
-            return await self.gate.run(partial(pool.answer, handler, sent), self.pool)
-        work = partial(answered, handler, self.service, body)
-        return await (self.gate.run(work) if gated else anyio.to_thread.run_sync(work))
-
-    def endpoint(self, handler: Handler, gated: bool = False, status: int = 200) \
-            -> Callable[[Request], Any]:
-        async def endpoint(request: Request) -> Response:
-            return json_response(await self.answer(handler, request, gated), status)
-        return endpoint
-
-
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The application, for uvicorn (or any ASGI server)."""
-    from optimizer.service.endpoints import add_endpoints
-
     settings = settings or Settings()
     server = Server(settings)
 

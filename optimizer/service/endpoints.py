@@ -14,8 +14,9 @@ from fastapi.responses import StreamingResponse
 from constraints.core.jsonwrite import dumps
 from optimizer import __version__
 from optimizer.service import mask, openapi, queries, stream
-from optimizer.service.app import Server, json_response, read_body
+from optimizer.service.bodies import answered, json_response, read_body
 from optimizer.service.problems import Problem
+from optimizer.service.server import Server
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 OBJECT: dict[str, Any] = {"type": "object"}
@@ -143,8 +144,6 @@ def add_endpoints(app: FastAPI, server: Server) -> None:
 
 
 def _binary(server: Server, data: bytes, query: dict[str, str]) -> tuple[bytes, int]:
-    from optimizer.service.app import answered
-
     found: tuple[bytes, int] = answered(
         lambda service, _: mask.mask_binary(service, data, query), server.service, None)
     return found

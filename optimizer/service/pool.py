@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from optimizer.service.bodies import answered
 from optimizer.service.queries import Service, Settings
 from optimizer.service.scenarios import ScenarioCache
 
@@ -20,8 +21,6 @@ def start(settings: Settings) -> None:
 
 def answer(handler: Any, body: Any) -> Any:
     """The handler's answer in this worker process (problems raised as in a thread)."""
-    from optimizer.service.app import answered
-
     assert _service is not None, "pool.start runs first"
     return answered(handler, _service, body)
 

@@ -69,7 +69,7 @@ def capped(service: Service, value: Any, path: str, default: float) -> float:
 
 def check(service: Service, body: Any) -> Any:
     from constraints.t9a.combat_reform_io import combat_result_from_json
-    from optimizer.cli.main import check_answer
+    from optimizer.cli.check import check_answer
 
     f = body_fields(body, ("move",), ("referee", "result", "casualties"))
     entry = scenario_of(service.cache, f)

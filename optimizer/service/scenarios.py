@@ -74,7 +74,7 @@ class ScenarioCache:
 
     def judge(self, entry: Entry, unit: str, manoeuvre: str) -> Any:
         """The batch judge of a unit's manoeuvre on this scenario, built once."""
-        from optimizer.batch.judge import pose_judge
+        from optimizer.pose_mask import pose_judge
 
         key = (unit, manoeuvre)
         with self._lock:

@@ -18,8 +18,9 @@ from fastapi.responses import StreamingResponse
 from constraints.core.jsonwrite import dumps
 from optimizer.search.watch import Watch, watching
 from optimizer.service import queries
-from optimizer.service.app import Server, answered, read_json_body
+from optimizer.service.bodies import answered, read_json_body
 from optimizer.service.problems import Problem
+from optimizer.service.server import Server
 
 POLL_S = 0.2  # how often a quiet stream looks whether its client is still there
 log = logging.getLogger("manoeuvre.service")

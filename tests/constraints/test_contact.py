@@ -1,4 +1,4 @@
-"""Contact, Engaged in a Facing, models in contact and combats (RULES.md §2.6).
+"""Contact, Engaged in a Facing, models in contact and combats (docs/rules.md §11.1).
 
 Units stand on 1" bases (tests.support), so the geometry is exact: the unit "A" is 5 files
 x 2 ranks centred at (36, 10) facing +y, its Unit Boundary x in [33.5, 38.5], y in [9, 11].

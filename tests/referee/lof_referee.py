@@ -1,4 +1,4 @@
-"""The reference for Line of Fire (RULES.md §5.12, decision A23): dense sampling of segments
+"""The reference for Line of Fire (docs/rules.md §13.10, decision A23): dense sampling of segments
 between the two Silhouettes, tested the slow and simple way.
 
 It shares nothing with `constraints.infinity` but the file format: the volumes are read from

@@ -1,7 +1,7 @@
 """The Climb clauses (docs/rules.md §13.8): route.climb.shape, route.climb.wall,
 route.climb.distance, route.climb.clear, route.climb.prone.
 
-Rule (RULES.md §5.7; N4, an Entire Order): "the base must touch a vertical surface"; the
+Rule (docs/rules.md §13.8; N4, an Entire Order): "the base must touch a vertical surface"; the
 trooper climbs "vertically up to the first MOV value, measured from the base's outer edge and
 underside, and ends on a surface at least the base" (`route.end_surface`).  The declared
 path is the base's underside centre.  Decisions:

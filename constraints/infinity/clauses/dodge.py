@@ -1,6 +1,6 @@
 """route.dodge: a Dodge moves the trooper up to 2" (docs/rules.md §13.8).
 
-Rule (RULES.md §5.10): "A successful Dodge lets the trooper leave contact, moving up to 2"";
+Rule (docs/rules.md §13.8): "A successful Dodge lets the trooper leave contact, moving up to 2"";
 the current text also lets a Dodge reach Silhouette contact.  A Dodge walks like a Move (the
 walk clauses judge its path: surfaces, scenery, troopers, where it ends), only its distance
 differs; leaving the contact it starts in is allowed (`route.enemy_contact` ignores contact

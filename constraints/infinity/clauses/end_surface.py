@@ -1,7 +1,7 @@
 """route.end_surface: a Move ends with the whole base on one surface to stand on (docs/
 rules.md §13.4); with Move + Move, the first Move's end too.
 
-Rule (RULES.md §5.3, seed 004 "Order (Move + Move) on surfaces that are smaller than the
+Rule (docs/rules.md §13.3, seed 004 "Order (Move + Move) on surfaces that are smaller than the
 base"): a Move "must end on a surface at least the base", "also checked at the end of the
 first Move"; "in case B, it is not possible to carry out the movement because there is no
 valid surface at the end of the first Movement value".  Decision: the base lies wholly on

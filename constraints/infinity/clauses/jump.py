@@ -1,7 +1,7 @@
 """The Jump clauses (docs/rules.md §13.8): route.jump.distance, route.jump.clear,
 route.jump.prone.
 
-Rule (RULES.md §5.6; N4, an Entire Order): the trooper moves "horizontally, vertically,
+Rule (docs/rules.md §13.8; N4, an Entire Order): the trooper moves "horizontally, vertically,
 diagonally or along a parabola up to the first MOV value, without changing heading",
 measured (N4 FAQ) "from any point of the Silhouette at the start to the base's outer edge
 and underside at the end"; it needs a landing spot at least the base (`route.end_surface`);
@@ -16,7 +16,7 @@ the landing spot.  Decisions:
 - "clear of scenery": the Silhouette swept along every leg never enters a prism (touching
   is allowed); troopers are not obstacles in the air;
 - the heading is unchanged: a route carries no facing, the trooper keeps its own;
-- Prone (RULES.md §5.8, decision A15, the N3 reading): no Jump while Prone, and Prone is
+- Prone (docs/rules.md §13.1, decision A15, the N3 reading): no Jump while Prone, and Prone is
   neither entered nor left at the start of a Jump.
 """
 

@@ -1,6 +1,6 @@
 """route.length: each Move covers at most its MOV value (docs/rules.md §13.4).
 
-Rule (seed 004; RULES.md §5.2, §5.4, §5.8): "MOV values indicate the maximum distance";
+Rule (seed 004; docs/rules.md §13.1, §13.2): "MOV values indicate the maximum distance";
 "measure the complete route (including ... any detour)"; the first Move of an Order up to the
 first value, a second Move up to the second; vertical movement over scenery no higher than
 the Silhouette "is not taken into account"; ladders and stairs are measured along them;

@@ -3,7 +3,7 @@ surface the trooper stands on, so a gap narrower than the base blocks (docs/rule
 
 Rule (seed 004, "Move and Obstacles"): an obstacle is passed without Jump or Climb only
 when "the obstacle's height is equal to or lower than the height of the Trooper's Silhouette
-Template, on both sides"; RULES.md §5.4: obstacles are grown by the base's radius.  Measured:
+Template, on both sides"; docs/rules.md §13.2: obstacles are grown by the base's radius.  Measured:
 the least distance from the centre's path to such scenery, against the radius.
 """
 

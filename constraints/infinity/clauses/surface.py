@@ -1,7 +1,7 @@
 """route.surface: the base stays on the surfaces it walks on, each at least half the base
 wide, and never steps off a drop deeper than its Silhouette (docs/rules.md §13.4).
 
-Rule (RULES.md §5.3, seed 004): the base stays in contact with the surface it moves on;
+Rule (docs/rules.md §13.3, seed 004): the base stays in contact with the surface it moves on;
 "every surface crossed must be at least half the base width wide"; a move "cannot, in any
 way, cause the Trooper to fall".  Decision (docs/rules.md §13.3): a disc of half the base's
 diameter round the centre stays on the walk region's surfaces, so the centre keeps a

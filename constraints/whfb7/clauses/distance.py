@@ -56,11 +56,11 @@ class Distance(Clause):
     )
 
     def check(self, ctx: WarhammerContext) -> ClauseResult:
-        costs = costs_for(ctx.mobility_in, float(self.params["turn_mob"]),
+        costs = costs_for(ctx.mobility_in, self.number("turn_mob"),
                           bool(self.params["wheel_chord"]))
         trajectory = ctx.trajectory_with(costs)
         used = trajectory.distance_in
-        limit = float(self.params["mob_factor"]) * ctx.mobility_in
+        limit = self.number("mob_factor") * ctx.mobility_in
         spent = {kind: math.fsum(leg.cost_in for leg in trajectory.legs if leg.step.kind is kind)
                  for kind in (StepKind.WHEEL, StepKind.TURN)}
         message = (f"the move totals {used:.3f}\" (wheels {spent[StepKind.WHEEL]:.3f}\", turns "
@@ -72,13 +72,13 @@ class Distance(Clause):
         """The budget (M or 2M), and what a wheel and a turn cost, for the move family."""
         return replace(limits.tightened(budget_in=self.limit_in(unit)),
                        wheel_chord=bool(self.params["wheel_chord"]),
-                       turn_in=float(self.params["turn_mob"]) * unit.mobility_in)
+                       turn_in=self.number("turn_mob") * unit.mobility_in)
 
     def encode(self, ectx: EncodeContext) -> None:
         """a + b <= limit - the wheel's cost - the turn's, per option (a and b affine in the
         end centre); an option whose wheel and turn alone cost too much is forbidden."""
         enc, limit = ectx.enc, self.limit_in(ectx.unit)
-        costs = costs_for(ectx.unit.mobility_in, float(self.params["turn_mob"]),
+        costs = costs_for(ectx.unit.mobility_in, self.number("turn_mob"),
                           bool(self.params["wheel_chord"]))
         for option, lit in zip(ectx.options, enc.option_vars, strict=True):
             spent = costs.wheel(option.width_in, option.wheel_deg) + \

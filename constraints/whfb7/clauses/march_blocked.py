@@ -54,7 +54,7 @@ class MarchBlocked(Clause):
         start = unit.boundary()
         gaps = shapely.distance(start, [e.boundary() for e in enemies])
         k = int(gaps.argmin())
-        gap, limit = float(gaps[k]), float(self.params["block_in"])
+        gap, limit = float(gaps[k]), self.number("block_in")
         message = (f"enemy unit {enemies[k].id} (not fleeing) is {gap:.3f}\" away at the "
                    f"start: a march needs it more than {limit:.3f}\" away")
         witness = closest_points(start, enemies[k].boundary())

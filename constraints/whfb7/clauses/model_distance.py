@@ -48,7 +48,7 @@ class ModelDistance(Clause):
 
     def check(self, ctx: WarhammerContext) -> ClauseResult:
         found = model_moves(ctx.unit, ctx.end_unit, ctx.move.assignment)
-        limit = float(self.params["mob_factor"]) * ctx.mobility_in
+        limit = self.number("mob_factor") * ctx.mobility_in
         worst = model_ids(ctx.unit)[found.worst_model]
         message = f"model {worst} moves {found.bottleneck:.3f}\", limit {limit:.3f}\""
         sx, sy = ctx.unit.model_positions()[found.worst_model]

@@ -42,7 +42,7 @@ class _Spacing(Clause):
         if not ctx.obstacles:
             return ClauseResult()  # nothing on the table to keep away from
         gap, label, witness = clearance(ctx.covered, ctx.obstacles)
-        limit = float(self.params["spacing_in"])
+        limit = self.number("spacing_in")
         message = f"{self.what} is {gap:.3f}\" from {label}, must be more than {limit:.3f}\""
         return self.result("clearance", gap, limit, more_than(gap, limit), message, witness)
 
@@ -99,7 +99,7 @@ class UnitSpacing(_Spacing):
 
     def encode(self, ectx: EncodeContext) -> None:
         """The whole way's area clear of every obstacle (constraints.whfb7.way_rows)."""
-        encode_way_spacing(ectx, float(self.params["spacing_in"]), self.id)
+        encode_way_spacing(ectx, self.number("spacing_in"), self.id)
 
 
 class ReformSpacing(_Spacing):

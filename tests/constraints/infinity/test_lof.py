@@ -1,4 +1,4 @@
-"""Line of Fire (docs/rules.md §13.10; RULES.md §5.12, decision A23): the rule's examples,
+"""Line of Fire (docs/rules.md §13.10, decision A23): the rule's examples,
 and the rules module against the dense reference (tests/referee/lof_referee.py) on random
 scenes."""
 

@@ -6,15 +6,16 @@ import math
 import pytest
 from shapely.geometry import box
 
-from constraints.core.jsonread import Node
 from constraints.core.scenario import Pose
 from constraints.errors import InvalidInputError
 from constraints.rank_and_file.formation import Character, Formation
 from constraints.rank_and_file.kinematics import Costs, arc, chord, projected, snake
-from constraints.rank_and_file.steps import StepKind, forward, read_steps, turn, wheel
+from constraints.rank_and_file.steps import forward, turn, wheel
 from constraints.rank_and_file.turns import turned
 from constraints.rank_and_file.unit import Base, Unit
+from constraints.t9a.move_io import move_from_json as t9a_move
 from constraints.t9a.moves import Manoeuvre, Move
+from constraints.whfb7.move_io import move_from_json as whfb7_move
 
 
 def block(files: int, models: int, base: tuple[float, float] = (20.0, 20.0),
@@ -38,14 +39,14 @@ def test_a_t9a_move_has_no_turn():
         Move("u", Manoeuvre.MARCH, steps=(turn(90.0),))
 
 
-def test_steps_read_only_the_kinds_asked():
-    steps = read_steps(Node([{"turn": 90}, {"forward": 1.0}]),
-                       (StepKind.FORWARD, StepKind.WHEEL, StepKind.TURN))
-    assert steps == (turn(90.0), forward(1.0))
+def test_steps_read_only_the_kinds_of_the_system():
+    move = whfb7_move({"unit": "u", "manoeuvre": "march",
+                       "steps": [{"turn": 90}, {"forward": 1.0}]})
+    assert move.steps == (turn(90.0), forward(1.0))
     with pytest.raises(InvalidInputError, match="turn"):
-        read_steps(Node([{"turn": 90}]), (StepKind.FORWARD, StepKind.WHEEL))
+        t9a_move({"unit": "u", "manoeuvre": "march", "steps": [{"turn": 90}]})
     with pytest.raises(InvalidInputError, match="90, -90 or 180"):
-        read_steps(Node([{"turn": 45}]), (StepKind.TURN,))
+        whfb7_move({"unit": "u", "manoeuvre": "march", "steps": [{"turn": 45}]})
 
 
 def test_wheel_costs():

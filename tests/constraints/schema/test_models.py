@@ -167,7 +167,8 @@ BROKEN = [
 
 
 def reader_refuses(fmt: str, data: Any) -> bool:
-    """Whether the hand-written reader of `fmt` refuses `data`."""
+    """Whether the reader of `fmt` (the model, then the checks needing the scenario) refuses
+    `data`."""
     try:
         if fmt == "scenario":
             scenario_from_json(data)

@@ -1,5 +1,5 @@
 """The CP-SAT encoding of every clause the t9a profile applies to Advance, March and Reform,
-against the exact checker (DESIGN.md, "The contract between checker and solver"):
+against the exact checker (docs/architecture.md, "The clause protocol"):
 
 - agreement at the boundary: a scenario where the clause's limit binds, solved by `best_move`
   (which re-checks its answer), lands within a stated tolerance of the optimum worked out by

@@ -1,4 +1,4 @@
-"""Unit Spacing at the end of a move and after a Pivot (RULES.md 2.3.2, A8).
+"""Unit Spacing at the end of a move and after a Pivot (docs/rules.md §3, A8).
 
 Their rule-example tables live with the clauses (`Clause.examples`) and run in the
 conformance suite (tests/conformance); these are the cases that need more than a table.

@@ -1,4 +1,4 @@
-"""The pose mask of Warhammer's manoeuvres (optimizer.batch.ways): every pose it passes has
+"""The pose mask of Warhammer's manoeuvres (optimizer.pose_mask): every pose it passes has
 a way whose move the exact checker finds legal and which ends at that pose; it passes what
 the legal-move view holds."""
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from optimizer import check_move, legal_mask, legal_moves, load_scenario
-from optimizer.batch.ways import WayPoseJudge
+from optimizer.pose_mask import WayPoseJudge
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 GOBLINS = load_scenario(EXAMPLES / "goblins.json")

@@ -3,7 +3,7 @@
 Every case starts from a valid document (examples/spears.json, or a valid march of `spears`),
 changes one thing, writes it to a temporary file and runs `manoeuvre check` in-process
 through `optimizer.cli.main`.  The error line must name the file, the JSON path (where there
-is one) and the problem (FORMAT.md "Command line").
+is one) and the problem (docs/formats.md "Commands").
 """
 
 from __future__ import annotations

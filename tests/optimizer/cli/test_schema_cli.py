@@ -172,16 +172,47 @@ def loaded(*argv: str) -> tuple[int, list[str]]:
     return report["status"], report["loaded"]
 
 
-def test_checking_good_files_loads_no_pydantic() -> None:
-    """Good input is read by the readers alone (start-up, benchmarks/bench_startup.py); the
-    models word the bad input."""
+def test_reading_through_the_kept_validators_loads_no_pydantic(tmp_path: Path) -> None:
+    """`--version` stays off pydantic (start-up, benchmarks/bench_startup.py); `check` reads
+    its files through the models' validators, kept between runs (constraints/schema/
+    compiled.py), good or bad, without loading pydantic once they are kept."""
     assert loaded("--version") == (0, [])
+    loaded("check", "examples/spears.json", "examples/spears_march.json")  # keep them
     assert loaded("check", "examples/spears.json", "examples/spears_march.json") == (0, [])
-
-
-def test_bad_input_is_worded_by_the_models(tmp_path: Path) -> None:
-    """The probe sees pydantic when it is loaded (the test above would prove nothing else)."""
     move = tmp_path / "move.json"
     move.write_text(json.dumps({"unit": "spears", "manoeuvre": "march", "speed": 3}),
                     encoding="utf-8")
-    assert loaded("check", "examples/spears.json", str(move)) == (2, ["pydantic"])
+    assert loaded("check", "examples/spears.json", str(move)) == (2, [])
+
+
+def test_the_probe_sees_pydantic_when_loaded() -> None:
+    """`--json` reads the verdict back through its result model (pydantic): the probe sees it
+    (the tests above would prove nothing otherwise)."""
+    assert loaded("check", "examples/spears.json", "examples/spears_march.json", "--json") \
+        == (0, ["pydantic"])
+
+
+def test_a_result_off_its_schema_is_not_printed(capsys: Any) -> None:
+    """Each command's `--json` answer is read back through its result model before it is
+    printed: a key the model lacks is our bug (an AssertionError), and nothing is printed."""
+    from constraints.schema import ResultOffSchemaError
+    from optimizer.cli.results import Answer
+
+    good = json.loads(validate_text("v_march"))
+    assert Answer(good, 0, str, schema="verdict").print(True) == 0
+    assert json.loads(capsys.readouterr().out) == good
+    with pytest.raises(ResultOffSchemaError, match="surprise"):
+        Answer({**good, "surprise": 1}, 0, str, schema="verdict").print(True)
+    assert capsys.readouterr().out == ""
+
+
+def validate_text(key: str) -> str:
+    """The `--json` output of the command `key` of COMMANDS (run here, alone)."""
+    import contextlib
+    import io
+
+    argv = next(argv for k, argv, _ in COMMANDS if k == key)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        main([*argv, "--json"])
+    return printed.getvalue()

@@ -1,5 +1,5 @@
 """A route's exposure to the enemies' AROs and the safest route (docs/rules.md §13.10;
-RULES.md §5.12): Zone of Control exact, Line of Fire stretches sampled, `aro_by`/`zoc_by`,
+docs/rules.md §13.10): Zone of Control exact, Line of Fire stretches sampled, `aro_by`/`zoc_by`,
 the safest route never less safe than the shortest, and the commands and the service."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Properties of the best-move search over randomised scenarios (DESIGN.md, "The contract
-between checker and solver"):
+"""Properties of the best-move search over randomised scenarios (docs/architecture.md, "The
+clause protocol"):
 
 - every answer with a move is legal, judged again here by the exact checker;
 - statuses are OPTIMAL, FEASIBLE, INFEASIBLE, NOT_FOUND or TIMEOUT;

@@ -14,7 +14,7 @@ import pytest
 
 from optimizer.cli import main
 from optimizer.service import Settings
-from optimizer.service.app import MAX_BODY_BYTES
+from optimizer.service.bodies import MAX_BODY_BYTES
 from optimizer.service.gate import Gate
 from optimizer.service.problems import Problem
 from tests.optimizer.service.conftest import EXAMPLES, Running, example
@@ -204,7 +204,7 @@ def spears_poses() -> np.ndarray:
 
 def test_the_mask_is_the_batch_judges_json_and_binary(client: httpx.Client) -> None:
     from constraints.core.scenario_io import scenario_from_json
-    from optimizer.batch import legal_mask
+    from optimizer.pose_mask import legal_mask
 
     poses = spears_poses()
     expected = legal_mask(scenario_from_json(example("spears")), "spears", "march",

@@ -82,7 +82,7 @@ class FrontSpacing(SpacingClause):
         """As the encoding bounds the sweep: the first leg no longer than its slid sector stays
         clear (per way), the last leg's parallelogram clear, measured like the end position.
         None when every obstacle is out of reach of any sweep."""
-        unit, spacing, all_pieces = setting.unit, float(self.params["spacing_in"]), setting.pieces
+        unit, spacing, all_pieces = setting.unit, self.number("spacing_in"), setting.pieces
         groups = sound_groups(setting.scenario, unit.id, all_pieces, spacing)
         budget = setting.limits.budget_or(4 * unit.mobility_in)
         reach = budget + math.hypot(unit.width_in, unit.depth_in) + unit.width_in
@@ -119,7 +119,7 @@ class FrontSpacing(SpacingClause):
         setting, option = query.setting, query.option
         if not setting.shapes:
             return None
-        spacing = float(self.params["spacing_in"])
+        spacing = self.number("spacing_in")
         # A20: the pieces the unit started close to cut nothing (their limit is lower).
         grown = setting.grown_far(spacing - FLOAT_ROOM_IN, spacing)
         refused = refused_legs(option, setting.unit.width_in, setting.unit.depth_in, grown)
@@ -129,7 +129,7 @@ class FrontSpacing(SpacingClause):
     def encode_ways(self, wctx: WayContext) -> None:
         """Every leg and wheel of the way clear of each obstacle piece the front can reach
         (constraints.t9a.ways_sweep)."""
-        spacing = float(self.params["spacing_in"])
+        spacing = self.number("spacing_in")
         close = StartClose.of(wctx.ectx.scenario, wctx.ectx.unit.id)
         for piece in wctx.ectx.obstacles:
             gap = close.sound(piece.label, spacing)  # A20: at least the checker's limit
@@ -140,7 +140,7 @@ class FrontSpacing(SpacingClause):
         """First leg and wheel: a <= a bound from exact geometry (constraints.clauses.
         sweep_bounds).  Last leg: separating axes between its parallelogram (vertices affine
         in the end centre) and each nearby obstacle piece."""
-        spacing = float(self.params["spacing_in"])
+        spacing = self.number("spacing_in")
         if not ectx.world_obstacles:
             return
         close = StartClose.of(ectx.scenario, ectx.unit.id)

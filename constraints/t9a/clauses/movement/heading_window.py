@@ -48,18 +48,18 @@ class HeadingWindow(Clause):
     def check(self, ctx: MoveContext) -> ClauseResult:
         turns = ctx.trajectory.headings_after_wheels()
         worst = max((abs(t) for t in turns), default=0.0)
-        limit = float(self.params["window_deg"])
+        limit = self.number("window_deg")
         message = (f"heading turns {worst:.3f} deg from the reference heading during the "
                    f"Snaking Forward Moves, limit {limit:.3f} deg")
         return self.result("heading_change", worst, limit, within(worst, limit), message,
                            dimension="deg")
 
     def bound(self, unit: Any, limits: FamilyLimits) -> FamilyLimits:
-        return limits.tightened(window_deg=float(self.params["window_deg"]))
+        return limits.tightened(window_deg=self.number("window_deg"))
 
     def masker(self, setting: MaskSetting) -> Masker:
         """Each pose's one wheel within the window (per way)."""
-        window = float(self.params["window_deg"]) + FLOAT_NOISE
+        window = self.number("window_deg") + FLOAT_NOISE
 
         def judge(poses: SnakingPoses, ok: np.ndarray) -> np.ndarray:
             return ok & (np.abs(poses.ways.delta) <= window)[poses.inv]
@@ -69,7 +69,7 @@ class HeadingWindow(Clause):
         """Every stage's heading within the window of the first (the heading after the
         Pivot), in whole lattice steps."""
         way = wctx.way
-        steps = int(math.floor(float(self.params["window_deg"]) / way.shape.step_deg + 1e-9))
+        steps = int(math.floor(self.number("window_deg") / way.shape.step_deg + 1e-9))
         first = way.stages[0].value
         for stage in way.stages[1:]:
             way.model.add(stage.value - first <= steps)
@@ -77,7 +77,7 @@ class HeadingWindow(Clause):
 
     def encode(self, ectx: EncodeContext) -> None:
         """Options have one wheel, so the window rules out options with a larger wheel."""
-        limit = float(self.params["window_deg"])
+        limit = self.number("window_deg")
         for option in ectx.options:
             if not within(abs(option.wheel_deg), limit):
                 ectx.enc.forbid(option.index, self.id)

@@ -128,11 +128,11 @@ class MidPlacement(Clause):
 
     def _formation(self, ctx: MoveContext, mid: Unit) -> ClauseResult:
         change = abs(mid.files - ctx.unit.files)
-        limit = int(self.params["musician_limit" if ctx.unit.musician else "limit"])
+        limit = self.whole("musician_limit" if ctx.unit.musician else "limit")
         found = self.result("mid_file_change", change, limit, change <= limit,
                             f"files change from {ctx.unit.files} to {mid.files} mid-move "
                             f"({change}), limit {limit}", dimension="files")
-        widths = self.params["proper_rank_width"]
+        widths = self.counts("proper_rank_width")
         width = int(widths[min(ctx.unit.height, len(widths) - 1)])
         problem, measured, bound = formation_problem(mid.formation, width, ctx.unit.files)
         if not problem:
@@ -143,7 +143,7 @@ class MidPlacement(Clause):
             self.id, measured, bound, "models", message)), found.readings)
 
     def _spacing(self, ctx: MoveContext, mid: Unit) -> ClauseResult:
-        spacing = float(self.params["spacing_in"])
+        spacing = self.number("spacing_in")
         shape = mid.boundary()
         close = StartClose.of(ctx.scenario, ctx.unit.id)
         if not close.any_close(spacing):

@@ -51,7 +51,7 @@ class PivotModelDistance(Clause):
         end = ctx.pivoted_unit
         cost = straight_costs(ctx.unit, end)
         found = assign(ctx, end, cost)
-        limit = self.params["mob_factor"] * ctx.mobility_in
+        limit = self.number("mob_factor") * ctx.mobility_in
         start_pts, end_pts = ctx.unit.model_positions(), end.model_positions()
         worst = found.worst_model
         model = ctx.unit.model_ids()[worst]

@@ -78,7 +78,7 @@ class PivotSpacing(SpacingClause):
 
     def _failing(self, ectx: EncodeContext, pivots: list[float]) -> set[float]:
         """The Pivot angles whose pivoted boundary comes within the gap of an obstacle."""
-        gap, unit = self.params["spacing_in"], ectx.unit
+        gap, unit = self.number("spacing_in"), ectx.unit
         obstacles = [shape for _, shape in ectx.scenario.obstacles_for(unit.id)]
         if not pivots or not obstacles:
             return set()

@@ -50,8 +50,8 @@ class CentreTravel(Clause):
                            (start, end))
 
     def limit_in(self, unit: Unit) -> float:
-        factor = self.params["light_troops_mob_factor" if unit.light_troops else "mob_factor"]
-        return float(factor) * unit.mobility_in
+        factor = "light_troops_mob_factor" if unit.light_troops else "mob_factor"
+        return self.number(factor) * unit.mobility_in
 
     def bound(self, unit: Any, limits: FamilyLimits) -> FamilyLimits:
         return limits.tightened(centre_reach_in=self.limit_in(unit))

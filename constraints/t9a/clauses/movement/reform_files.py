@@ -54,7 +54,7 @@ class FileChange(Clause):
                            dimension="files")
 
     def limit_for(self, unit: Unit) -> int:
-        return int(self.params["musician_limit" if unit.musician else "limit"])
+        return self.whole("musician_limit" if unit.musician else "limit")
 
     def bound(self, unit: Any, limits: FamilyLimits) -> FamilyLimits:
         return limits.tightened(file_change=self.limit_for(unit))

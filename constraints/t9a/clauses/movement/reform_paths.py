@@ -141,13 +141,13 @@ class ModelPath(Clause):
         anywhere, not even standing still: the checker refuses every Reform (`stranded`).  By
         A20 the zone keeps a model only the unit's start distance from what it started close
         to, so a model stands inside it only where it overlaps something."""
-        finder = walking_paths(scenario, unit, self.params["spacing_in"], self.limit_in(unit))
+        finder = walking_paths(scenario, unit, self.number("spacing_in"), self.limit_in(unit))
         return stranded(finder, unit.model_positions())
 
     def check(self, ctx: MoveContext) -> ClauseResult:
         end = ctx.end_unit
-        limit = self.params["mob_factor"] * ctx.mobility_in
-        finder = walking_paths(ctx.scenario, ctx.unit, self.params["spacing_in"], limit)
+        limit = self.number("mob_factor") * ctx.mobility_in
+        finder = walking_paths(ctx.scenario, ctx.unit, self.number("spacing_in"), limit)
         if ctx.mid_unit is not None:  # seed 000: measured start -> mid-move place -> end
             walk = relay_walk(ctx, ctx.mid_unit, finder)
             message = (f"model {walk.model} must walk {walk.longest_in:.3f}\" through its "
@@ -172,7 +172,7 @@ class ModelPath(Clause):
         reference points, as the encoding's region is the travel disc grown by
         1 / cos(pi / 64), measured with the same allowance."""
         unit, frame, limit = setting.unit, setting.frame, self.limit_in(setting.unit)
-        finder = walking_paths(setting.scenario, unit, self.params["spacing_in"], limit)
+        finder = walking_paths(setting.scenario, unit, self.number("spacing_in"), limit)
         needed = setting.limits.centre_reach_or(2 * unit.mobility_in) / math.cos(math.pi / 64) ** 2
         nowhere = stranded(finder, unit.model_positions())
 
@@ -204,7 +204,7 @@ class ModelPath(Clause):
         tight when paths are straight and nothing is near.
         """
         limit = self.limit_in(ectx.unit)
-        finder = walking_paths(ectx.scenario, ectx.unit, self.params["spacing_in"], limit)
+        finder = walking_paths(ectx.scenario, ectx.unit, self.number("spacing_in"), limit)
         origin = Point(0.0, 0.0)
         for option, region in zip(ectx.options, ectx.centre_regions, strict=True):
             if option.index in ectx.enc.forbidden:

@@ -57,7 +57,7 @@ class SnakingDistance(Clause):
     def check(self, ctx: MoveContext) -> ClauseResult:
         trajectory = ctx.trajectory
         used = trajectory.distance_in
-        limit = self.params["mob_factor"] * ctx.mobility_in
+        limit = self.number("mob_factor") * ctx.mobility_in
         wheels = sum(leg.cost_in for leg in trajectory.legs if leg.step.kind == StepKind.WHEEL)
         message = (f"Snaking Forward Moves total {used:.3f}\" (wheels {wheels:.3f}\"), "
                    f"limit {limit:.3f}\"")

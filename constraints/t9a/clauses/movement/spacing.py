@@ -65,7 +65,7 @@ class SpacingClause(Clause):
     def check(self, ctx: MoveContext) -> ClauseResult:
         if not self.applies(ctx):
             return self.result(self.measurement, float("inf"), 0.0, True, "")
-        spacing = float(self.params["spacing_in"])
+        spacing = self.number("spacing_in")
         shape = self.shape(ctx)
         close = StartClose.of(ctx.scenario, ctx.unit.id)
         if not close.any_close(spacing):
@@ -139,7 +139,7 @@ class UnitSpacing(SpacingClause):
 
     def masker(self, setting: MaskSetting) -> Masker:
         groups = sound_groups(setting.scenario, setting.unit.id, setting.pieces,
-                              float(self.params["spacing_in"]))
+                              self.number("spacing_in"))
 
         def judge(poses: EndRectangles, ok: np.ndarray) -> np.ndarray:
             for gap, pieces in groups:
@@ -153,7 +153,7 @@ class UnitSpacing(SpacingClause):
         convex piece, (piece (+) -rectangle) grown by the gap.  A round buffer's chords lie
         inside the true offset curve: the sound region enlarges the radius so they stay
         outside it; the relaxation keeps them inside (bevelled, a hair smaller)."""
-        setting, gap = query.setting, float(self.params["spacing_in"])
+        setting, gap = query.setting, self.number("spacing_in")
         if not setting.shapes:
             return None
         limits = setting.limits(gap)  # A20: each piece's own, relaxed or sound
@@ -180,7 +180,7 @@ class UnitSpacing(SpacingClause):
 
     def encode(self, ectx: EncodeContext) -> None:
         """Separating axes between the end Unit Boundary and each nearby obstacle piece."""
-        spacing = float(self.params["spacing_in"])
+        spacing = self.number("spacing_in")
         close = StartClose.of(ectx.scenario, ectx.unit.id)
         enc = ectx.enc
         grown = [r.buffer(circumradius(o)) for r, o in

@@ -68,7 +68,7 @@ class ValidFinalPosition(Clause):
     def check(self, ctx: MoveContext) -> ClauseResult:
         start, end = ctx.unit.corners(), ctx.end_unit.corners()
         e, s, reach = farthest_corner(start, end)
-        limit = self.params["mob_factor"] * ctx.mobility_in
+        limit = self.number("mob_factor") * ctx.mobility_in
         message = (f"{CORNER_NAMES[e]} corner ends {reach:.3f}\" from the nearest start corner "
                    f"({CORNER_NAMES[s]}), limit {limit:.3f}\"")
         return self.result("valid_final_position", reach, limit, within(reach, limit), message,

@@ -69,7 +69,7 @@ class ViableFormation(Clause):
                                                      message),))
 
     def proper_rank_width(self, height: int) -> int:
-        widths = self.params["proper_rank_width"]
+        widths = self.counts("proper_rank_width")
         return int(widths[min(height, len(widths) - 1)])
 
     def viable(self, unit: Unit, files: int) -> bool:

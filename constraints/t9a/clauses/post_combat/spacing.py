@@ -93,7 +93,7 @@ class PostCombatSpacing(Clause):
     )
 
     def check(self, ctx: MoveContext) -> ClauseResult:
-        spacing = float(self.params["spacing_in"])
+        spacing = self.number("spacing_in")
         start, end = ctx.unit.boundary(), ctx.end_unit.boundary()
         friends = {f"unit {u.id}" for u in ctx.scenario.units if u.player == ctx.unit.player}
         gaps = [_gap(label, shape, start, end, spacing, label in friends)

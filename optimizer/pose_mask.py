@@ -1,12 +1,16 @@
-"""The pose mask of a family whose batch judge answers per way, not per pose (Warhammer's:
-an end facing may be reached by several ways, a turn on the spot then a wheel, and the
-judge gives the checker's verdict on each pose of one way).
+"""End-pose masks of any manoeuvre: `legal_mask`, and `pose_judge` that picks the judge.
 
-A pose (centre, facing, files) is legal when some way of the legal-move view that ends at
-that facing with those files passes the family's mask at that centre: the view's own test
-for `move in view`, for many poses at once.  Sound as the view's mask is (True implies the
-checker finds the way's move legal); a pose whose facing is off the view's facings (1 deg
-by default) is False, since the view holds no way to it.
+Most families are judged per pose by `BatchJudge` (optimizer.batch).  A family whose batch
+judge answers per way (Warhammer's: an end facing may be reached by several ways, a turn on
+the spot then a wheel, and the judge gives the checker's verdict on each pose of one way) is
+judged by `WayPoseJudge` over its legal-move view (optimizer.queries): a pose (centre,
+facing, files) is legal when some way of the view that ends at that facing with those files
+passes the family's mask at that centre, the view's own test for `move in view` for many
+poses at once.  Sound as the view's mask is (True implies the checker finds the way's move
+legal); a pose whose facing is off the view's facings (1 deg by default) is False, since the
+view holds no way to it.
+
+This module sits above both the batch judge and the view, so neither imports the other.
 """
 
 from __future__ import annotations
@@ -16,7 +20,10 @@ from typing import Any
 import numpy as np
 
 from constraints.core.scenario import Scenario
-from optimizer.batch.judge import files_array, pose_array
+from optimizer.batch.judge import BatchJudge, files_array, pose_array, validate_request
+from optimizer.dispatch import require
+from optimizer.families.base import family_for
+from optimizer.queries import legal_moves
 
 
 def _facing_key(facing_deg: float) -> float:
@@ -27,8 +34,6 @@ class WayPoseJudge:
     """`BatchJudge.mask`'s answer for a family with a per-way judge (`Family.judge_kind`)."""
 
     def __init__(self, scenario: Scenario, unit_id: str, manoeuvre: str) -> None:
-        from optimizer.queries import legal_moves  # the view; it imports this package
-
         self.view = legal_moves(scenario, unit_id, manoeuvre)  # checks unit and manoeuvre
         self.unit = scenario.unit(unit_id)
         # (end facing, end files) -> the indices of the view's options ending so
@@ -83,3 +88,23 @@ class WayPoseJudge:
                                                np.zeros(len(todo), dtype=int))
                 chosen[todo[passed]] = k
         return chosen
+
+
+def legal_mask(scenario: Scenario, unit_id: str, manoeuvre: str, centres: np.ndarray,
+               facings: np.ndarray, *, pivots: np.ndarray | None = None,
+               files: int | np.ndarray | None = None) -> np.ndarray:
+    """Whether each end pose is legal (see BatchJudge; build one to query repeatedly)."""
+    require(scenario, "legal_mask")
+    validate_request(scenario, unit_id, manoeuvre)
+    return pose_judge(scenario, unit_id, manoeuvre).mask(centres, facings, pivots=pivots,
+                                                         files=files)
+
+
+def pose_judge(scenario: Scenario, unit_id: str,
+               manoeuvre: str) -> BatchJudge | WayPoseJudge:
+    """What masks a manoeuvre's end poses: `BatchJudge`, or, for a family whose judge
+    answers per way (`Family.judge_kind`), the ways of its legal-move view
+    (WayPoseJudge)."""
+    if family_for(scenario.profile, manoeuvre).judge_kind is None:
+        return BatchJudge(scenario, unit_id, manoeuvre)
+    return WayPoseJudge(scenario, unit_id, manoeuvre)

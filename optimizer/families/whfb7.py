@@ -135,6 +135,13 @@ class WarhammerWays(SnakingFamily):
         pres = np.array([option_pre_wheel(o) for o in chosen])[inverse]
         return np.asarray(judge.mask(world, facings, turns=turns, pre_wheels=pres))
 
+    def starting_answer(self, request: Any, options: list[Option], reach: list,
+                        clock: Any) -> tuple[Any, list[int], dict[int, shapely.Geometry]]:
+        """A legal answer by exact geometry and the options that might beat it
+        (optimizer.families.whfb7_start)."""
+        from optimizer.families.whfb7_start import geometric_start  # it imports the search
+        return geometric_start(request, options, reach, clock)
+
     def stand_still(self, options: Sequence[Option], unit: Unit) -> int | None:
         """No turn, no wheel: straight ahead with legs of 0."""
         return next((o.index for o in options if o.wheel_deg == 0 and

@@ -110,8 +110,11 @@ def solve(request: SearchRequest) -> SearchResult:
     still = _stand_still(request, options, clock)
     if still is not None:
         _tell(request, clock, *still)
-    incumbent, keep, relaxed = prefilter(request, options, regions, clock) \
-        if request.family.prefilters else (None, list(range(len(options))), {})
+    # A family may start from its own answer (whfb7: optimizer.families.whfb7_start).
+    start = getattr(request.family, "starting_answer", None) or \
+        (prefilter if request.family.prefilters else None)
+    incumbent, keep, relaxed = start(request, options, regions, clock) \
+        if start is not None else (None, list(range(len(options))), {})
     if incumbent is not None and _watched(clock):
         _tell_incumbent(request, clock, options, incumbent)
     # Centres beyond an option's focus disc cannot beat the incumbent: encodings may leave

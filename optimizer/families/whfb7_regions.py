@@ -44,8 +44,15 @@ from shapely.geometry import Polygon
 
 from constraints.core.scenario import Scenario
 from constraints.geometry.frame import Frame
+from constraints.geometry.plane import rotate_about
 from constraints.sat.option import Option
-from constraints.whfb7.mask_geometry import BLOCKED, CLEAR, minkowski_hull, segment_distance
+from constraints.whfb7.mask_geometry import (
+    BLOCKED,
+    CLEAR,
+    WheelSweep,
+    minkowski_hull,
+    segment_distance,
+)
 from constraints.whfb7.masks import WarhammerJudge
 from constraints.whfb7.ways import option_pre_wheel, option_turn
 from optimizer.search.regions import kept_outside
@@ -57,7 +64,7 @@ BUFFER_SEGS = 16   # segments per quarter circle of the grown zones
 # go either way).
 LENIENT_IN = 1e-6
 STRICT_IN = 1e-5
-BISECTIONS = 50
+BISECTIONS = 40  # the budget / 2^40: a ten-billionth of an inch
 EMPTY = Polygon()
 
 
@@ -105,9 +112,8 @@ class WayRegions:
         forbidden: list[tuple[float, float]] = []
         if t:
             sweep = judge._wheel(start, prefix, t, pieces)
-            bounds = sweep.exact_bounds
-            a_lo, a_hi = _table_interval(np.array([bounds[:2], bounds[2:]]), f, table, room,
-                                         a_lo, a_hi)
+            a_lo, a_hi = _table_interval(_wheel_points(sweep, outer), f, table, room, a_lo,
+                                         a_hi)
             if cells:
                 for j in range(len(pieces)):
                     forbidden += _forbidden_cells(sweep.cells(j), outer)
@@ -179,6 +185,18 @@ def _table_interval(points: np.ndarray, f: np.ndarray, table: Any, room: float, 
         elif top > h + room:
             return 1.0, 0.0  # off the table whatever a is
     return lo, hi
+
+
+def _wheel_points(sweep: WheelSweep, outer: bool) -> np.ndarray:
+    """Points whose bounds are within the wheel's area's (a relaxation: the rectangle before
+    and after the wheel, parts of the area) or hold them (sound: the arcs' hull, grown by the
+    checker's arcs' overshoot)."""
+    if outer:
+        after = [rotate_about(c, sweep.pivot, sweep.wheel_deg) for c in sweep.corners]
+        return np.array([*sweep.corners, *after])
+    minx, miny, maxx, maxy = sweep.hull.bounds
+    grow = sweep.allow
+    return np.array([[minx - grow, miny - grow], [maxx + grow, maxy + grow]])
 
 
 def _leg_one_limit(origin: np.ndarray, f: np.ndarray, hull: np.ndarray, gap: float,

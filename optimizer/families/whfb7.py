@@ -67,6 +67,7 @@ class WarhammerWays(SnakingFamily):
     holds_every_way = False
     judge_kind = WarhammerJudge
     many_ways_per_end = True
+    template_points = False  # its templates come from its own relaxation's points
 
     def __init__(self, manoeuvre: str, turns: tuple[float, ...], description: str) -> None:
         super().__init__(manoeuvre, pivots=False)

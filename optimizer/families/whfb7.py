@@ -13,7 +13,8 @@
   wheel but the first, and third wheels, are not searched (docs/rules.md §14.7).
 - reform: the centre kept, every number of files and every facing on the lattice's degree.
 Options are T9A's Snaking options (optimizer.families.snaking), costed by Warhammer's wheel.
-There are no batch masks or regions for whfb7 yet: a search models every option.
+A search starts from exact geometry (`starting_answer`: optimizer.families.whfb7_start for a
+move or march, whfb7_reform for a reform) and models only the options that might beat it.
 """
 
 from __future__ import annotations
@@ -253,6 +254,12 @@ class WarhammerReform(Family):
         facings = np.array([o.facing_deg for o in chosen])[inverse]
         files = np.array([o.files for o in chosen])[inverse]
         return np.asarray(judge.mask(world, facings, files=files))
+
+    def starting_answer(self, request: Any, options: list[Option], reach: list,
+                        clock: Any) -> tuple[Any, list[int], dict[int, shapely.Geometry]]:
+        """The options judged by the checker best first (optimizer.families.whfb7_reform)."""
+        from optimizer.families.whfb7_reform import reform_start  # it imports the search
+        return reform_start(request, options, clock)
 
     def stand_still(self, options: Sequence[Option], unit: Unit) -> int | None:
         return next((o.index for o in options if o.files == unit.files

@@ -63,7 +63,7 @@ BUFFER_SEGS = 16   # segments per quarter circle of the grown zones
 # this much strict (the checker compares its own float shapes; a point exactly at a limit may
 # go either way).
 LENIENT_IN = 1e-6
-STRICT_IN = 1e-5
+STRICT_IN = 1e-7
 BISECTIONS = 40  # the budget / 2^40: a ten-billionth of an inch
 EMPTY = Polygon()
 

@@ -1,4 +1,4 @@
-"""A whfb7 Reform's answer without a model (docs/techniques.md §14.8): the centre is kept, so an
+"""A whfb7 Reform's answer without a model (docs/techniques.md §8): the centre is kept, so an
 option (files, facing on the lattice's degree) is one end pose, and the objective's value is
 the option's alone.  The options are judged by the checker best first (ties: the unit's own
 files, then the least change of facing); the first legal one is the best of the family, as

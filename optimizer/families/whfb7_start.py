@@ -1,5 +1,5 @@
 """A whfb7 move or march search's starting answer by exact geometry, and the options that might
-still beat it (the whfb7 counterpart of optimizer.search.prefilter, docs/techniques.md §14.8).
+still beat it (the whfb7 counterpart of optimizer.search.prefilter, docs/techniques.md §8).
 
 Per option (optimizer.families.whfb7_regions): its reach's bound, its relaxed region's bound
 (every legal end centre of the option lies in that region), and its sound region's best

@@ -165,10 +165,31 @@ class WarhammerWays(SnakingFamily):
 
     def way_template_reach(self, request: Any, wheels: int, headings: Sequence[int]
                            ) -> tuple[Option, shapely.Geometry | None] | None:
-        """A prefix's end centres are not drawn (None: unknown, its model is built)."""
+        """Where a prefix's ways end: the union of its options' loose relaxed regions
+        (optimizer.families.whfb7_regions: every legal end centre of theirs lies in one), so
+        the search leaves out a prefix that cannot beat its answer; None (unknown) for a goal
+        that counts the end facing (the options' facings differ), and no region at all when
+        no option has a legal end centre."""
+        from optimizer.families.whfb7_prefix import PrefixRequest, prefix_of
+        from optimizer.families.whfb7_regions import way_regions
+        from optimizer.search.distance_goals import TargetDistance
+        from optimizer.search.heading_goals import Forward
         unit = request.unit
-        return Option(0, unit.pose.facing_deg, 90.0, unit.files, unit.width_in,
-                      unit.depth_in), None
+        whole = Option(0, unit.pose.facing_deg, 90.0, unit.files, unit.width_in,
+                       unit.depth_in)
+        if type(request.goal) not in (TargetDistance, Forward):
+            return whole, None
+        sub = PrefixRequest(request.scenario, request.unit_id, request.manoeuvre,
+                            request.objective, request.lattice,
+                            prefix=prefix_of(list(headings), request.lattice.degree))
+        options, _ = sub.options()
+        regions = way_regions(request.scenario, request.unit_id, request.manoeuvre,
+                              request.frame)
+        found = [r for r in (regions.of(o, outer=True, cells=False) for o in options)
+                 if not r.is_empty]
+        if not found:
+            return None  # no legal way follows the prefix
+        return whole, shapely.union_all(found)
 
     def way_search(self, request: Any, wheels: int, deadline: float,
                    around: Sequence[Sequence[int]] | None = None, margin: int = 0,

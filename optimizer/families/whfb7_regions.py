@@ -42,6 +42,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
+from constraints.core.cache import remembered
 from constraints.core.scenario import Scenario
 from constraints.geometry.frame import Frame
 from constraints.geometry.plane import rotate_about
@@ -111,10 +112,12 @@ class WayRegions:
         a_hi = min(a_hi, self._leg_one(prefix, outer))
         forbidden: list[tuple[float, float]] = []
         if t:
-            sweep = judge._wheel(start, prefix, t, pieces)
-            a_lo, a_hi = _table_interval(_wheel_points(sweep, outer), f, table, room, a_lo,
-                                         a_hi)
-            if cells:
+            # (the sweep's cells and hull cost most of the time: a loose relaxation goes
+            # without them)
+            sweep = judge._wheel(start, prefix, t, pieces) if cells else None
+            a_lo, a_hi = _table_interval(_wheel_points(start, t, None if outer else sweep),
+                                         f, table, room, a_lo, a_hi)
+            if sweep is not None:
                 for j in range(len(pieces)):
                     forbidden += _forbidden_cells(sweep.cells(j), outer)
         if a_lo > a_hi + 1e-12:
@@ -161,6 +164,14 @@ class WayRegions:
         return self._legs[key]
 
 
+def way_regions(scenario: Scenario, unit_id: str, manoeuvre: str, frame: Frame) -> WayRegions:
+    """The unit's regions, shared by every search of the scenario (constraints.core.cache:
+    the family's search, its prefix templates, their screen): a region depends on its
+    option's way alone."""
+    return remembered(scenario, ("whfb7_regions", unit_id, manoeuvre, frame),
+                      lambda: WayRegions(scenario, unit_id, manoeuvre, frame))
+
+
 def _cut(region: shapely.Geometry, shape: shapely.Geometry, outer: bool,
          keep: bool = False) -> shapely.Geometry:
     """`region` within the convex `shape` (`keep`) or less it; for a relaxation, a difference
@@ -187,13 +198,14 @@ def _table_interval(points: np.ndarray, f: np.ndarray, table: Any, room: float, 
     return lo, hi
 
 
-def _wheel_points(sweep: WheelSweep, outer: bool) -> np.ndarray:
-    """Points whose bounds are within the wheel's area's (a relaxation: the rectangle before
-    and after the wheel, parts of the area) or hold them (sound: the arcs' hull, grown by the
-    checker's arcs' overshoot)."""
-    if outer:
-        after = [rotate_about(c, sweep.pivot, sweep.wheel_deg) for c in sweep.corners]
-        return np.array([*sweep.corners, *after])
+def _wheel_points(start: Any, wheel_deg: float, sweep: WheelSweep | None) -> np.ndarray:
+    """Points whose bounds are within the wheel's area's (a relaxation, `sweep` None: the
+    rectangle before and after the wheel, parts of the area) or hold them (sound: the arcs'
+    hull, grown by the checker's arcs' overshoot)."""
+    if sweep is None:
+        corners = start.corners()
+        pivot = corners[0] if wheel_deg > 0 else corners[1]
+        return np.array([*corners, *(rotate_about(c, pivot, wheel_deg) for c in corners)])
     minx, miny, maxx, maxy = sweep.hull.bounds
     grow = sweep.allow
     return np.array([[minx - grow, miny - grow], [maxx + grow, maxy + grow]])

@@ -25,7 +25,7 @@ import shapely
 
 from constraints.core.system import find_system
 from constraints.sat.option import Option
-from optimizer.families.whfb7_regions import WayRegions
+from optimizer.families.whfb7_regions import WayRegions, way_regions
 from optimizer.search.clock import Clock
 from optimizer.search.geometric import Checked
 from optimizer.search.incumbent import PREFILTER_SHARE, Incumbent
@@ -43,7 +43,7 @@ def geometric_start(request: SearchRequest, options: list[Option], reach: list,
     """The starting answer (None: none found), the options the model must still search, and
     the relaxed regions computed (by option index)."""
     goal, tick = request.goal, request.lattice.inch
-    regions = WayRegions(request.scenario, request.unit_id, request.manoeuvre, request.frame)
+    regions = way_regions(request.scenario, request.unit_id, request.manoeuvre, request.frame)
     sign = -1.0 if goal.maximise else 1.0
     bounds = np.array(goal.bounds(options, reach), dtype=float)
     relaxed: dict[int, shapely.Geometry] = {}

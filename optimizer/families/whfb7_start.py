@@ -83,11 +83,14 @@ def geometric_start(request: SearchRequest, options: list[Option], reach: list,
                 value = float(goal.values(option, np.array([point]))[0])
                 answer = Checked(k, point, value, move, verdict)
                 break
+    late = clock is not None and clock.expired(PREFILTER_SHARE)
     if answer is None:
-        return None, _possible(regions, options, relaxed), relaxed
+        # Past the clock's share the options are all kept, as they are (no region made).
+        kept = list(range(len(options))) if late else _possible(regions, options, relaxed)
+        return None, kept, relaxed
     incumbent = Incumbent(answer.option, answer.centre, answer.value, checked=answer)
     return incumbent, _beating(request, regions, options, bounds, relaxed, answer.value,
-                               tick), relaxed
+                               tick, late), relaxed
 
 
 def _key(sign: float, bound: float) -> float:
@@ -97,14 +100,18 @@ def _key(sign: float, bound: float) -> float:
 
 def _beating(request: SearchRequest, regions: WayRegions, options: list[Option],
              bounds: np.ndarray, relaxed: dict[int, shapely.Geometry], value: float,
-             tick: float) -> list[int]:
+             tick: float, late: bool = False) -> list[int]:
     """The options whose relaxed region's bound beats `value` by more than `tick` (their
     regions made again, the loose one first, then with the wheel's cells: the cache keeps
-    the ones made before; NaN: unknown, kept)."""
+    the ones made before; NaN: unknown, kept); `late` (past the clock's share): by the
+    bounds known, no region made."""
     goal = request.goal
     keep = []
     for k, option in enumerate(options):
         if not _beats(goal.maximise, bounds[k], value, tick):
+            continue
+        if late:
+            keep.append(k)
             continue
         for cells in (False, True):
             region = regions.of(option, outer=True, cells=cells)

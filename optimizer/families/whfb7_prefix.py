@@ -4,9 +4,12 @@ a fixed prefix, a wheel w (on the lattice's degree) and, in a move, a turn on th
 then the family's way, forward a, wheel t, forward b.  So a march may sidestep (wheel w,
 forward, wheel back) and a move may wheel before it turns.
 
-Each prefix is one small model of the family's options from the unit after the prefix (the
-same clauses, rows and decoding: optimizer.families.whfb7, constraints.whfb7.way_rows judges
-the prefix's area with the checker's own sweep); the prefixes tried are the ones where the
+Each prefix is searched as the family is (optimizer.families.whfb7_start): its options' sound
+regions' best points judged by the checker first, then one small model of the options whose
+relaxed regions might beat that answer (the same clauses, rows and decoding:
+optimizer.families.whfb7, constraints.whfb7.way_rows judges the prefix's area with the
+checker's own sweep); a prefix whose options' relaxed regions cannot beat the search's answer
+is left out (the family's `way_template_reach`).  The prefixes tried are the ones where the
 relaxation of every way (constraints.whfb7.reach, or MarchReach for a march) is best over
 the ways they start, obstacles ignored.  The answers are re-checked by the checker.
 """

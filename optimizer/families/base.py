@@ -34,6 +34,8 @@ from constraints.sat.option import Option
 if TYPE_CHECKING:  # the search above uses the families; these name its types only
     from constraints.core.verdict import Verdict
     from constraints.rank_and_file.poses import EndRectangles
+    from optimizer.search.clock import Clock
+    from optimizer.search.incumbent import Incumbent
     from optimizer.search.objectives import Objective
     from optimizer.search.request import SearchRequest
     from optimizer.search.result import SearchResult
@@ -89,6 +91,9 @@ class Family(ABC, Generic[M]):
     # The batch judge of its poses (a class taking scenario, unit id, manoeuvre); None:
     # optimizer.batch.BatchJudge, which reads the clauses' own masks.
     judge_kind: type | None = None
+    # Its way templates are drawn from its own relaxation's points, not the search's lattice
+    # points (optimizer.search.more_wheels: whfb7's prefixes).
+    template_points: bool = True
     # Several options may end at one pose (a whfb7 move's turns on the spot, written as the
     # option's pivot): whether a view holds a move is asked of each, whatever its pivot.
     many_ways_per_end: bool = False
@@ -119,6 +124,14 @@ class Family(ABC, Generic[M]):
              inverse: np.ndarray) -> np.ndarray:
         """`judge.mask` of world centres, the k-th being an end centre of
         `chosen[inverse[k]]`."""
+
+    def starting_answer(self, request: SearchRequest, options: list[Option],
+                        reach: list[shapely.Geometry], clock: Clock
+                        ) -> tuple[Incumbent | None, list[int], dict[int, shapely.Geometry]] | None:
+        """The family's own start of a search (a legal answer, the options that might beat
+        it, their relaxed regions), or None: the shared prefilter's
+        (optimizer.search.prefilter), where the family `prefilters`."""
+        return None
 
     @abstractmethod
     def stand_still(self, options: Sequence[Option], unit: Unit) -> int | None:

@@ -40,7 +40,7 @@ from constraints.errors import EncodingMismatchError
 from constraints.geometry.plane import angle_between_deg
 from constraints.sat.context import SearchTimeout
 from constraints.sat.option import Option
-from optimizer.search.certify import Certificate, certify
+from optimizer.search.certify import MAX_BOXES, Certificate, certify
 from optimizer.search.clock import Clock
 from optimizer.search.distance_goals import FrontTargetDistance, TargetDistance, TargetPose
 from optimizer.search.heading_goals import FacePoint, Forward, lateral_gaps
@@ -157,8 +157,9 @@ def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
     if candidate is not None:  # a legal way of two wheels, better than the answer so far
         result = _better(request, result, candidate[:2])
         result.stats["ways_candidate"] = candidate[2]
-    templates = family.way_templates(request, wheels, _lattice_points(request, clock), TEMPLATES,
-                                     TEMPLATE_SPREAD)
+    # A family may choose its templates by its own points (whfb7: `template_points` False).
+    points = _lattice_points(request, clock) if family.template_points else np.zeros((0, 0))
+    templates = family.way_templates(request, wheels, points, TEMPLATES, TEMPLATE_SPREAD)
     screen = _TemplateScreen(request)
     skipped = 0
     for headings in templates:
@@ -371,7 +372,10 @@ def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
         return result
     certificate = None if certificates is None else certificates.get(result.value)
     if certificate is None or certificate.timed_out:
+        # A relaxation may ask for more boxes than the default (a whfb7 move's has five
+        # parameters per kind: constraints.whfb7.reach.MoveReach.max_boxes).
         certificate = certify(request.goal, relaxation, result.value, request.tolerance,
+                              max_boxes=relaxation.max_boxes or MAX_BOXES,
                               deadline=clock.started + clock.limit_s)
         if certificates is not None:
             certificates[result.value] = certificate

@@ -111,8 +111,12 @@ def solve(request: SearchRequest) -> SearchResult:
     still = _stand_still(request, options, clock)
     if still is not None:
         _tell(request, clock, *still)
-    incumbent, keep, relaxed = prefilter(request, options, regions, clock) \
-        if request.family.prefilters else (None, list(range(len(options))), {})
+    # A family may start from its own answer (whfb7: optimizer.families.whfb7_start).
+    started = request.family.starting_answer(request, options, regions, clock)
+    if started is None:
+        started = prefilter(request, options, regions, clock) if request.family.prefilters \
+            else (None, list(range(len(options))), {})
+    incumbent, keep, relaxed = started
     if incumbent is not None and _watched(clock):
         _tell_incumbent(request, clock, options, incumbent)
     # Centres beyond an option's focus disc cannot beat the incumbent: encodings may leave

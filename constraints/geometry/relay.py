@@ -13,22 +13,25 @@ a[i, j] + b[j, k].  That is NP-hard in general, so it is solved exactly in three
 - otherwise a lower bound (every model may use any mid place: the bottleneck of
   min_j a[i, j] + b[j, k]) and an upper bound (alternately fixing one leg and solving the
   other) are computed; when they meet, that is the answer;
-- when they do not, CP-SAT chooses one (i, j, k) triple a model, among the triples no dearer
-  than the upper bound, minimising the rank of the dearest triple chosen (ranks, not
-  inches, so no rounding of costs reaches the solver).  It runs on one worker with a
-  deterministic time limit, so the answer is the same on every machine; when it cannot
-  prove its optimum there, `RelayTooLarge` is raised (the caller asks for an assignment).
+- when they do not, a binary search over the walk lengths between them asks CP-SAT whether
+  one (i, j, k) triple a model, each place and slot used once, fits among the triples no
+  dearer than L (comparisons made here in floats: no rounded cost reaches the solver).  It
+  runs on one worker with a deterministic time limit, so the answer is the same on every
+  machine; when it cannot decide there, `RelayTooLarge` is raised (the caller asks for an
+  assignment).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from constraints.geometry.assignment import bottleneck_assignment
 
 MAX_MODELS = 200        # the bounds weigh every (model, place, slot): n^3 numbers
+EXACT_MODELS = 10       # up to this many models the least longest walk is found exactly
 MAX_TRIPLES = 400_000   # the exact search's size limit
 DETERMINISTIC_S = 30.0  # CP-SAT's deterministic time limit (machine-independent units)
 ROUNDS = 6              # alternating improvements of the upper bound
@@ -40,21 +43,28 @@ class RelayTooLarge(ValueError):
 
 @dataclass(frozen=True)
 class Relay:
-    """The mid place and end slot of each model (row), and the longest walk they give."""
+    """The mid place and end slot of each model (row), and the longest walk they give.
+
+    `exact`: `bottleneck` is the least longest walk.  Otherwise (a large unit, bounds apart)
+    it is a bound on it on the side the limit asked for needs: at most the limit (a relay
+    with every walk no longer exists: this one) or more than it (none exists)."""
 
     mids: tuple[int, ...]
     ends: tuple[int, ...]
     bottleneck: float
     worst_model: int
+    exact: bool = True
 
 
 def relay_assignment(a: np.ndarray, b: np.ndarray, mid_ok: np.ndarray, end_ok: np.ndarray,
-                     ends: tuple[int, ...] | None = None) -> Relay:
+                     ends: tuple[int, ...] | None = None, limit: float = math.inf) -> Relay:
     """The relay minimising the longest walk a[i, mid] + b[mid, end].
 
     `a` is (models, mid places), `b` (mid places, end slots); `mid_ok[i, j]` and
     `end_ok[i, k]` say which places and slots model i may take; `ends` fixes each model's end
-    slot.  An infinite bottleneck means no allowed relay has finite walks.
+    slot.  An infinite bottleneck means no allowed relay has finite walks.  Above
+    EXACT_MODELS models, when the bounds differ, only whether the least longest walk is
+    within `limit` is decided (`Relay.exact` False).
     """
     n = a.shape[0]
     if n == 0:
@@ -67,7 +77,26 @@ def relay_assignment(a: np.ndarray, b: np.ndarray, mid_ok: np.ndarray, end_ok: n
     lower = _lower_bound(a, b, mid_ok, end_ok)
     if not np.isfinite(upper.bottleneck) or lower >= upper.bottleneck:
         return upper
-    return _exact(a, b, mid_ok, end_ok, upper)
+    if n <= EXACT_MODELS:
+        return _exact(a, b, mid_ok, end_ok, lower, upper)
+    return _at_limit(a, b, mid_ok, end_ok, lower, upper, limit)
+
+
+def _at_limit(a: np.ndarray, b: np.ndarray, mid_ok: np.ndarray, end_ok: np.ndarray,
+              lower: float, upper: Relay, limit: float) -> Relay:
+    """Whether some relay keeps every walk within `limit`, with a bound on the least
+    longest walk on that side (the exact one is left unsearched)."""
+    if upper.bottleneck <= limit:
+        return replace(upper, exact=False)  # at most this, within the limit
+    if lower > limit:
+        return replace(upper, bottleneck=lower, exact=False)  # at least this
+    walk = a[:, :, None] + b[None, :, :]
+    allowed = mid_ok[:, :, None] & end_ok[:, None, :]
+    found = _within(walk, allowed & (walk <= limit))
+    if found is not None:
+        return replace(_walks(a, b, *found), exact=False)
+    beyond = walk[allowed & (walk > limit)]  # every relay's longest walk is one of them
+    return replace(upper, bottleneck=max(lower, float(beyond.min())), exact=False)
 
 
 def _walks(a: np.ndarray, b: np.ndarray, mids: tuple[int, ...], ends: tuple[int, ...]
@@ -91,9 +120,14 @@ def _with_ends(a: np.ndarray, b: np.ndarray, mid_ok: np.ndarray, ends: tuple[int
 
 def _lower_bound(a: np.ndarray, b: np.ndarray, mid_ok: np.ndarray, end_ok: np.ndarray
                  ) -> float:
-    """The bottleneck when mid places may be shared: no relay does better."""
-    through = np.where(mid_ok[:, :, None], a[:, :, None] + b[None, :, :], np.inf).min(axis=1)
-    return bottleneck_assignment(through, end_ok).bottleneck
+    """The largest of three relaxations, each dropping one "used once": mid places shared
+    (models to end slots), end slots shared (models to places), models shared (places to
+    end slots).  No relay does better than any of them."""
+    walk = np.where(mid_ok[:, :, None] & end_ok[:, None, :], a[:, :, None] + b[None, :, :],
+                    np.inf)
+    return max(bottleneck_assignment(walk.min(axis=1)).bottleneck,
+               bottleneck_assignment(walk.min(axis=2)).bottleneck,
+               bottleneck_assignment(walk.min(axis=0)).bottleneck)
 
 
 def _alternate(a: np.ndarray, b: np.ndarray, mid_ok: np.ndarray, end_ok: np.ndarray
@@ -124,35 +158,53 @@ def _alternate(a: np.ndarray, b: np.ndarray, mid_ok: np.ndarray, end_ok: np.ndar
 
 
 def _exact(a: np.ndarray, b: np.ndarray, mid_ok: np.ndarray, end_ok: np.ndarray,
-           upper: Relay) -> Relay:
-    """CP-SAT over the triples no dearer than `upper`: one a model, a place and a slot
-    each used once, minimising the rank of the dearest."""
-    from ortools.sat.python import cp_model  # loaded when first needed
-
+           lower: float, upper: Relay) -> Relay:
+    """Binary search over the walk lengths between the bounds: is there a relay with every
+    walk at most L?  Each question is a CP-SAT feasibility model over the triples no dearer
+    than L (one a model, a place and a slot each used once)."""
     walk = a[:, :, None] + b[None, :, :]
-    usable = mid_ok[:, :, None] & end_ok[:, None, :] & (walk <= upper.bottleneck)
+    allowed = mid_ok[:, :, None] & end_ok[:, None, :]
+    levels = np.unique(walk[allowed & (walk >= lower) & (walk < upper.bottleneck)])
+    best, lo, hi = upper, 0, len(levels) - 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        found = _within(walk, allowed & (walk <= levels[mid]))
+        if found is None:
+            lo = mid + 1
+        else:
+            best = _walks(a, b, *found)
+            hi = int(np.searchsorted(levels, best.bottleneck)) - 1
+    return best
+
+
+def _within(walk: np.ndarray, usable: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """A relay using only `usable` triples (mid places, end slots), or None when none exists;
+    `RelayTooLarge` when CP-SAT can decide neither within its limits."""
+    n = walk.shape[0]
+    if not (usable.any(axis=(1, 2)).all() and usable.any(axis=(0, 2)).all()
+            and usable.any(axis=(0, 1)).all()):
+        return None  # a model, a place or a slot with no triple at all
     triples = np.argwhere(usable)
     if len(triples) > MAX_TRIPLES:
         raise RelayTooLarge(f"{len(triples)} walks to weigh")
-    values = walk[usable]
-    levels, rank = np.unique(values, return_inverse=True)
+    from ortools.sat.python import cp_model  # loaded when first needed
+
     model = cp_model.CpModel()
     chosen = [model.new_bool_var(f"t{t}") for t in range(len(triples))]
-    top = model.new_int_var(0, len(levels) - 1, "top")
     for axis in range(3):
-        for k in range(a.shape[0]):
+        for k in range(n):
             model.add_exactly_one(chosen[t] for t in np.flatnonzero(triples[:, axis] == k))
-    for t, lit in enumerate(chosen):
-        model.add(top >= int(rank[t])).only_enforce_if(lit)
-    model.minimize(top)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_deterministic_time = DETERMINISTIC_S
-    if solver.solve(model) != cp_model.OPTIMAL:
+    status = solver.solve(model)
+    if status == cp_model.INFEASIBLE:
+        return None
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise RelayTooLarge("the exact relay was not proved in time")
     picked = triples[[t for t, lit in enumerate(chosen) if solver.value(lit)]]
     order = np.argsort(picked[:, 0])
-    return _walks(a, b, tuple(picked[order, 1]), tuple(picked[order, 2]))
+    return tuple(int(v) for v in picked[order, 1]), tuple(int(v) for v in picked[order, 2])
 
 
 __all__ = ["Relay", "RelayTooLarge", "relay_assignment"]

@@ -142,6 +142,20 @@ class Walk:
         return [t for t in self.troopers_in(region)
                 if t.player != self.mover.player or t.height_in > self.mover.height_in]
 
+    def passable(self, t: Trooper, region: Region) -> bool:
+        """Whether the mover may stand within reach of `t` on some piece of the region with
+        its Silhouette wholly above or below t's (route.troopers then lets the bases overlap
+        there, A22).  The relaxed free space leaves such a trooper out; the strict one keeps
+        its whole disc (safe, and only longer)."""
+        reach = shapely.Point(t.centre).buffer(t.radius_in + self.mover.radius_in)
+        for k in region.members:
+            piece = self.surfaces.pieces[k]
+            if piece.polygon.intersects(reach) and (
+                    piece.top_in >= t.level_in + t.height_in - LEVEL_TOL_IN
+                    or piece.top_in + self.mover.height_in <= t.level_in + LEVEL_TOL_IN):
+                return True
+        return False
+
     def troopers_in(self, region: Region) -> list[Trooper]:
         return [t for t in self.scenario.units if t.id != self.mover.id
                 and self.surfaces.locate(t.centre[0], t.centre[1], t.level_in) == region.index]
@@ -155,7 +169,8 @@ class Walk:
         frame = box(-FRAME_IN, -FRAME_IN, w + FRAME_IN, d + FRAME_IN).difference(table)
         parts = [table.difference(region.area), *[self._zone(k) for k in region.members]]
         blockers = self.blockers(region)
-        if self.mover.relaxed:
+        if self.mover.relaxed:  # a free space holding every legal path: only sure blockers
+            blockers = [t for t in blockers if not self.passable(t, region)]
             parts.append(frame.buffer(r - SHRINK_IN))
             parts += [shapely.Point(t.centre).buffer(t.radius_in + r - SHRINK_IN)
                       for t in blockers]

@@ -94,6 +94,8 @@ def result_text(result: SearchResult) -> str:
         for t in result.verdict.dangerous_terrain or ():
             lines.append(f"  Dangerous Terrain test: {t['terrain']}, {t['dice']} dice"
                          + (f", {t['test']}+" if t["test"] is not None else ""))
+        for note in getattr(result.verdict, "notes", ()):
+            lines.append(f"  note: {note}")
     if "avoid" in result.family:
         lines.append(f"  kept away from Dangerous Terrain (counted as Impassable): "
                      f"{result.family['avoid']['status']} among the moves that keep away")

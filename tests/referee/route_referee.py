@@ -9,7 +9,8 @@ trooper stands on the surface under p, and
   higher than p's by more than the Silhouette's height;
 - surface: a point within r/2 of p over a surface lower than p's by more than that height;
 - table: a point of the base off the table;
-- troopers: the base overlapping an enemy's or a taller ally's (the same level only);
+- troopers: the base overlapping an enemy's or a taller ally's where the two Silhouettes
+  (cylinders on their levels) overlap in height;
 - contact (A22): where the trooper's Silhouette, a cylinder standing on the surface under the
   sample, first meets an enemy's cylinder standing on its level (`Town.contact`).
 Where the centre's own path goes up or down a cliff, the checker names the wall it walks
@@ -102,16 +103,24 @@ class Town:
                     (pts[:, 1] > self.depth)
                 table |= bool(off.any())
         climbs = bool(np.any(np.abs(np.diff(here)) > tall + 1e-9))
-        return Found(scenery, surface, table, self._troopers(me, path, r, tall), climbs)
+        return Found(scenery, surface, table, self._troopers(me, path, here, r, tall), climbs)
 
-    def _troopers(self, me: dict[str, Any], path: np.ndarray, r: float, tall: float) -> bool:
+    def _troopers(self, me: dict[str, Any], path: np.ndarray, here: np.ndarray, r: float,
+                  tall: float) -> bool:
+        """The base through an enemy's or a taller ally's where the Silhouettes overlap in
+        height by more than touching (A22); across a step, every level between."""
+        low = np.minimum(here, np.concatenate([here[:1], here[:-1]]))
+        high = np.maximum(here, np.concatenate([here[:1], here[:-1]]))
         for u in self.units:
-            if u["id"] == me["id"] or u.get("level", 0.0) != me.get("level", 0.0):
+            if u["id"] == me["id"]:
                 continue
-            if u["player"] == me["player"] and _height(u["silhouette"]) <= tall:
+            their = _height(u.get("silhouette", 2))
+            if u["player"] == me["player"] and their <= tall:
                 continue
+            level = u.get("level", 0.0)
+            beside = (low < level + their - 1e-6) & (level < high + tall - 1e-6)
             gap = np.hypot(*(path - np.asarray(u["centre"])).T) - r - u["base"] / 25.4 / 2
-            if np.any(gap < -1e-9):
+            if np.any((gap < -1e-9) & beside):
                 return True
         return False
 

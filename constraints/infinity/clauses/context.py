@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
+import numpy as np
 import shapely
 
 from constraints.core.scenario import Scenario
@@ -149,3 +150,34 @@ def nearest_pieces(ctx: RouteContext, near: Callable[[int], list[int]]
             w = int(gaps.argmin())
             found.append((leg, float(gaps[w]), ctx.walk.surfaces.pieces[ks[w]].id))
     return found
+
+
+# (t0, t1, z0, z1): over the leg's parameters [t0, t1] the base's underside runs from level z0
+# to z1 (a step, t0 == t1: the trooper goes up or down from z0 to z1 there).
+Stretch = tuple[float, float, float, float]
+
+
+def levels_along(ctx: RouteContext, leg: Leg) -> list[Stretch]:
+    """Where the base's underside is along the leg: a ladder's or the air's straight 3-D
+    segment; on a walk, the level of the region's piece under the centre (pieces are flat),
+    stepping up or down where two meet."""
+    if leg.region is None:
+        return [(0.0, 1.0, leg.start[2], leg.end[2])]
+    a, b = np.asarray(leg.start[:2]), np.asarray(leg.end[:2])
+    d = b - a
+    if float(d @ d) <= SAME_POINT_IN ** 2:
+        z = ctx.walk.level_at(leg.region, leg.start[:2])
+        return [(0.0, 1.0, z, z)]
+    spans: list[tuple[float, float, float]] = []
+    pieces = ctx.walk.surfaces.pieces
+    for k in ctx.walk.members_under(leg.line, leg.region):
+        for part in shapely.get_parts(leg.line.intersection(pieces[k].polygon)):
+            ts = (shapely.get_coordinates(part) - a) @ d / float(d @ d)
+            if len(ts):
+                spans.append((float(ts.min()), float(ts.max()), pieces[k].top_in))
+    spans.sort()
+    found: list[Stretch] = [(t0, t1, z, z) for t0, t1, z in spans]
+    for (_, end0, z0), (start1, _, z1) in zip(spans, spans[1:], strict=False):
+        if z0 != z1:  # a step between touching pieces: the Silhouette goes up or down there
+            found.append((max(end0, start1), max(end0, start1), z0, z1))
+    return found or [(0.0, 1.0, leg.start[2], leg.end[2])]

@@ -20,14 +20,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
-import shapely
-
 from constraints.core.verdict import ClauseResult
 from constraints.infinity.clauses.base import CONTACT_IN, RouteClause, RouteExample
-from constraints.infinity.clauses.context import Leg, RouteContext
+from constraints.infinity.clauses.context import Leg, RouteContext, Stretch, levels_along
 from constraints.infinity.clauses.examples import marker, rect, skill, town, trooper, walk
-from constraints.infinity.route import AIRBORNE, SAME_POINT_IN, WALKS
+from constraints.infinity.route import AIRBORNE, WALKS
 from constraints.infinity.surfaces import LEVEL_TOL_IN
 from constraints.infinity.volumes import Span, height_span, plane_span
 
@@ -51,37 +48,6 @@ def _crate(silhouette: int) -> dict:
                 troopers=(trooper("zhanshi", 8, 13 + _R, player="red",
                                   silhouette=silhouette),),
                 at=(6, 12.6 if silhouette == 2 else 13 - _R, 1.2))
-
-
-# (t0, t1, z0, z1): over the leg's parameters [t0, t1] the base's underside runs from level z0
-# to z1 (a step, t0 == t1: the trooper goes up or down from z0 to z1 there).
-Stretch = tuple[float, float, float, float]
-
-
-def levels_along(ctx: RouteContext, leg: Leg) -> list[Stretch]:
-    """Where the base's underside is along the leg: a ladder's or the air's straight 3-D
-    segment; on a walk, the level of the region's piece under the centre (pieces are flat),
-    stepping up or down where two meet."""
-    if leg.region is None:
-        return [(0.0, 1.0, leg.start[2], leg.end[2])]
-    a, b = np.asarray(leg.start[:2]), np.asarray(leg.end[:2])
-    d = b - a
-    if float(d @ d) <= SAME_POINT_IN ** 2:
-        z = ctx.walk.level_at(leg.region, leg.start[:2])
-        return [(0.0, 1.0, z, z)]
-    spans: list[tuple[float, float, float]] = []
-    pieces = ctx.walk.surfaces.pieces
-    for k in ctx.walk.members_under(leg.line, leg.region):
-        for part in shapely.get_parts(leg.line.intersection(pieces[k].polygon)):
-            ts = (shapely.get_coordinates(part) - a) @ d / float(d @ d)
-            if len(ts):
-                spans.append((float(ts.min()), float(ts.max()), pieces[k].top_in))
-    spans.sort()
-    found: list[Stretch] = [(t0, t1, z, z) for t0, t1, z in spans]
-    for (_, end0, z0), (start1, _, z1) in zip(spans, spans[1:], strict=False):
-        if z0 != z1:  # a step between touching pieces: the Silhouette goes up or down there
-            found.append((max(end0, start1), max(end0, start1), z0, z1))
-    return found or [(0.0, 1.0, leg.start[2], leg.end[2])]
 
 
 def meets(stretch: Stretch, plane: Span, low: float, high: float) -> float | None:
@@ -122,8 +88,10 @@ def first_contact(ctx: RouteContext) -> Contact | None:
             t, enemies = hit
             at = walked + t * leg.length_in
             if at < total - CONTACT_IN:
-                point = tuple(a + t * (b - a) for a, b in zip(leg.start, leg.end, strict=True))
-                return Contact(at, k, (point[0], point[1], point[2]), enemies)
+                x, y, z = (a + t * (b - a) for a, b in zip(leg.start, leg.end, strict=True))
+                if leg.region is not None:  # a walk: on the surface under the centre
+                    z = ctx.walk.level_at(leg.region, (x, y))
+                return Contact(at, k, (x, y, z), enemies)
         walked += leg.length_in
     return None
 

@@ -7,8 +7,11 @@ not S numbers: an S3 is 32 mm, lower than an S2's 40 mm); enemies are never pass
 Markers ("Models, Markers, and Tokens") count the same way: an allied marker no taller than
 the trooper is passed through (Silhouette 2 when the file gives none), an enemy marker is an
 obstacle to the route (not to Line of Fire).  Troopers standing in the same walk region
-count.  Measured: the least distance between the bases along the path (negative: they
-overlap); touching is allowed.
+count, as Silhouettes (decision A22): cylinders of their heights on their levels, so only
+where the trooper's height overlaps the other's (more than touching) do the bases count; a
+trooper on a crate passes over an enemy shorter than the crate.  Measured: the least
+distance between the bases along those parts of the path (negative: they overlap); touching
+is allowed.
 """
 
 from __future__ import annotations
@@ -17,10 +20,39 @@ import shapely
 
 from constraints.core.verdict import ClauseResult
 from constraints.infinity.clauses.base import CLEAR_TOL_IN, RouteClause, RouteExample, least
-from constraints.infinity.clauses.context import RouteContext
-from constraints.infinity.clauses.examples import marker, town, trooper, walk
+from constraints.infinity.clauses.context import Leg, RouteContext, Stretch, levels_along
+from constraints.infinity.clauses.examples import marker, rect, town, trooper, walk
+from constraints.infinity.surfaces import LEVEL_TOL_IN
+from constraints.infinity.trooper import Trooper
 
 _ACROSS = walk((4, 12, 0), (10, 12, 0))
+# Along a 1.2 in crate's edge (y 11-13), the base over it: the edge is a step for an S2.
+_ON_CRATE = walk((6, 12.9, 1.2), (9.5, 12.9, 1.2))
+
+
+def _crate(silhouette: int) -> dict:
+    """A 1.2 in crate, the trooper on it; an enemy on the ground against its side."""
+    return town(rect("crate", 5, 11, 12, 13, 1.2),
+                troopers=(trooper("other", 8, 13 + 25 / 25.4 / 2, player="red",
+                                  silhouette=silhouette),), at=(6, 12.9, 1.2))
+
+
+def _beside(leg: Leg, stretches: list[Stretch], height_in: float, other: Trooper
+            ) -> shapely.Geometry | None:
+    """The parts of the leg's centre line where the trooper's height overlaps the other's
+    by more than touching, or None."""
+    low = other.level_in - height_in + LEVEL_TOL_IN
+    high = other.level_in + other.height_in - LEVEL_TOL_IN
+    parts = []
+    for t0, t1, z0, z1 in stretches:
+        if min(z0, z1) >= high or max(z0, z1) <= low:
+            continue  # walk stretches are flat; a step spans its two levels
+        a, b = (leg.start[0] + t0 * (leg.end[0] - leg.start[0]),
+                leg.start[1] + t0 * (leg.end[1] - leg.start[1])), \
+               (leg.start[0] + t1 * (leg.end[0] - leg.start[0]),
+                leg.start[1] + t1 * (leg.end[1] - leg.start[1]))
+        parts.append(shapely.LineString([a, b]) if t1 > t0 else shapely.Point(a))
+    return shapely.union_all(parts) if parts else None
 
 
 def _other(silhouette: int, player: str = "blue") -> dict:
@@ -34,8 +66,12 @@ class Troopers(RouteClause):
         r = ctx.trooper.radius_in
         found = []
         for leg in ctx.walks():
+            stretches = levels_along(ctx, leg)
             for other in ctx.walk.blockers(ctx.walk.regions[leg.region]):  # type: ignore[index]
-                gap = float(shapely.distance(leg.line, shapely.Point(other.centre))) \
+                line = _beside(leg, stretches, ctx.trooper.height_in, other)
+                if line is None:
+                    continue  # above or below it all along the leg
+                gap = float(shapely.distance(line, shapely.Point(other.centre))) \
                     - other.radius_in - r
                 side = "enemy" if other.player != ctx.trooper.player else \
                     "ally with a taller Silhouette"
@@ -46,6 +82,10 @@ class Troopers(RouteClause):
         return least("trooper_gap", found)
 
     examples = (
+        RouteExample("on a 1.2 in crate over an enemy S1 (25 mm, below the crate's top): the "
+                     "Silhouettes do not meet", _crate(1), _ON_CRATE, False),
+        RouteExample("but not over an enemy S2 (40 mm reaches above the crate)", _crate(2),
+                     _ON_CRATE, True),
         RouteExample("through an allied S1 (25 mm, lower than 40 mm)",
                      town(troopers=(_other(1),)), _ACROSS, False),
         RouteExample("through an allied S3: 32 mm is lower than an S2's 40 mm",

@@ -78,3 +78,22 @@ def test_too_many_models_is_refused(monkeypatch):
     a = np.arange(9.0).reshape(3, 3)
     with pytest.raises(RelayTooLarge):
         relay_assignment(a, a, np.ones((3, 3), bool), np.ones((3, 3), bool))
+
+
+def test_above_the_exact_size_the_limit_is_decided_with_a_bound(monkeypatch):
+    """Past EXACT_MODELS only the side of the limit is decided: a bound no better than the
+    truth on that side (at most the limit: some relay does as well; more: none does)."""
+    monkeypatch.setattr(relay, "EXACT_MODELS", 0)
+    decided = {True: 0, False: 0}
+    offsets = np.random.default_rng(3)
+    for a, b, mid_ok, end_ok in _cases(99, 120):
+        best = brute(a, b, mid_ok, end_ok)
+        if not np.isfinite(best):
+            continue
+        limit = best + float(offsets.choice([-0.5, 0.0, 0.5]))
+        found = relay_assignment(a, b, mid_ok, end_ok, limit=limit)
+        assert (found.bottleneck <= limit) == (best <= limit)
+        assert found.bottleneck >= best - 1e-12 if best <= limit else \
+            limit < found.bottleneck <= best + 1e-12
+        decided[best <= limit] += 1
+    assert min(decided.values()) >= 10, decided

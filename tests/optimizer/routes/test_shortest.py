@@ -225,3 +225,24 @@ def test_a_shortest_route_that_meets_an_enemy_below_is_not_claimed():
                  silhouette=1)
     assert shortest_route(scenario_from_json(clear), "fusilier",
                           (7.5, 11.0, 1.2)).status == Status.OPTIMAL
+
+
+@pytest.mark.parametrize(("silhouette", "passable"), [(1, True), (2, False)])
+def test_the_relaxed_free_space_leaves_out_an_enemy_the_route_may_pass_over(silhouette,
+                                                                            passable):
+    """route.troopers judges Silhouettes (A22): from a 1.2 in crate an S2 passes over an S1
+    (25 mm) standing against it, not over an S2 (40 mm).  The relaxed free space (the bound)
+    must hold every legal path, so it leaves out an enemy some piece lets it pass over; the
+    strict one (the answer) keeps its whole disc."""
+    r = 25 / 25.4 / 2
+    data = town(rect("crate", 5, 11, 12, 13, 1.2),
+                troopers=(trooper("z", 8, 13 + r, player="red", silhouette=silhouette),),
+                at=(6, 12.5, 1.2))
+    scenario = scenario_from_json(data)
+    me, enemy = scenario.unit("fusilier"), scenario.unit("z")
+    strict, relaxed = Walk.of(scenario, me), Walk.of(scenario, me, relaxed=True)
+    region = strict.regions[strict.locate(6, 12.5, 1.2)]
+    assert strict.passable(enemy, region) == passable
+    near = shapely.Point(8, 12.9)  # over the crate, within the two bases' reach
+    assert strict.blocked(region).contains(near)
+    assert relaxed.blocked(relaxed.regions[region.index]).contains(near) != passable

@@ -25,14 +25,16 @@ Point2 = tuple[float, float]
 
 @dataclass(frozen=True)
 class RelayWalk:
-    """The longest walk under the best relay, whose it is, and its path (start, mid, end)."""
+    """The longest walk under the best relay, whose it is, and its path (start, mid, end);
+    `exact` False: a bound on it on the side of the limit (docs/rules.md §5.6)."""
 
     longest_in: float
     model: str
     path: tuple[Point2, ...]
+    exact: bool = True
 
 
-def relay_walk(ctx: MoveContext, mid: Unit, finder: PathFinder) -> RelayWalk:
+def relay_walk(ctx: MoveContext, mid: Unit, finder: PathFinder, limit: float) -> RelayWalk:
     """The longest model walk start -> mid place -> end slot under the best relay."""
     end = ctx.end_unit
     start_pts, mid_pts, end_pts = (ctx.unit.model_positions(), mid.model_positions(),
@@ -40,7 +42,7 @@ def relay_walk(ctx: MoveContext, mid: Unit, finder: PathFinder) -> RelayWalk:
     first, second = finder.lengths(start_pts, mid_pts), finder.lengths(mid_pts, end_pts)
     try:
         found = relay_assignment(first, second, allowed_pairs(ctx.unit, mid),
-                                 allowed_pairs(ctx.unit, end), chosen_slots(ctx, end))
+                                 allowed_pairs(ctx.unit, end), chosen_slots(ctx, end), limit)
     except RelayTooLarge as exc:
         raise InvalidInputError(f"the walks through the mid-move placement cannot be weighed "
                                 f"exactly ({exc}): give an assignment of the end slots",
@@ -51,4 +53,4 @@ def relay_walk(ctx: MoveContext, mid: Unit, finder: PathFinder) -> RelayWalk:
     dst = tuple(end_pts[found.ends[worst]])
     legs = list(finder.path(src, via).coords) + list(finder.path(via, dst).coords)[1:]
     return RelayWalk(found.bottleneck, ctx.unit.model_ids()[worst],
-                     tuple((float(x), float(y)) for x, y in legs))
+                     tuple((float(x), float(y)) for x, y in legs), found.exact)

@@ -149,10 +149,12 @@ class ModelPath(Clause):
         limit = self.number("mob_factor") * ctx.mobility_in
         finder = walking_paths(ctx.scenario, ctx.unit, self.number("spacing_in"), limit)
         if ctx.mid_unit is not None:  # seed 000: measured start -> mid-move place -> end
-            walk = relay_walk(ctx, ctx.mid_unit, finder)
-            message = (f"model {walk.model} must walk {walk.longest_in:.3f}\" through its "
-                       f"mid-move place, around obstructions, under the best assignment, "
-                       f"limit {limit:.3f}\"")
+            walk = relay_walk(ctx, ctx.mid_unit, finder, limit)
+            bound = "" if walk.exact else "at least " if walk.longest_in > limit else \
+                "at most "
+            message = (f"under the best assignment the longest walk through the mid-move "
+                       f"places, around obstructions, is {bound}{walk.longest_in:.3f}\" "
+                       f"(model {walk.model}), limit {limit:.3f}\"")
             return self.result("model_path", walk.longest_in, limit,
                                within(walk.longest_in, limit), message, walk.path)
         start_pts, end_pts = ctx.unit.model_positions(), end.model_positions()

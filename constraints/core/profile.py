@@ -67,12 +67,14 @@ class RulesProfile:
         violations: list[Violation] = []
         measurements: dict[str, float] = {}
         readings: list[Reading] = []
+        undecided: list[str] = []
         for spec in self.manoeuvres[manoeuvre]:
             found = spec.bound_to(self).check(ctx)
             measurements.update(found.measurements)
             violations.extend(found.violations)
             readings.extend(found.readings)
-        return ClauseResult(measurements, tuple(violations), tuple(readings))
+            undecided.extend(found.undecided)
+        return ClauseResult(measurements, tuple(violations), tuple(readings), tuple(undecided))
 
     def clauses(self, manoeuvre: str) -> list[Clause]:
         """The manoeuvre's clauses, bound to this profile's parameters."""

@@ -64,6 +64,9 @@ class ClauseResult:
     measurements: dict[str, float] = field(default_factory=dict)
     violations: tuple[Violation, ...] = ()
     readings: tuple[Reading, ...] = ()
+    # Why the clause could neither pass nor break the move (a measure it could not decide
+    # within its limits): the verdict is then "not proved" unless another clause breaks.
+    undecided: tuple[str, ...] = ()
 
 
 def measurement(clause_id: str, name: str, value: float, limit: float, legal: bool,

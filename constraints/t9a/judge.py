@@ -19,6 +19,9 @@ def judge(ctx: MoveContext) -> Verdict:
                    readings=found.readings,
                    dangerous_terrain=tuple(t.to_json() for t in move_tests(ctx)),
                    notes=unchecked_mid(ctx),
+                   # Undecided and nothing broken: neither legal nor illegal is proved.
+                   not_proved="; ".join(found.undecided)
+                   if found.undecided and not found.violations else None,
                    models_of=end.model_places, poses=_poses(ctx))
 
 

@@ -73,11 +73,17 @@ def test_no_note_where_nothing_is_dangerous_or_no_march():
     assert check_move(scenario_from_json(SCENARIO), move_from_json(near)).notes == ()
 
 
-def test_a_unit_too_large_to_weigh_names_mid(monkeypatch):
+def test_walks_too_many_to_weigh_are_not_proved_not_bad_input(monkeypatch, tmp_path, capsys):
+    """A well-formed move the checker cannot decide is NOT PROVED (exit 1), with the reason;
+    an exception would call the player's file malformed."""
     monkeypatch.setattr(relay, "MAX_MODELS", 3)
-    with pytest.raises(InvalidInputError) as caught:
-        check_move(scenario_from_json(SCENARIO), move_from_json(THROUGH))
-    assert caught.value.path == "$.mid"
+    verdict = check_move(scenario_from_json(SCENARIO), move_from_json(THROUGH))
+    assert verdict.status == "not_proved" and not verdict.violations
+    assert "t9a.reform.model_path" in verdict.not_proved and "assignment" in verdict.not_proved
+    (tmp_path / "s.json").write_text(json.dumps(SCENARIO))
+    (tmp_path / "m.json").write_text(json.dumps(THROUGH))
+    assert main(["check", str(tmp_path / "s.json"), str(tmp_path / "m.json")]) == 1
+    assert "NOT PROVED" in capsys.readouterr().out
 
 
 def test_check_on_the_command_line(tmp_path, capsys):

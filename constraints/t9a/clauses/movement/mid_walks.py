@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from constraints.errors import InvalidInputError
 from constraints.geometry.paths import PathFinder
 from constraints.geometry.relay import RelayTooLarge, relay_assignment
 from constraints.rank_and_file.unit import Unit
@@ -34,8 +33,10 @@ class RelayWalk:
     exact: bool = True
 
 
-def relay_walk(ctx: MoveContext, mid: Unit, finder: PathFinder, limit: float) -> RelayWalk:
-    """The longest model walk start -> mid place -> end slot under the best relay."""
+def relay_walk(ctx: MoveContext, mid: Unit, finder: PathFinder,
+               limit: float) -> RelayWalk | str:
+    """The longest model walk start -> mid place -> end slot under the best relay; or why
+    it could not be weighed (a large unit whose best walk is too near the limit to tell)."""
     end = ctx.end_unit
     start_pts, mid_pts, end_pts = (ctx.unit.model_positions(), mid.model_positions(),
                                    end.model_positions())
@@ -44,9 +45,9 @@ def relay_walk(ctx: MoveContext, mid: Unit, finder: PathFinder, limit: float) ->
         found = relay_assignment(first, second, allowed_pairs(ctx.unit, mid),
                                  allowed_pairs(ctx.unit, end), chosen_slots(ctx, end), limit)
     except RelayTooLarge as exc:
-        raise InvalidInputError(f"the walks through the mid-move placement cannot be weighed "
-                                f"exactly ({exc}): give an assignment of the end slots",
-                                path="$.mid") from None
+        return (f"the walks through the mid-move placement could not be weighed against "
+                f"the limit ({exc}); a move that gives its `assignment` (the end slots) is "
+                "weighed exactly")
     worst = found.worst_model
     src = tuple(start_pts[worst])
     via = tuple(mid_pts[found.mids[worst]])

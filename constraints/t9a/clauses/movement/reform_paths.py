@@ -150,6 +150,8 @@ class ModelPath(Clause):
         finder = walking_paths(ctx.scenario, ctx.unit, self.number("spacing_in"), limit)
         if ctx.mid_unit is not None:  # seed 000: measured start -> mid-move place -> end
             walk = relay_walk(ctx, ctx.mid_unit, finder, limit)
+            if isinstance(walk, str):  # neither within the limit nor beyond it, proved
+                return ClauseResult(undecided=(f"{self.id}: {walk}",))
             bound = "" if walk.exact else "at least " if walk.longest_in > limit else \
                 "at most "
             message = (f"under the best assignment the longest walk through the mid-move "

@@ -15,7 +15,9 @@ test_compiled.py), and records of the model's fields, which the readers turn int
 rulebook's values.  The file is named by a hash of the models' source, pydantic-core and
 Python: a model edited, or pydantic upgraded, is built anew.  A folder that cannot be
 written only means the validator is built each run; a schema that cannot be stood in for
-(a check without a stand-in) is validated by the model itself.
+(a check without a stand-in) is validated by the model itself.  The stored files are
+pickles, trusted as Python trusts the `.pyc` files beside them: whoever can write the
+package's folder can change its code anyway.
 """
 
 from __future__ import annotations

@@ -19,7 +19,10 @@ with a circumscribed buffer, swept along the leg), and the end rectangle on the 
 best point per option, options in objective order, each confirmed by the whfb7 checker.
 
 Columns: the search's time, status and value; the brute force's time, ways judged and grid
-value; the peer's time, checks and value; the ratios brute / search and peer / search.
+value; the peer's time, checks and value; how far the search's value is behind the peer's
+(inches, exactly; negative: the search is better); the ratios brute / search and peer /
+search.  A summary line follows: OPTIMAL count, cases at least as good as the peer, the
+median peer / search time ratio.
 """
 
 from __future__ import annotations
@@ -281,8 +284,9 @@ def main() -> None:
     wheel_step, leg_step = (15, 0.5) if args.quick else (5, 0.1)
     wanted = None if args.cases is None else set(args.cases.split(","))
     print("| case | search (s) | status | value | brute force (s) | judged | grid value "
-          "| peer (s) | checks | peer value | brute / search | peer / search |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| peer (s) | checks | peer value | search - peer | brute / search | peer / search |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    ratios, optimal, as_good, count = [], 0, 0, 0
     for name, scenario, unit_id, manoeuvre, objective in cases():
         if wanted is not None and name not in wanted:
             continue
@@ -297,9 +301,35 @@ def main() -> None:
         near = "-" if geometry is None else f"{geometry:.3f}"
         ratio = brute_s / took if took > 0 else math.inf
         peer_ratio = peer_s / took if took > 0 else math.inf
+        gain = _behind(objective, result.value, geometry)
+        count += 1
+        optimal += str(result.status) == "OPTIMAL"
+        as_good += gain is not None and gain <= AS_GOOD_IN
+        ratios.append(peer_ratio)
+        shown = "-" if gain is None else f"{gain:+.2e}"
         print(f"| {name} | {took:.2f} | {result.status} | {value} | {brute_s:.2f} | "
-              f"{judged} | {best} | {peer_s:.2f} | {checks} | {near} | {ratio:.1f}x | "
-              f"{peer_ratio:.1f}x |", flush=True)
+              f"{judged} | {best} | {peer_s:.2f} | {checks} | {near} | {shown} | "
+              f"{ratio:.1f}x | {peer_ratio:.1f}x |", flush=True)
+    if count:
+        print(f"\nOPTIMAL {optimal}/{count}; at least as good as the peer (within "
+              f"{AS_GOOD_IN:g}\") {as_good}/{count}; median peer / search "
+              f"{float(np.median(ratios)):.2f}x; search faster on "
+              f"{sum(r >= 1.0 for r in ratios)}/{count}")
+
+
+# "At least as good": the search's value behind the peer's by at most this (float noise).
+AS_GOOD_IN = 1e-9
+
+
+def _behind(objective: Objective, search: float | None, peer_value: float | None
+            ) -> float | None:
+    """How far the search's value is behind the peer's (inches; negative: ahead; None when
+    either has none, -inf when only the search has one)."""
+    if search is None:
+        return None
+    if peer_value is None:
+        return -math.inf
+    return peer_value - search if objective.name == "forward" else search - peer_value
 
 
 if __name__ == "__main__":

@@ -48,9 +48,9 @@ if TYPE_CHECKING:
         is_legal,
     )
     from optimizer.nudge import Loss, NudgeFound, NudgeResult, least_nudge, resolve
+    from optimizer.pictures.picture import render
     from optimizer.pose_mask import legal_mask
     from optimizer.queries import LegalMoves, legal_moves, legal_region, nearest_legal
-    from optimizer.render.picture import render
     from optimizer.routes import ReachableArea, RouteResult, reachable_area, shortest_route
     from optimizer.routes.sight import line_of_fire, route_exposure
     from optimizer.search.explain import reach, why_not
@@ -103,7 +103,7 @@ _HOMES = {
     "shortest_route": "optimizer.routes",
     "line_of_fire": "optimizer.routes.sight",
     "route_exposure": "optimizer.routes.sight",
-    "render": "optimizer.render.picture",
+    "render": "optimizer.pictures.picture",
     "reach": "optimizer.search.explain",
     "why_not": "optimizer.search.explain",
     "Objective": "optimizer.search.objectives",

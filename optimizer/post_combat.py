@@ -27,6 +27,7 @@ from constraints.sat.lattice import Lattice
 from constraints.t9a.checker import check_move
 from constraints.t9a.moves import Manoeuvre, Move
 from optimizer.search.objectives import Objective
+from optimizer.search.proof import Proof
 from optimizer.search.result import SearchResult
 
 MANOEUVRE = "post_combat_pivot"
@@ -54,33 +55,34 @@ def best_pivot(scenario: Scenario, unit_id: str, objective: Objective, *,
     refused = tuple(c.id for c in scenario.profile.clauses(MANOEUVRE)
                     if c.refuses_every_move(scenario, unit))
     if refused:
-        return SearchResult(Status.INFEASIBLE, objective, None, None, lattice,
-                            time.monotonic() - started, blocking=refused, family=_family())
+        return SearchResult(objective, None, lattice, time.monotonic() - started,
+                            Proof(Status.INFEASIBLE, refused=True, family=_family()),
+                            blocking=refused)
     ideal = _ideal_pivot(unit.pose.centre, unit.pose.facing_deg, objective)
     ranked = sorted({round(ideal, 9)} | {float(k) for k in range(-179, 181)},
                     key=lambda p: (_rank(unit, objective, p), abs(p)))
     blocking: set[str] = set()
     for pivot in ranked:
         if time.monotonic() - started > time_limit_s:
-            return SearchResult(Status.TIMEOUT, objective, None, None, lattice,
-                                time.monotonic() - started, stopped_by="wall_clock",
-                                family=_family())
+            return SearchResult(objective, None, lattice, time.monotonic() - started,
+                                Proof(Status.TIMEOUT, stopped_by="wall_clock",
+                                      family=_family()))
         move = Move(unit_id, Manoeuvre.POST_COMBAT_PIVOT, pivot_deg=pivot)
         verdict = check_move(scenario, move)
         if verdict.legal:
             value = _value(objective, verdict.end_centre, verdict.end_facing_deg)
             exact = value <= 1e-9
-            return SearchResult(Status.OPTIMAL, objective, value, 0.0 if exact else None,
-                                lattice, time.monotonic() - started, move=move,
-                                verdict=verdict, family=_family(),
-                                family_status=Status.OPTIMAL)
+            proof = Proof(Status.OPTIMAL, bound=0.0 if exact else None, family=_family(),
+                          family_claim=Status.OPTIMAL)
+            return SearchResult(objective, value, lattice, time.monotonic() - started, proof,
+                                move=move, verdict=verdict)
         blocking.update(verdict.clauses())
-    return SearchResult(Status.INFEASIBLE, objective, None, None, lattice,
-                        time.monotonic() - started, blocking=tuple(sorted(blocking)),
-                        family=_family())
+    return SearchResult(objective, None, lattice, time.monotonic() - started,
+                        Proof(Status.INFEASIBLE, family=_family()),
+                        blocking=tuple(sorted(blocking)))
 
 
-def _family() -> dict[str, str]:
+def _family() -> dict[str, object]:
     return {"ways": "a pivot of whole degrees from the start facing, or the exact one the "
                     "objective asks for"}
 

@@ -268,3 +268,14 @@ def test_a_query_a_system_does_not_serve_is_refused(system: str, query: str, cal
 def test_every_public_name_resolves() -> None:
     for name in optimizer.__all__:
         assert getattr(optimizer, name) is not None, name
+
+
+def test_render_is_a_function_whatever_was_imported_before() -> None:
+    """The pictures package has its own name, so importing it never turns `render` into a
+    module (Python sets a package as an attribute of its parent on import)."""
+    import types
+
+    import optimizer.pictures  # noqa: F401
+    from optimizer import render as found
+
+    assert callable(found) and not isinstance(found, types.ModuleType)

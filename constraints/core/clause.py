@@ -17,7 +17,7 @@ of clauses is the union of the registered profiles', keyed by id
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
@@ -96,11 +96,33 @@ class Judges(StrEnum):
     UNSTATED = "unstated"   # not said: no search over ways runs under it
 
 
-class Clause(ABC, Generic[Ctx, WayCtx]):
-    """A rule clause bound to a profile's parameters, judging moves of the context `Ctx`
-    (and, where it judges ways of several wheels, encoding on `WayCtx`)."""
+class RuleClause(ABC, Generic[Ctx]):
+    """One rule clause of any kind (a move's, a nudge's, a Combat Reform's, a route's): its
+    exact `check` on the context its checker hands it (`Ctx`), naming itself (`id`) in every
+    violation, and its table of examples taken from the rule text (`examples`, run for every
+    clause of every registered system by tests/conformance/test_rule_examples.py)."""
 
-    examples: ClassVar[tuple[RuleExample, ...]] = ()
+    id: str
+    examples: ClassVar[Sequence[object]] = ()
+
+    @abstractmethod
+    def check(self, ctx: Ctx) -> ClauseResult:
+        """Measure what `ctx` holds against this clause, exactly."""
+
+    def result(self, name: str, measured: float, limit: float, legal: bool, message: str,
+               witness: tuple[Point, ...] = (), dimension: str = "in") -> ClauseResult:
+        """One measurement, and a violation carrying it when the clause is broken."""
+        return measurement(self.id, name, measured, limit, legal, message, witness,
+                           dimension)
+
+
+class Clause(RuleClause[Ctx], Generic[Ctx, WayCtx]):
+    """A Move Manoeuvre's rule clause, bound to a profile's parameters (its id too: one class
+    may serve several ids), judging moves of the context `Ctx` and searched through its
+    encodings, masks and regions (and, where it judges ways of several wheels, encoding on
+    `WayCtx`)."""
+
+    examples: ClassVar[Sequence[RuleExample]] = ()
     # A search over ways with several wheels encodes a clause that judges the way with
     # `encode_ways` and one that judges the end pose with `encode`; a clause that does not
     # say (a new one, by default) keeps such a search from running, and the answer its bound.
@@ -113,10 +135,6 @@ class Clause(ABC, Generic[Ctx, WayCtx]):
         self.id = spec.id
         self.params: dict[str, ParamValue] = {name: profile.param(key)
                                               for name, key in spec.bind.items()}
-
-    @abstractmethod
-    def check(self, ctx: Ctx) -> ClauseResult:
-        """Measure the move against this clause, exactly."""
 
     def encode(self, ectx: EncodeContext) -> None:
         """Post this clause's CP-SAT rows (sound: every accepted pose passes `check`)."""
@@ -185,8 +203,3 @@ class Clause(ABC, Generic[Ctx, WayCtx]):
         """The clause's distance limit for `unit`, where it has one (mob_factor x Mob)."""
         return self.number("mob_factor") * unit.mobility_in
 
-    def result(self, name: str, measured: float, limit: float, legal: bool, message: str,
-               witness: tuple[Point, ...] = (), dimension: str = "in") -> ClauseResult:
-        """One measurement, and a violation carrying it when the clause is broken."""
-        return measurement(self.id, name, measured, limit, legal, message, witness,
-                           dimension)

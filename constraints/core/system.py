@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from constraints.core.profile import RulesProfile, find_profile, register_profile
 from constraints.core.scenario import Feature, Scenario
@@ -32,7 +32,7 @@ class System(Generic[U, M, V]):
     terrain_kinds: tuple[str, ...]
     # One `units[]` entry of a scenario, as its validated model (constraints/schema/units.py)
     # and the JSON path for the checks the model cannot make (slots, geometry).
-    read_unit: Callable[[Any, str], U]
+    read_unit: Callable[[object, str], U]
     unit_to_json: Callable[[U], dict[str, object]]
     named_ids: Callable[[U], list[tuple[str, str]]]  # (JSON path suffix, id) a unit holds
     read_move: Callable[[object], M]                 # a move file's JSON
@@ -40,7 +40,7 @@ class System(Generic[U, M, V]):
     # A system whose terrain is not flat polygons (Infinity's scenery has heights, levels
     # and ladders) reads and writes its own entries and judges its own placement (troopers
     # on different levels may share x, y); None: the shared readers below.
-    read_terrain: Callable[[Any, str], Feature] | None = None
+    read_terrain: Callable[[object, str], Feature] | None = None
     terrain_to_json: Callable[[Feature], dict[str, object]] | None = None
     check_placement: Callable[[Scenario[U]], None] | None = None
     # The class of the values `check` judges (a unit's move; an Infinity trooper's route),
@@ -48,6 +48,11 @@ class System(Generic[U, M, V]):
     # a query outside them is bad input for this system, said in one line (`require`).
     move_type: type | None = None
     queries: frozenset[str] = frozenset()
+    # Its clauses that are not a Move Manoeuvre's (nudges, Combat Reforms, routes): per kind,
+    # the module holding `CLAUSES` and `judge_example` (how a rule example is judged by the
+    # clause alone and by the whole checker), imported only by who asks (the conformance
+    # suite), so that start-up loads none of them.
+    clause_kinds: tuple[str, ...] = ()
 
     def require(self, query: str, rules: str) -> None:
         """Raise `InvalidInputError` unless `query` serves this system's scenarios."""

@@ -116,6 +116,9 @@ class Verdict:
         default=None, compare=False, repr=False)
     # The unit's pose after the Pivot and after each step (a move with steps), for animation.
     poses: tuple[Pose, ...] | None = None
+    # What the checker did not judge and the answer should say (a T9A Reform's unstated
+    # placement mid-move, say); written as `notes` when there are any.
+    notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.not_proved is not None and self.violations:
@@ -166,6 +169,8 @@ class Verdict:
             out["referee"] = self.referee.to_json()
         if self.dangerous_terrain is not None:
             out["dangerous_terrain"] = [dict(t) for t in self.dangerous_terrain]
+        if self.notes:
+            out["notes"] = list(self.notes)
         return out
 
     def refereed(self, tolerance: float | None) -> Verdict:

@@ -56,6 +56,11 @@ class Relaxation(Protocol):
 
     weights: np.ndarray  # per parameter, inches per radian: which parameter to split first
 
+    @property
+    def max_boxes(self) -> int | None:
+        """The boxes a certificate may judge (None: the search's default)."""
+        ...
+
     def initial(self) -> tuple[np.ndarray, np.ndarray]:
         """Boxes (mid points, half widths) covering every way."""
         ...

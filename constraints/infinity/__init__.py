@@ -55,5 +55,5 @@ QUERIES = frozenset({"check_move", "is_legal", "check_route", "shortest_route",
 SYSTEM = System[Trooper, Route, "RouteVerdict"](
     "infinity", (PROFILE,), TERRAIN_KINDS, read_trooper, trooper_to_json, named_ids,
     route_from_json, check_route, read_terrain, terrain_to_json, check_placement,
-    move_type=Route, queries=QUERIES)
+    move_type=Route, queries=QUERIES, clause_kinds=("constraints.infinity.clauses.judged",))
 register_system(SYSTEM)

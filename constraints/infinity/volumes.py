@@ -77,3 +77,45 @@ def sweep(a: Point3, b: Point3, height_in: float, solids: tuple[Scenery, ...]) -
             near = nearest_points(line, s.shape)[0]
             best = Clearance(gap, s.id, (float(near.x), float(near.y)))
     return best
+
+
+# --- Silhouette contact between troopers on any levels (decision A22; docs/rules.md §13.4) --
+
+Span = tuple[float, float]
+
+
+def plane_span(a: tuple[float, ...], b: tuple[float, ...], centre: tuple[float, float],
+               reach_in: float) -> Span | None:
+    """The parameters t in [0, 1] where the point a + t (b - a) is within `reach_in` of
+    `centre` in the plane (touching included), or None: one interval, the disc being
+    convex."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    fx, fy = a[0] - centre[0], a[1] - centre[1]
+    qa, qb, qc = dx * dx + dy * dy, 2.0 * (fx * dx + fy * dy), fx * fx + fy * fy - reach_in ** 2
+    if qa == 0.0:
+        return (0.0, 1.0) if qc <= 0.0 else None
+    disc = qb * qb - 4.0 * qa * qc
+    if disc < 0.0:
+        return None
+    root = math.sqrt(disc)
+    t0, t1 = max(0.0, (-qb - root) / (2.0 * qa)), min(1.0, (-qb + root) / (2.0 * qa))
+    return (t0, t1) if t0 <= t1 else None
+
+
+def height_span(z0: float, z1: float, low: float, high: float, span: Span = (0.0, 1.0)
+                ) -> Span | None:
+    """The parameters t in `span` where z0 + t (z1 - z0) lies in [low, high], or None."""
+    t0, t1 = span
+    if abs(z1 - z0) <= 1e-15:
+        return span if low <= z0 <= high else None
+    lo, hi = sorted(((low - z0) / (z1 - z0), (high - z0) / (z1 - z0)))
+    t0, t1 = max(t0, lo), min(t1, hi)
+    return (t0, t1) if t0 <= t1 else None
+
+
+def cylinders_meet(z: float, height_in: float, other_z: float, other_height_in: float,
+                   tolerance_in: float = LEVEL_TOL_IN) -> bool:
+    """Whether two upright cylinders standing at z and other_z overlap or touch in height
+    (the plane is asked separately)."""
+    return z <= other_z + other_height_in + tolerance_in and \
+        other_z <= z + height_in + tolerance_in

@@ -45,6 +45,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -251,6 +252,8 @@ def _way_cells(window: float) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
 class MarchReach:
     """Boxes of (h, p, q) (radians, relative to the start facing)."""
 
+    max_boxes: ClassVar[int | None] = None  # a certificate judges the search's default
+
     def __init__(self, shape: SnakingShape) -> None:
         self.shape = shape
         # Inches per radian: how fast a piece moves or grows with each parameter.
@@ -267,6 +270,8 @@ class MarchReach:
 
 class AdvanceReach:
     """Boxes of (phi, h, p, q): the Pivot, then the March's parameters from its heading."""
+
+    max_boxes: ClassVar[int | None] = None  # a certificate judges the search's default
 
     def __init__(self, shape: SnakingShape) -> None:
         self.shape = shape

@@ -189,6 +189,8 @@ def not_mobility(data: Any) -> Any:
 def t9a_move_keys(self: Any) -> Any:
     """Which keys go with which T9A manoeuvre."""
     given = self.model_fields_set
+    if "mid" in given and self.manoeuvre != "reform":
+        raise refuse("mid", "only a Reform places the unit mid-move (Dangerous Terrain)")
     if self.manoeuvre == "post_combat_pivot" and given & {"steps", "files", "centre",
                                                            "facing"}:
         extra = sorted(given & {"steps", "files", "centre", "facing"})[0]

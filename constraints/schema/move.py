@@ -47,6 +47,16 @@ Assignment = dict[Text, Slot]
 """Where each model ends: model id -> [rank, file]."""
 
 
+class Mid(FileModel):
+    """Where a Reform places the unit mid-move (seed 000, "Mid-Reform Move Actions"), as
+    when it enters Dangerous Terrain: its centre, facing and files (default: the files it
+    starts with)."""
+
+    centre: Point
+    facing: Angle
+    files: Files | None = None
+
+
 class T9AMove(FileModel):
     """A T9A Move Manoeuvre: an Advance or March (steps, or an end pose to reach), a Reform
     (files, centre, facing) or a Post-Combat Pivot (pivot only)."""
@@ -60,6 +70,7 @@ class T9AMove(FileModel):
     centre: Point | None = None
     facing: Angle | None = None
     assignment: Assignment | None = None
+    mid: Mid | None = None
 
     @model_validator(mode="after")
     def _keys_of_the_manoeuvre(self) -> T9AMove:
@@ -71,6 +82,7 @@ class T9AMove(FileModel):
             when_manoeuvre(["post_combat_pivot"], forbidden(["steps", "files", "centre",
                                                              "facing"])),
             when_manoeuvre(["march", "reform"], forbidden(["pivot"])),
+            when_manoeuvre(["advance", "march", "post_combat_pivot"], forbidden(["mid"])),
             when_manoeuvre(["reform"], forbidden(["steps"])),
             when_manoeuvre(["advance", "march"], {
                 "dependentRequired": {"centre": ["facing"], "facing": ["centre"]},

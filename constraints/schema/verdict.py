@@ -93,6 +93,10 @@ class MoveVerdict(ResultModel):
     not_proved: str | None = None
     referee: RefereeCall | None = None
     dangerous_terrain: list[DangerousTest] | None = None
+    notes: list[str] | None = Field(
+        default=None, description="what the checker did not judge (a T9A Light Troops "
+        "Reform beyond Mob that states no placement mid-move: Dangerous Terrain judged at "
+        "its end only)")
     warnings: list[str] | None = None
 
 

@@ -20,5 +20,7 @@ QUERIES = frozenset({"check_move", "is_legal", "legal_moves", "legal_region", "l
 
 SYSTEM = System[Unit, Move, Verdict](
     "t9a", T9A_PROFILES, TERRAIN_KINDS, read_unit, unit_to_json, named_ids, move_from_json,
-    check_move, move_type=Move, queries=QUERIES)
+    check_move, move_type=Move, queries=QUERIES,
+    clause_kinds=("constraints.t9a.clauses.nudge.judged",
+                  "constraints.t9a.clauses.combat_reform.judged"))
 register_system(SYSTEM)

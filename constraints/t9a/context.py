@@ -50,6 +50,16 @@ class MoveContext:
         return self.unit.with_formation(self.end_formation).with_pose(self.end_pose)
 
     @cached_property
+    def mid_unit(self) -> Unit | None:
+        """Where a Reform places the unit mid-move (the move's `mid`), or None."""
+        mid = self.move.mid
+        if mid is None:
+            return None
+        formation = self.unit.formation if mid.files is None else \
+            self.unit.formation.reformed(mid.files)
+        return self.unit.with_formation(formation).with_pose(Pose(mid.centre, mid.facing_deg))
+
+    @cached_property
     def pivoted_unit(self) -> Unit:
         return self.unit.with_pose(self.trajectory.after_pivot)
 

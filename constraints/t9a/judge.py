@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from constraints.core.scenario import Pose
 from constraints.core.verdict import Verdict
-from constraints.t9a.clauses.movement.dangerous_terrain import move_tests
+from constraints.t9a.clauses.movement.dangerous_terrain import move_tests, unchecked_mid
 from constraints.t9a.context import MoveContext
 
 
@@ -18,6 +18,7 @@ def judge(ctx: MoveContext) -> Verdict:
                    end.files, end.corners(), found.violations, found.measurements,
                    readings=found.readings,
                    dangerous_terrain=tuple(t.to_json() for t in move_tests(ctx)),
+                   notes=unchecked_mid(ctx),
                    models_of=end.model_places, poses=_poses(ctx))
 
 

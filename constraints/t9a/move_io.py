@@ -9,7 +9,7 @@ from typing import Any
 from constraints.core.jsonread import read_json
 from constraints.errors import InvalidInputError
 from constraints.rank_and_file.steps import steps_from_model
-from constraints.t9a.moves import Manoeuvre, Move
+from constraints.t9a.moves import Manoeuvre, MidPlacement, Move
 
 
 def load_move(path: str | Path) -> Move:
@@ -34,5 +34,7 @@ def move_from_model(model: Any) -> Move:
                 centre=None if model.centre is None else tuple(model.centre),
                 facing_deg=model.facing,
                 assignment=None if model.assignment is None else tuple(
-                    (key, tuple(slot)) for key, slot in model.assignment.items()))
+                    (key, tuple(slot)) for key, slot in model.assignment.items()),
+                mid=None if model.mid is None else MidPlacement(
+                    tuple(model.mid.centre), model.mid.facing, model.mid.files))
 

@@ -23,7 +23,7 @@ from constraints.rank_and_file.steps import (
 )
 
 __all__ = ["MANOEUVRES", "MAX_FORWARD_IN", "MAX_PIVOT_DEG", "MAX_STEPS", "MAX_WHEEL_DEG",
-           "Manoeuvre", "Move", "Step", "StepKind", "forward", "wheel"]
+           "Manoeuvre", "MidPlacement", "Move", "Step", "StepKind", "forward", "wheel"]
 
 MAX_PIVOT_DEG = 360.0
 # A T9A move's steps: Snaking Forward Moves (a turn on the spot is Warhammer's).
@@ -59,12 +59,36 @@ MANOEUVRES = tuple(m.value for m in Manoeuvre)
 
 
 @dataclass(frozen=True)
+class MidPlacement:
+    """Where a Reform places the unit mid-move (seed 000, "Mid-Reform Move Actions"): its
+    centre, facing and files (None: the files it starts with)."""
+
+    centre: Point
+    facing_deg: float
+    files: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "centre", point(self.centre, "mid.centre"))
+        object.__setattr__(self, "facing_deg", number(self.facing_deg, "mid.facing"))
+        if self.files is not None:
+            object.__setattr__(self, "files", whole(self.files, "mid.files", minimum=1,
+                                                    maximum=MAX_MODELS))
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"centre": list(self.centre), "facing": self.facing_deg}
+        if self.files is not None:
+            out["files"] = self.files
+        return out
+
+
+@dataclass(frozen=True)
 class Move:
     """A proposed Move Manoeuvre of one unit (docs/formats.md "Move").
 
     `steps` and `pivot_deg` describe Advance and March; `centre`, `facing_deg` and `files`
     describe a Reform's end position (and `files` the Reorder of an Advance or March).
-    `assignment` optionally fixes the end slot of each model (model id -> slot).
+    `assignment` optionally fixes the end slot of each model (model id -> slot).  `mid`
+    states where a Reform places the unit mid-move (Dangerous Terrain, docs/rules.md §5.6).
     """
 
     unit: str
@@ -75,6 +99,7 @@ class Move:
     centre: Point | None = None
     facing_deg: float | None = None
     assignment: tuple[tuple[str, Slot], ...] | None = None
+    mid: MidPlacement | None = None
 
     def __post_init__(self) -> None:
         manoeuvre = member(Manoeuvre, self.manoeuvre, "manoeuvre", "manoeuvre")
@@ -88,7 +113,8 @@ class Move:
                  "facing_deg": None if self.facing_deg is None else
                  number(self.facing_deg, "facing_deg"),
                  "assignment": None if self.assignment is None else
-                 checked_assignment(self.assignment)}
+                 checked_assignment(self.assignment),
+                 "mid": None if self.mid is None else _mid(self.mid)}
         for name, value in fixed.items():
             object.__setattr__(self, name, value)
         _check_shape(self)
@@ -112,7 +138,16 @@ class Move:
             out["facing"] = self.facing_deg
         if self.assignment is not None:
             out["assignment"] = {k: list(v) for k, v in self.assignment}
+        if self.mid is not None:
+            out["mid"] = self.mid.to_json()
         return out
+
+
+def _mid(mid: Any) -> MidPlacement:
+    if not isinstance(mid, MidPlacement):
+        raise InvalidInputError(f"expected a MidPlacement, got {type(mid).__name__}",
+                                path="mid")
+    return mid
 
 
 def _check_shape(move: Move) -> None:
@@ -129,6 +164,8 @@ def _check_shape(move: Move) -> None:
                 raise InvalidInputError("a Post-Combat Pivot gives only its pivot (degrees)",
                                         path=name)
         return
+    if move.mid is not None and manoeuvre is not Manoeuvre.REFORM:
+        raise InvalidInputError("only a Reform places the unit mid-move", path="mid")
     if not manoeuvre.snaking and move.steps:
         raise InvalidInputError("a Reform Move has no steps: give centre, facing and files",
                                 path="steps")

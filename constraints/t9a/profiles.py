@@ -14,6 +14,7 @@ from constraints.core.profile import ClauseSpec, ParamValue, RulesProfile
 from constraints.t9a.clauses.movement.front_rank import CharactersFrontRank
 from constraints.t9a.clauses.movement.front_spacing import FrontSpacing
 from constraints.t9a.clauses.movement.heading_window import HeadingWindow
+from constraints.t9a.clauses.movement.mid_placement import MidPlacement
 from constraints.t9a.clauses.movement.pivot import PivotModelDistance
 from constraints.t9a.clauses.movement.pivot_spacing import PivotSpacing
 from constraints.t9a.clauses.movement.reform_centre import CentreTravel
@@ -78,6 +79,9 @@ _T9A_MANOEUVRES: dict[str, tuple[ClauseSpec, ...]] = {
               proper_rank_width="proper_rank_width"),
         _spec("t9a.reform.model_path", ModelPath, "Reform: model path",
               mob_factor="model_move_mob", spacing_in="mid_move_spacing_in"),
+        _spec("t9a.reform.mid_placement", MidPlacement, "Reform: placement mid-move",
+              spacing_in="mid_move_spacing_in", limit="max_file_change",
+              musician_limit="max_file_change_musician", proper_rank_width="proper_rank_width"),
         _spec("t9a.characters.front_rank", CharactersFrontRank,
               "Characters leave the front rank"),
     ) + _END,

@@ -66,6 +66,11 @@ TURNS_DEG = (90.0, -90.0, 180.0)
 MAX_WINDOW_DEG = 540.0   # past this a kind's heading window falls back on the centre's disc
 CELL = math.radians(15.0)
 TURN_BOXES = 6_000       # a one-turn kind's first boxes, at most (its cells grow to fit)
+# Boxes a certificate over every move may judge (optimizer.search.certify; its default is
+# 120,000): a one-turn kind has five parameters, and goblins.json's move to (19, 12) closed
+# only after 487,000 boxes (0.6 s; benchmarks/README.md, bench_whfb7).  A certificate that
+# cannot close still stops at certify's STUCK_BOXES.
+MAX_BOXES = 1_000_000
 FRACTIONS = 3            # cells of t, the free motion before the turn
 
 
@@ -111,6 +116,8 @@ def _formations(unit: Unit, turns: int) -> list[list[tuple[Unit, float]]]:
 class MoveReach:
     """Every whfb7 move (forward, wheels, turns in any order) within the budget: boxes of
     (kind, parameters), the kinds of the module docstring."""
+
+    max_boxes = MAX_BOXES
 
     def __init__(self, unit: Unit, budget: float, turn_cost: float) -> None:
         self.unit, self.budget, self.turn_cost = unit, budget, turn_cost

@@ -103,6 +103,8 @@ def verdict_text(verdict: Verdict) -> str:
     for t in verdict.dangerous_terrain or ():
         lines.append(f"  Dangerous Terrain test: {t['terrain']}, {t['dice']} dice"
                      + (f", {t['test']}+" if t["test"] is not None else ""))
+    for note in verdict.notes:
+        lines.append(f"  note: {note}")
     shown = ", ".join(f"{k} {v:.3f}" for k, v in verdict.measurements.items())
     lines.append(f"  measurements: {shown}")
     if verdict.referee is not None:

@@ -183,7 +183,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     from optimizer.cli.route import render_route_file
     from optimizer.cli.search import REGION_STYLE, load_drawing, region_of
     from optimizer.dispatch import require
-    from optimizer.render import check_output, render_to_file
+    from optimizer.pictures import check_output, render_to_file
 
     output = check_output(args.output)  # before the work, which may take a while
     scenario = load_scenario(args.scenario)

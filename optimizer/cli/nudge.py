@@ -33,7 +33,7 @@ def add_nudge_command(sub: Any, epilog: str | None = None) -> None:
 
 def cmd_nudge(args: argparse.Namespace) -> int:
     from optimizer.nudge import load_losses
-    from optimizer.render.output import check_output
+    from optimizer.pictures.output import check_output
 
     output = check_output(args.render) if args.render else None
     scenario = load_scenario(args.scenario)
@@ -42,7 +42,7 @@ def cmd_nudge(args: argparse.Namespace) -> int:
     answer, result = nudge_answer(scenario, losses)
     answer.print(args.json)
     if output is not None:
-        from optimizer.render.nudge import render_nudge_to_file
+        from optimizer.pictures.nudge import render_nudge_to_file
         render_nudge_to_file(result, output)
     return answer.status
 
@@ -99,7 +99,7 @@ def render_nudge_result(scenario: Scenario, path: str, output: Path) -> int:
     """Draw a `nudge --json` result: resolved again from its echoed casualties (the
     resolution is deterministic), so the picture shows every model."""
     from optimizer.nudge import losses_from_json, resolve
-    from optimizer.render.nudge import render_nudge_to_file
+    from optimizer.pictures.nudge import render_nudge_to_file
 
     data = read_json(path)
     try:

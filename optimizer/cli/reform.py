@@ -48,7 +48,7 @@ def add_reform_command(sub: Any, epilog: str | None = None) -> None:
 
 
 def cmd_combat_reform(args: argparse.Namespace) -> int:
-    from optimizer.render.output import check_output
+    from optimizer.pictures.output import check_output
 
     output = check_output(args.render) if args.render else None
     scenario = load_scenario(args.scenario)
@@ -58,7 +58,7 @@ def cmd_combat_reform(args: argparse.Namespace) -> int:
         args.unit, args.player, args.effort, args.widest, args.keep, args.joint)
     answer.print(args.json)
     if output is not None:
-        from optimizer.render.reform import render_reforms_to_file
+        from optimizer.pictures.reform import render_reforms_to_file
         render_reforms_to_file(scenario, found, output)
     return answer.status
 
@@ -112,7 +112,7 @@ def render_reform_file(scenario: Scenario, path: str, output: Any) -> int:
     from constraints.core.jsonread import read_json
     from constraints.t9a.combat_reform import placed
     from constraints.t9a.combat_reform_io import combat_reform_from_json
-    from optimizer.render.reform import render_placed_to_file
+    from optimizer.pictures.reform import render_placed_to_file
 
     data = read_json(path)
     try:

@@ -60,7 +60,7 @@ def add_route_command(sub: Any, epilog: str | None = None) -> None:
 
 
 def cmd_route(args: argparse.Namespace) -> int:
-    from optimizer.render.output import check_output
+    from optimizer.pictures.output import check_output
 
     output = check_output(args.render) if args.render else None
     scenario = load_scenario(args.scenario)
@@ -164,7 +164,7 @@ def _draw(output: Any, scenario: Any, result: RouteResult | None,
           area: ReachableArea | None, exposure: Any = None) -> None:
     if output is None:
         return
-    from optimizer.render.route import render_route_to_file
+    from optimizer.pictures.route import render_route_to_file
 
     route = result.route() if result is not None else None
     render_route_to_file(scenario, output, route,
@@ -177,7 +177,7 @@ def render_route_file(scenario: Any, path: str | None, output: Any) -> int:
     from constraints.core.jsonread import read_json
     from constraints.infinity.checker import check_route
     from constraints.infinity.route import route_from_json
-    from optimizer.render.route import render_route_to_file
+    from optimizer.pictures.route import render_route_to_file
 
     route = verdict = exposure = None
     if path:

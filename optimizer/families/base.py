@@ -32,7 +32,10 @@ from constraints.sat.lattice import Lattice
 from constraints.sat.option import Option
 
 if TYPE_CHECKING:  # the search above uses the families; these name its types only
+    from constraints.core.verdict import Verdict
     from constraints.rank_and_file.poses import EndRectangles
+    from optimizer.search.clock import Clock
+    from optimizer.search.incumbent import Incumbent
     from optimizer.search.objectives import Objective
     from optimizer.search.request import SearchRequest
     from optimizer.search.result import SearchResult
@@ -88,6 +91,9 @@ class Family(ABC, Generic[M]):
     # The batch judge of its poses (a class taking scenario, unit id, manoeuvre); None:
     # optimizer.batch.BatchJudge, which reads the clauses' own masks.
     judge_kind: type | None = None
+    # Its way templates are drawn from its own relaxation's points, not the search's lattice
+    # points (optimizer.search.more_wheels: whfb7's prefixes).
+    template_points: bool = True
     # Several options may end at one pose (a whfb7 move's turns on the spot, written as the
     # option's pivot): whether a view holds a move is asked of each, whatever its pivot.
     many_ways_per_end: bool = False
@@ -119,6 +125,14 @@ class Family(ABC, Generic[M]):
         """`judge.mask` of world centres, the k-th being an end centre of
         `chosen[inverse[k]]`."""
 
+    def starting_answer(self, request: SearchRequest, options: list[Option],
+                        reach: list[shapely.Geometry], clock: Clock
+                        ) -> tuple[Incumbent | None, list[int], dict[int, shapely.Geometry]] | None:
+        """The family's own start of a search (a legal answer, the options that might beat
+        it, their relaxed regions), or None: the shared prefilter's
+        (optimizer.search.prefilter), where the family `prefilters`."""
+        return None
+
     @abstractmethod
     def stand_still(self, options: Sequence[Option], unit: Unit) -> int | None:
         """The index of the option that, at the start centre, leaves the unit as it stands
@@ -141,6 +155,29 @@ class Family(ABC, Generic[M]):
         ways' stage headings (and of the `start` move's, its hint), where the family has
         ways (default: none)."""
         return None
+
+    def models_ways(self, request: SearchRequest) -> bool:
+        """Whether `way_search` models ways under the request's clauses (default: yes)."""
+        return True
+
+    def way_candidates(self, request: SearchRequest, wheels: int, value: float | None,
+                       deadline: float) -> tuple[M, Verdict, dict[str, object]] | None:
+        """A legal way of several wheels better than `value`, found by the family's own
+        geometry before any model, with the checker's verdict and what was looked at
+        (default: none)."""
+        return None
+
+    def refine_wheel(self, request: SearchRequest, move: M) -> tuple[M, Verdict] | None:
+        """The answer `move` with its wheel refined on the lattice's degree by the family's
+        exact geometry, with the checker's verdict (default: none)."""
+        return None
+
+    def way_template_reach(self, request: SearchRequest, wheels: int, headings: Sequence[int]
+                           ) -> tuple[Option | None, shapely.Geometry | None] | None:
+        """A template's end facing and a region holding every end centre of its ways; None
+        when no legal way follows it; (None, None) when the family does not draw it (the
+        default: its model is built)."""
+        return None, None
 
     def way_templates(self, request: SearchRequest, wheels: int, points: np.ndarray, count: int,
                       spread: int) -> list[list[int]]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import shapely
@@ -19,7 +18,7 @@ from constraints.rank_and_file.unit import Unit
 from constraints.sat.lattice import Lattice
 from constraints.sat.option import Option
 from constraints.t9a.moves import Manoeuvre, Move
-from optimizer.families.base import Family
+from optimizer.families.base import Family, PoseJudge
 from optimizer.families.snaking import angles
 
 
@@ -60,7 +59,7 @@ class ReformFamily(Family):
         chosen = np.full(len(facings), unit.files) if files is None else files
         return ReformPoses.of(unit, centres, facings, chosen.astype(int), tol)
 
-    def mask(self, judge: Any, world: np.ndarray, chosen: Sequence[Option],
+    def mask(self, judge: PoseJudge, world: np.ndarray, chosen: Sequence[Option],
              inverse: np.ndarray) -> np.ndarray:
         facings = np.array([o.facing_deg for o in chosen])[inverse]
         return judge.mask(world, facings, files=np.array([o.files for o in chosen])[inverse])

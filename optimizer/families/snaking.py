@@ -15,7 +15,7 @@ import gc
 import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
@@ -35,8 +35,12 @@ from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import HalfPlane, Lattice
 from constraints.sat.option import Option
 from constraints.t9a.moves import Manoeuvre, Move, forward, wheel
-from optimizer.families.base import Family
+from optimizer.families.base import Family, PoseJudge
 from optimizer.families.snaking_ways import WaySearch, template_reach, templates
+
+if TYPE_CHECKING:  # the search above uses the families; it names the request only
+    from constraints.core.verdict import Verdict
+    from optimizer.search.request import SearchRequest
 
 # Half-width (ticks, per unit of |normal|_1) of the band that stands for an off-axis straight
 # line (it then holds the rounded point of every point of the line).
@@ -85,7 +89,7 @@ class SnakingFamily(Family):
         pivots = np.zeros_like(facings) if turns is None else turns
         return SnakingPoses.of(unit, centres[:, 0], centres[:, 1], facings, pivots, tol)
 
-    def mask(self, judge: Any, world: np.ndarray, chosen: Sequence[Option],
+    def mask(self, judge: PoseJudge, world: np.ndarray, chosen: Sequence[Option],
              inverse: np.ndarray) -> np.ndarray:
         facings = np.array([o.facing_deg for o in chosen])[inverse]
         return judge.mask(world, facings, pivots=np.array([o.pivot_deg for o in chosen])[inverse])
@@ -99,26 +103,26 @@ class SnakingFamily(Family):
         `advance_wheel_deg`)."""
         return wheels <= 1 and (not self.pivots or lattice.advance_wheel_deg == lattice.degree)
 
-    def way_search(self, request: Any, wheels: int, deadline: float,
+    def way_search(self, request: SearchRequest, wheels: int, deadline: float,
                    around: Sequence[Sequence[int]] | None = None, margin: int = 0,
-                   start: Any = None) -> WaySearch | None:
+                   start: Move | None = None) -> WaySearch | None:
         """None under a clause that does not say what it judges (its rows might hold for
         the end pose and not for the way)."""
         if not self.models_ways(request):
             return None
         return WaySearch(request, wheels, deadline, around, margin, start)
 
-    def models_ways(self, request: Any) -> bool:
+    def models_ways(self, request: SearchRequest) -> bool:
         """Whether `way_search` models ways under the request's clauses (each says what it
         judges)."""
         return not any(clause.judges == Judges.UNSTATED for clause in request.clauses)
 
-    def way_templates(self, request: Any, wheels: int, points: np.ndarray, count: int,
+    def way_templates(self, request: SearchRequest, wheels: int, points: np.ndarray, count: int,
                       spread: int) -> list[list[int]]:
         return templates(request, wheels, points, count, spread)
 
-    def way_candidates(self, request: Any, wheels: int, value: float | None,
-                       deadline: float) -> tuple[Move, Any, dict[str, Any]] | None:
+    def way_candidates(self, request: SearchRequest, wheels: int, value: float | None,
+                       deadline: float) -> tuple[Move, Verdict, dict[str, Any]] | None:
         """The best legal way of two wheels on a coarse grid that beats `value`, by exact
         geometry per heading sequence, judged by the checker (optimizer.search.
         way_candidates); None below two wheels, or for a subclass (its wheels cost and move
@@ -128,7 +132,7 @@ class SnakingFamily(Family):
         from optimizer.families.snaking_candidates import two_wheel_way  # it imports the families
         return two_wheel_way(request, value, deadline)
 
-    def refine_wheel(self, request: Any, move: Move) -> tuple[Move, Any] | None:
+    def refine_wheel(self, request: SearchRequest, move: Move) -> tuple[Move, Verdict] | None:
         """An Advance's answer of at most one wheel, its wheel on the lattice's degree:
         the options within REFINE_PIVOT_DEG of its Pivot and REFINE_WHEEL_DEG of its wheel,
         their best legal point by exact geometry (optimizer.search.geometric) with the
@@ -149,7 +153,7 @@ class SnakingFamily(Family):
         found = geometric_answer(request, options, bounds).answer
         return None if found is None else (found.move, found.verdict)
 
-    def way_template_reach(self, request: Any, wheels: int, headings: Sequence[int]
+    def way_template_reach(self, request: SearchRequest, wheels: int, headings: Sequence[int]
                            ) -> tuple[Option, shapely.Geometry | None] | None:
         """A template's end facing and every end centre of its ways (None: unknown); None
         when no legal way follows it (optimizer.families.snaking_ways.template_reach)."""

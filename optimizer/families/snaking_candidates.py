@@ -40,7 +40,6 @@ from constraints.t9a.ways_model import direction
 from optimizer.search.distance_goals import Distance, TargetPose
 from optimizer.search.heading_goals import FacePoint, Forward, lateral_gaps
 from optimizer.search.objectives import Goal
-from optimizer.search.regions import CentreRegions
 
 GRID_DEG = 5.0      # the wheels' grid (the per-heading geometry peer's over two wheels)
 PIVOT_DEG = 45.0    # an Advance's Pivots
@@ -114,7 +113,6 @@ def _best_way(request: Any, sequences: np.ndarray, value: float | None,
     heap: list[tuple[float, int, int, Any]] = [(b, 0, n, None) for n, b in enumerate(bounds)
                                                if b < worst]
     heapq.heapify(heap)
-    regions: CentreRegions | None = None
     judge = find_system(request.scenario.rules).check
     found = None
     while heap and stats["checked"] < MAX_CHECKS and time.perf_counter() < deadline:
@@ -122,9 +120,7 @@ def _best_way(request: Any, sequences: np.ndarray, value: float | None,
         if bound >= worst:
             break
         if not cut:  # its polygon cut by the end-position rules: its best point
-            if regions is None:
-                regions = CentreRegions(request.scenario, unit, request.manoeuvre, outer=False)
-            region = regions.within(option_of[n], hulls[n])
+            region = request.sound_regions.within(option_of[n], hulls[n])
             stats["cut"] += 1
             if region.is_empty:
                 continue

@@ -13,7 +13,8 @@
   wheel but the first, and third wheels, are not searched (docs/rules.md §14.7).
 - reform: the centre kept, every number of files and every facing on the lattice's degree.
 Options are T9A's Snaking options (optimizer.families.snaking), costed by Warhammer's wheel.
-There are no batch masks or regions for whfb7 yet: a search models every option.
+A search starts from exact geometry (`starting_answer`: optimizer.families.whfb7_start for a
+move or march, whfb7_reform for a reform) and models only the options that might beat it.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ class WarhammerWays(SnakingFamily):
     holds_every_way = False
     judge_kind = WarhammerJudge
     many_ways_per_end = True
+    template_points = False  # its templates come from its own relaxation's points
 
     def __init__(self, manoeuvre: str, turns: tuple[float, ...], description: str) -> None:
         super().__init__(manoeuvre, pivots=False)
@@ -135,6 +137,13 @@ class WarhammerWays(SnakingFamily):
         pres = np.array([option_pre_wheel(o) for o in chosen])[inverse]
         return np.asarray(judge.mask(world, facings, turns=turns, pre_wheels=pres))
 
+    def starting_answer(self, request: Any, options: list[Option], reach: list,
+                        clock: Any) -> tuple[Any, list[int], dict[int, shapely.Geometry]]:
+        """A legal answer by exact geometry and the options that might beat it
+        (optimizer.families.whfb7_start)."""
+        from optimizer.families.whfb7_start import geometric_start  # it imports the search
+        return geometric_start(request, options, reach, clock)
+
     def stand_still(self, options: Sequence[Option], unit: Unit) -> int | None:
         """No turn, no wheel: straight ahead with legs of 0."""
         return next((o.index for o in options if o.wheel_deg == 0 and
@@ -156,10 +165,31 @@ class WarhammerWays(SnakingFamily):
 
     def way_template_reach(self, request: Any, wheels: int, headings: Sequence[int]
                            ) -> tuple[Option, shapely.Geometry | None] | None:
-        """A prefix's end centres are not drawn (None: unknown, its model is built)."""
+        """Where a prefix's ways end: the union of its options' loose relaxed regions
+        (optimizer.families.whfb7_regions: every legal end centre of theirs lies in one), so
+        the search leaves out a prefix that cannot beat its answer; None (unknown) for a goal
+        that counts the end facing (the options' facings differ), and no region at all when
+        no option has a legal end centre."""
+        from optimizer.families.whfb7_prefix import PrefixRequest, prefix_of
+        from optimizer.families.whfb7_regions import way_regions
+        from optimizer.search.distance_goals import TargetDistance
+        from optimizer.search.heading_goals import Forward
         unit = request.unit
-        return Option(0, unit.pose.facing_deg, 90.0, unit.files, unit.width_in,
-                      unit.depth_in), None
+        whole = Option(0, unit.pose.facing_deg, 90.0, unit.files, unit.width_in,
+                       unit.depth_in)
+        if type(request.goal) not in (TargetDistance, Forward):
+            return whole, None
+        sub = PrefixRequest(request.scenario, request.unit_id, request.manoeuvre,
+                            request.objective, request.lattice,
+                            prefix=prefix_of(list(headings), request.lattice.degree))
+        options, _ = sub.options()
+        regions = way_regions(request.scenario, request.unit_id, request.manoeuvre,
+                              request.frame)
+        found = [r for r in (regions.of(o, outer=True, cells=False) for o in options)
+                 if not r.is_empty]
+        if not found:
+            return None  # no legal way follows the prefix
+        return whole, shapely.union_all(found)
 
     def way_search(self, request: Any, wheels: int, deadline: float,
                    around: Sequence[Sequence[int]] | None = None, margin: int = 0,
@@ -245,6 +275,12 @@ class WarhammerReform(Family):
         facings = np.array([o.facing_deg for o in chosen])[inverse]
         files = np.array([o.files for o in chosen])[inverse]
         return np.asarray(judge.mask(world, facings, files=files))
+
+    def starting_answer(self, request: Any, options: list[Option], reach: list,
+                        clock: Any) -> tuple[Any, list[int], dict[int, shapely.Geometry]]:
+        """The options judged by the checker best first (optimizer.families.whfb7_reform)."""
+        from optimizer.families.whfb7_reform import reform_start  # it imports the search
+        return reform_start(request, options, clock)
 
     def stand_still(self, options: Sequence[Option], unit: Unit) -> int | None:
         return next((o.index for o in options if o.files == unit.files

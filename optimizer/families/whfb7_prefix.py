@@ -4,9 +4,12 @@ a fixed prefix, a wheel w (on the lattice's degree) and, in a move, a turn on th
 then the family's way, forward a, wheel t, forward b.  So a march may sidestep (wheel w,
 forward, wheel back) and a move may wheel before it turns.
 
-Each prefix is one small model of the family's options from the unit after the prefix (the
-same clauses, rows and decoding: optimizer.families.whfb7, constraints.whfb7.way_rows judges
-the prefix's area with the checker's own sweep); the prefixes tried are the ones where the
+Each prefix is searched as the family is (optimizer.families.whfb7_start): its options' sound
+regions' best points judged by the checker first, then one small model of the options whose
+relaxed regions might beat that answer (the same clauses, rows and decoding:
+optimizer.families.whfb7, constraints.whfb7.way_rows judges the prefix's area with the
+checker's own sweep); a prefix whose options' relaxed regions cannot beat the search's answer
+is left out (the family's `way_template_reach`).  The prefixes tried are the ones where the
 relaxation of every way (constraints.whfb7.reach, or MarchReach for a march) is best over
 the ways they start, obstacles ignored.  The answers are re-checked by the checker.
 """
@@ -22,9 +25,12 @@ import shapely
 from ortools.sat.python import cp_model
 
 from constraints.core.cache import remembered
+from constraints.core.system import find_system
 from constraints.sat.option import Option
 from constraints.whfb7.reach import MoveReach
+from optimizer.families.whfb7_start import geometric_start
 from optimizer.search.model import build_search, decode
+from optimizer.search.prefilter import worst_kept
 from optimizer.search.request import SearchRequest
 from optimizer.search.solve import post_objective
 
@@ -60,21 +66,21 @@ class PrefixRequest(SearchRequest):
 
 
 class PrefixSearch:
-    """One prefix's model: `solve` gives (CP-SAT status, move)."""
+    """One prefix's search: `solve` gives (CP-SAT status, move).  Exact geometry first
+    (optimizer.families.whfb7_start: the best legal point of the prefix's options' sound
+    regions); a model only of the options whose relaxed regions might beat it, its objective
+    bounded by those regions and cut off at the answer's value."""
 
     whole = False  # a few ways, never the family
 
     def __init__(self, request: SearchRequest, prefix: tuple[float, float, float],
                  deadline: float) -> None:
-        sub = PrefixRequest(request.scenario, request.unit_id, request.manoeuvre,
-                            request.objective, request.lattice, request.time_limit_s,
-                            request.workers, request.effort, request.tolerance,
-                            request.max_wheels, prefix=prefix)
-        options, regions = sub.options()
-        self.search = None
-        if options:
-            self.search = build_search(sub, deadline=deadline)
-            post_objective(sub, self.search.enc, regions)
+        self.sub = PrefixRequest(request.scenario, request.unit_id, request.manoeuvre,
+                                 request.objective, request.lattice, request.time_limit_s,
+                                 request.workers, request.effort, request.tolerance,
+                                 request.max_wheels, prefix=prefix)
+        self.deadline = deadline
+        self.search: Any = None
 
     @property
     def enc(self) -> Any:
@@ -82,12 +88,38 @@ class PrefixSearch:
         return self.search.enc
 
     def solve(self, solver: cp_model.CpSolver) -> tuple[Any, Any]:
-        if self.search is None:  # the prefix alone costs more than the budget
+        sub = self.sub
+        options, reach = sub.options()
+        if not options:  # the prefix alone costs more than the budget
             return cp_model.INFEASIBLE, None
+        incumbent, keep, relaxed = geometric_start(sub, options, reach)
+        found = None if incumbent is None or incumbent.checked is None else \
+            incumbent.checked.move
+        if not keep:  # no option can beat the answer by more than a lattice step
+            return (cp_model.OPTIMAL if found is not None else cp_model.INFEASIBLE), found
+        kept = set(keep)
+        self.search = build_search(sub, only=lambda o: o.index in kept, deadline=self.deadline)
+        worst = None if incumbent is None else \
+            worst_kept(sub.goal, incumbent.value, sub.lattice.inch)
+        post_objective(sub, self.search.enc, [relaxed.get(k, reach[k]) for k in keep], worst)
         status = solver.solve(self.search.enc.sat_model)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return status, None
-        return status, decode(self.search, solver)
+            # INFEASIBLE under the cut-off: nothing beats the answer (OPTIMAL with it)
+            if found is not None and status == cp_model.INFEASIBLE:
+                return cp_model.OPTIMAL, found
+            return (cp_model.FEASIBLE if found is not None else status), found
+        move = decode(self.search, solver)
+        if found is not None and not _better_move(sub, move, incumbent):
+            return status, found
+        return status, move
+
+
+def _better_move(request: SearchRequest, move: Any, incumbent: Any) -> bool:
+    """Whether the model's move beats the geometric answer (the checker's exact values)."""
+    verdict = find_system(request.scenario.rules).check(request.scenario, move)
+    return bool(verdict.legal and request.goal.better(request.goal.exact(verdict),
+                                                      request.goal.exact(
+                                                          incumbent.checked.verdict)))
 
 
 def prefix_of(template: list[int], step: float) -> tuple[float, float, float]:

@@ -62,6 +62,8 @@ def shortest_route(scenario: Scenario, unit: str, target: tuple[float, ...],
         if not on_shortest:
             return _two_moves(scenario, request, route, bound, base)
     verdict = _checked(scenario, route)
+    if verdict.cut_at is not None:
+        return _cut_short(verdict, bound, base)
     status = Status.OPTIMAL if length - bound <= tolerance_in else Status.FEASIBLE
     return RouteResult(status, path=route.path, midpoint=route.midpoint, length_in=length,
                        bound_in=bound, verdict=verdict, **base)
@@ -79,6 +81,8 @@ def _two_moves(scenario: Scenario, request: RouteRequest, shortest: Route, bound
     found = detour(scenario, request)
     if found is not None:
         verdict = _checked(scenario, found)
+        if verdict.cut_at is not None:
+            return _cut_short(verdict, bound, base)
         return RouteResult(Status.FEASIBLE, path=found.path, midpoint=found.midpoint,
                            length_in=verdict.length_in, bound_in=bound, verdict=verdict,
                            reason="the shortest route has no legal spot for the first Move to "
@@ -91,6 +95,17 @@ def _two_moves(scenario: Scenario, request: RouteRequest, shortest: Route, bound
                            "value of the start and the second of the target: Idle", **base)
     return RouteResult(Status.NOT_FOUND, bound_in=bound, reason="no legal spot for the first "
                        "Move to end was found; none is ruled out either", **base)
+
+
+def _cut_short(verdict: RouteVerdict, bound: float, base: dict[str, Any]) -> RouteResult:
+    """The route found meets an enemy's Silhouette on the way (on another level: the free
+    space keeps its own region's enemies out), so the Move would end there (A22): it does
+    not reach the target, and routes round that contact are not searched."""
+    x, y, z = verdict.cut_at or (0.0, 0.0, 0.0)
+    return RouteResult(Status.NOT_FOUND, bound_in=bound, reason=(
+        f"the shortest route meets the Silhouette of enemy {', '.join(verdict.contact)} at "
+        f"({x:.3f}, {y:.3f}, level {z:.3f}), where the Move would end; routes round it are "
+        "not searched"), **base)
 
 
 def _checked(scenario: Scenario, route: Route) -> RouteVerdict:

@@ -41,10 +41,8 @@ def avoiding(search: Any, scenario: Scenario, *args: Any, **kwargs: Any) -> Sear
     result: SearchResult = search(kept_away(scenario), *args, **kwargs)
     avoided = [t.id for t in scenario.terrain if t.kind == "dangerous"]
     family = {**result.family, "avoid": {"dangerous": avoided, "status": str(result.status)}}
-    status = {Status.OPTIMAL: Status.FEASIBLE,
-              Status.INFEASIBLE: Status.NOT_FOUND}.get(result.status, result.status)
     if not avoided:  # nothing to avoid: the search was the plain one
-        return replace(result, family=family)
+        return result.proved(family=family)
     verdict = result.verdict
     if result.move is not None:
         verdict = find_system(scenario.rules).check(scenario, result.move)
@@ -53,5 +51,9 @@ def avoiding(search: Any, scenario: Scenario, *args: Any, **kwargs: Any) -> Sear
                                  f"that takes a test: {verdict.to_json()}")
     # The bound was proved on the scenario with the terrain impassable: it need not hold for
     # the moves that pass nearer without touching, so none is claimed.
-    return replace(result, status=status, verdict=verdict, bound=None, bound_covers=None,
-                   family=family)
+    # What was proved speaks for the moves kept away alone (OPTIMAL there is FEASIBLE here,
+    # INFEASIBLE there NOT_FOUND here).
+    proof = result.proof.within_family(family)
+    if proof.refused:  # refused with the terrain impassable: none there, not none at all
+        proof = replace(proof, refused=False, claim=Status.INFEASIBLE)
+    return replace(result, verdict=verdict, proof=proof)

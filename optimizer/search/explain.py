@@ -21,6 +21,7 @@ from optimizer.dispatch import own_move, require
 from optimizer.search.certify import certify
 from optimizer.search.model import build_search, decode, recheck, solver_for
 from optimizer.search.objectives import Objective
+from optimizer.search.proof import Proof
 from optimizer.search.request import SearchRequest, time_limit
 from optimizer.search.solve import SearchResult, best_move
 
@@ -76,13 +77,13 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
                               reach_in=math.dist(start, centre) + 2 * tolerance + 1.0,
                               deadline=deadline, max_rows=request.model_rows)
     except SearchTimeout as stop:
-        return SearchResult(Status.TIMEOUT, objective, None, None, lattice,
-                            time.perf_counter() - started, stopped_by=stop.limit)
+        return SearchResult(objective, None, lattice, time.perf_counter() - started,
+                            Proof(Status.TIMEOUT, stopped_by=stop.limit))
     enc, frame = search.ectx.enc, search.ectx.frame
     family = f"{scenario.profile.name}.{manoeuvre}.{UNREACHABLE}"
     if not enc.options:
-        return SearchResult(Status.INFEASIBLE, objective, None, None, lattice,
-                            time.perf_counter() - started, blocking=(family,))
+        return SearchResult(objective, None, lattice, time.perf_counter() - started,
+                            Proof(Status.INFEASIBLE), blocking=(family,))
     fx, fy = frame.point(centre)
     near = enc.sat_model.new_bool_var(family)
     for var, target in ((enc.right_ticks, fx), (enc.forward_ticks, fy)):
@@ -97,25 +98,26 @@ def reach(scenario: Scenario, unit_id: str, manoeuvre: str, centre: Point, facin
     elapsed = time.perf_counter() - started
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         move = decode(search, solver)
-        return SearchResult(Status.OPTIMAL, objective, 0.0, 0.0, lattice, elapsed, move,
-                            recheck(scenario, move))
+        return SearchResult(objective, 0.0, lattice, elapsed, Proof(Status.OPTIMAL, bound=0.0),
+                            move, recheck(scenario, move))
     if status != cp_model.INFEASIBLE:
-        return SearchResult(Status.TIMEOUT, objective, None, None, lattice, elapsed,
-                            stopped_by="deterministic_time" if solver.deterministic_time >=
-                            0.999 * request.effort else "wall_clock")
+        stopped = "deterministic_time" if solver.deterministic_time >= 0.999 * request.effort \
+            else "wall_clock"
+        return SearchResult(objective, None, lattice, elapsed,
+                            Proof(Status.TIMEOUT, stopped_by=stopped))
     # The request itself is always part of the core; name it only when nothing else is,
     # i.e. when no way of the family reaches the pose whatever the other clauses say.
     core = set(solver.sufficient_assumptions_for_infeasibility())
     blocking = tuple(name for name, lit in search.clause_lits.items() if lit.index in core)
-    found = SearchResult(Status.INFEASIBLE, objective, None, None, lattice, elapsed,
+    found = SearchResult(objective, None, lattice, elapsed, Proof(Status.INFEASIBLE),
                          blocking=blocking or (family,))
     if request.relaxation is not None:
         return _beyond_one_wheel(request, found, tolerance, started)
     if not request.family.holds_every_way:
         # The family searched is not every way the rules allow (a whfb7 move's turns later
         # on) and no relaxation bounds the rest: nothing is proved beyond the family.
-        return replace(found, status=Status.NOT_FOUND, family=_searched(request),
-                       family_status=Status.INFEASIBLE)
+        return replace(found, proof=found.proof.within_family(_searched(request))).proved(
+            family_claim=Status.INFEASIBLE)
     return found
 
 
@@ -147,19 +149,21 @@ def _beyond_one_wheel(request: SearchRequest, found: SearchResult, tolerance: fl
         named = tuple(by for by in (limits.clause_for("budget_in"),
                                     limits.clause_for("window_deg")) if by)
         return replace(found, elapsed_s=time.perf_counter() - started, blocking=named,
-                       bound_covers="any_wheels")
+                       proof=replace(found.proof, bound_covers="any_wheels"))
     left = deadline - time.perf_counter()
     ways = best_move(request.scenario, request.unit_id, request.manoeuvre, request.objective,
                      lattice=request.lattice, time_limit_s=max(left, 0.01),
                      effort=min(request.effort, REACH_EFFORT))
     if ways.found and ways.value is not None and ways.value <= miss and \
             _on_pose(request, ways, tolerance):
-        return replace(ways, status=Status.OPTIMAL, value=0.0, bound=0.0,
-                       elapsed_s=time.perf_counter() - started)
-    return replace(found, status=Status.NOT_FOUND, elapsed_s=time.perf_counter() - started,
-                   family=_searched(request, ways) if request.family.description else
-                   {"max_wheels": request.max_wheels},
-                   family_status=Status.NOT_FOUND)
+        # The pose is reached: the objective's floor, nothing can do better.
+        return replace(ways, value=0.0, elapsed_s=time.perf_counter() - started,
+                       proof=replace(ways.proof, bound=0.0, bound_proves=True))
+    family = _searched(request, ways) if request.family.description else \
+        {"max_wheels": request.max_wheels}
+    return replace(found, elapsed_s=time.perf_counter() - started,
+                   proof=found.proof.within_family(family)).proved(
+        family_claim=Status.NOT_FOUND)
 
 
 def _on_pose(request: SearchRequest, result: SearchResult, tolerance: float) -> bool:

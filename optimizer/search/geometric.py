@@ -32,7 +32,6 @@ from constraints.core.system import find_system
 from constraints.core.verdict import Verdict
 from constraints.sat.option import Option
 from optimizer.search.clock import PREFILTER_SHARE, Clock
-from optimizer.search.regions import CentreRegions
 from optimizer.search.request import SearchRequest
 
 MAX_REGIONS = 400  # regions cut (relaxed and sound), at most
@@ -80,8 +79,7 @@ def geometric_answer(request: SearchRequest, options: list[Option], bounds: np.n
     queue: list[tuple[float, int, int, tuple[float, float] | None]] = [
         (sign * float(b), k, REACH, None) for k, b in enumerate(bounds) if np.isfinite(b)]
     heapq.heapify(queue)
-    relaxed = CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=True)
-    sound = CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=False)
+    relaxed, sound = request.relaxed_regions, request.sound_regions
     spare: dict[int, tuple[float, tuple[float, float]]] = {}  # each option's second point
     system = find_system(request.scenario.rules)
     regions = checks = 0

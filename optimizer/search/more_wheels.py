@@ -40,13 +40,12 @@ from constraints.errors import EncodingMismatchError
 from constraints.geometry.plane import angle_between_deg
 from constraints.sat.context import SearchTimeout
 from constraints.sat.option import Option
-from optimizer.search.certify import Certificate, certify
+from optimizer.search.certify import MAX_BOXES, Certificate, certify
 from optimizer.search.clock import Clock
 from optimizer.search.distance_goals import FrontTargetDistance, TargetDistance, TargetPose
 from optimizer.search.heading_goals import FacePoint, Forward, lateral_gaps
 from optimizer.search.model import recheck, solver_for
 from optimizer.search.objectives import Goal
-from optimizer.search.regions import CentreRegions
 from optimizer.search.request import SearchRequest
 from optimizer.search.result import SearchResult
 
@@ -74,8 +73,10 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
     if relaxation is None:
         return _unbounded(request, result)
     # The family searched: one wheel, until the model of more wheels runs.
-    result = replace(result, family={"max_wheels": 1, **_described(request)},
-                     family_status=result.status)
+    claimed = result.status
+    result = replace(result, proof=result.proof.within_family(
+        {"max_wheels": 1, **_described(request)}, bound=result.bound)).proved(
+        family_claim=claimed)
     certificates: dict[float, Any] = {}
     certified = _certified(request, result, clock, certificates)
     if certified.status == Status.OPTIMAL or result.status == Status.TIMEOUT or \
@@ -85,8 +86,8 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
     refined = _refined(request, result)
     if refined is not None:  # an Advance's wheel on the lattice's degree
         result = refined
-        certified = replace(_certified(request, result, clock, certificates),
-                            family_status=Status.FEASIBLE)
+        certified = _certified(request, result, clock, certificates).proved(
+            family_claim=Status.FEASIBLE)
         if certified.status == Status.OPTIMAL:
             return certified
     try:
@@ -100,11 +101,11 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
     status, result = searched
     family = _family_status(status, result)
     if not family.found and not result.found:
-        return replace(certified, status=Status.NOT_FOUND if family == Status.INFEASIBLE
-                       else certified.status, family_status=family)
-    final = replace(_certified(request, result, clock, certificates), family_status=family)
+        none = certified.proof.none_in_family or family == Status.INFEASIBLE
+        return certified.proved(none_in_family=none, family_claim=family)
+    final = _certified(request, result, clock, certificates).proved(family_claim=family)
     # Proved under the rules: nothing a longer search could find, whatever cut it short.
-    return replace(final, stopped_by=None) if final.status == Status.OPTIMAL else final
+    return final.proved(stopped_by=None) if final.status == Status.OPTIMAL else final
 
 
 def _described(request: SearchRequest) -> dict[str, Any]:
@@ -117,20 +118,17 @@ def _unbounded(request: SearchRequest, result: SearchResult) -> SearchResult:
     """No relaxation: the solver's status stands for a family that holds every way (on the
     lattice); for one that does not, OPTIMAL only at the objective's floor (no way can do
     better), FEASIBLE otherwise, and INFEASIBLE says nothing beyond the family (NOT_FOUND)."""
-    result = replace(result, family_status=result.status)
+    claimed = result.status
+    result = result.proved(family_claim=claimed)
     if request.family.holds_every_way:
         return result
-    result = replace(result, family={"max_wheels": 1, **_described(request)})
-    if result.status == Status.INFEASIBLE:
-        return replace(result, status=Status.NOT_FOUND)
-    floor = request.goal.floor
-    if result.status == Status.OPTIMAL and result.value is not None and floor is not None \
+    family, floor = {"max_wheels": 1, **_described(request)}, request.goal.floor
+    if claimed == Status.OPTIMAL and result.value is not None and floor is not None \
             and abs(result.value - floor) <= request.tolerance:
-        return replace(result, bound=floor, bound_covers="any_way",
-                       tolerance=request.tolerance)
-    if result.status == Status.OPTIMAL:
-        return replace(result, status=Status.FEASIBLE, bound=None)
-    return result
+        return replace(result, proof=result.proof.within_family(family).bounded(
+            floor, "any_way", True, request.tolerance))
+    bound = None if claimed == Status.OPTIMAL else result.bound
+    return replace(result, proof=result.proof.within_family(family, bound=bound))
 
 
 def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
@@ -152,18 +150,16 @@ def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
     crowded-advance and rocks-advance); the neighbourhood still runs for an Advance whose
     answer it cannot refine (ways of several wheels)."""
     family, wheels = request.family, request.max_wheels
-    models = getattr(family, "models_ways", None)
-    if models is not None and not models(request):
+    if not family.models_ways(request):
         return None
-    candidates = getattr(family, "way_candidates", None)
-    found = None if candidates is None else candidates(request, wheels, result.value,
-                                                       clock.deadline)
+    candidate = family.way_candidates(request, wheels, result.value, clock.deadline)
     clock.expired()  # the candidates stop at the deadline: a cut is the clock's
-    if found is not None:  # a legal way of two wheels, better than the answer so far
-        result = _better(request, result, found[:2])
-        result.stats["ways_candidate"] = found[2]
-    templates = family.way_templates(request, wheels, _lattice_points(request, clock), TEMPLATES,
-                                     TEMPLATE_SPREAD)
+    if candidate is not None:  # a legal way of two wheels, better than the answer so far
+        result = _better(request, result, candidate[:2])
+        result.stats["ways_candidate"] = candidate[2]
+    # A family may choose its templates by its own points (whfb7: `template_points` False).
+    points = _lattice_points(request, clock) if family.template_points else np.zeros((0, 0))
+    templates = family.way_templates(request, wheels, points, TEMPLATES, TEMPLATE_SPREAD)
     screen = _TemplateScreen(request)
     skipped = 0
     for headings in templates:
@@ -178,13 +174,13 @@ def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
     result.stats.update({"ways_templates": len(templates), "ways_templates_skipped": skipped})
     if result.move is not None and refined:
         result.stats["ways_status"] = "not run: an answer is known, its wheel refined"
-        return Status.FEASIBLE, replace(result, family={"max_wheels": wheels})
+        return Status.FEASIBLE, result.proved(family={"max_wheels": wheels})
     if result.move is not None and family.holds_ways(1, request.lattice):
         # The templates (or the one-wheel search) found an answer: they do not speak for
         # the family, so it is FEASIBLE.  (An Advance's options wheel on 15 deg: the
         # neighbourhood still refines its wheels on the lattice's degree, below.)
         result.stats["ways_status"] = "not run: an answer is known"
-        return Status.FEASIBLE, replace(result, family={"max_wheels": wheels})
+        return Status.FEASIBLE, result.proved(family={"max_wheels": wheels})
     # The ways near the templates and the answer, a neighbourhood, not the family, so its
     # OPTIMAL and INFEASIBLE speak of it alone (the whole model when there is neither).
     around = templates if templates or result.move is not None else None
@@ -192,12 +188,12 @@ def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
                              result.move)
     if ways is None:
         return None
-    result = replace(result, family={"max_wheels": wheels})
+    result = result.proved(family={"max_wheels": wheels})
     effort = min(request.effort, WAYS_EFFORT)
     status, found = _solved(request, ways, clock, effort)
     result.stats.update({"ways_status": str(status), "ways_whole": ways.whole})
     if status not in (Status.OPTIMAL, Status.INFEASIBLE):
-        result = replace(result, stopped_by="deterministic_time")  # the model's share ran out
+        result = result.proved(stopped_by="deterministic_time")  # the model's share ran out
     result = _better(request, result, found)
     if not ways.whole and status in (Status.OPTIMAL, Status.INFEASIBLE):
         status = Status.FEASIBLE if result.found else Status.NOT_FOUND
@@ -207,8 +203,7 @@ def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
 def _refined(request: SearchRequest, result: SearchResult) -> SearchResult | None:
     """The answer with its wheel refined on the lattice's degree by the family's exact
     geometry, where it does that (an Advance: its options wheel on 15 deg); None otherwise."""
-    refine = getattr(request.family, "refine_wheel", None)
-    found = None if result.move is None or refine is None else refine(request, result.move)
+    found = None if result.move is None else request.family.refine_wheel(request, result.move)
     if found is None:
         return None
     better = _better(request, result, found)
@@ -226,23 +221,15 @@ class _TemplateScreen:
 
     def __init__(self, request: SearchRequest) -> None:
         self.request = request
-        self.reach = getattr(request.family, "way_template_reach", None)
-        self._regions: CentreRegions | None = None
-
     def hopeless(self, headings: Sequence[int], value: float | None) -> bool:
-        if self.reach is None:
-            return False
         request = self.request
-        reach = self.reach(request, request.max_wheels, headings)
+        reach = request.family.way_template_reach(request, request.max_wheels, headings)
         if reach is None:
             return True  # no legal way follows it
         end, hull = reach
-        if value is None or hull is None or not _bounded(request.goal):
+        if value is None or end is None or hull is None or not _bounded(request.goal):
             return False
-        if self._regions is None:
-            self._regions = CentreRegions(request.scenario, request.unit, request.manoeuvre,
-                                          outer=True)
-        best = _exact_bound(request.goal, end, self._regions.within(end, hull))
+        best = _exact_bound(request.goal, end, request.relaxed_regions.within(end, hull))
         # A hair for the float geometry: left out only when it cannot beat the answer.
         if request.goal.maximise:
             return best <= value - SCREEN_ROOM
@@ -381,12 +368,14 @@ def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
     value, the same certificate (it depends on the value only)."""
     relaxation = request.relaxation
     assert relaxation is not None
-    if result.value is None:
-        status = Status.NOT_FOUND if result.status == Status.INFEASIBLE else result.status
-        return replace(result, status=status)
+    if result.value is None:  # its status follows from the family's claim
+        return result
     certificate = None if certificates is None else certificates.get(result.value)
     if certificate is None or certificate.timed_out:
+        # A relaxation may ask for more boxes than the default (a whfb7 move's has five
+        # parameters per kind: constraints.whfb7.reach.MoveReach.max_boxes).
         certificate = certify(request.goal, relaxation, result.value, request.tolerance,
+                              max_boxes=relaxation.max_boxes or MAX_BOXES,
                               deadline=clock.started + clock.limit_s)
         if certificates is not None:
             certificates[result.value] = certificate
@@ -394,7 +383,7 @@ def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
     result.stats.update({"certificate_boxes": certificate.boxes,
                          "certificate_closed": certificate.closed,
                          "certificate_reached": certificate.reached})
-    status = Status.OPTIMAL if certificate.proves(result.value, request.tolerance) \
-        else Status.FEASIBLE
-    return replace(result, status=status, bound=certificate.bound, bound_covers="any_wheels",
-                   tolerance=request.tolerance, elapsed_s=clock.elapsed())
+    proof = result.proof.bounded(certificate.bound, "any_wheels",
+                                 certificate.proves(result.value, request.tolerance),
+                                 request.tolerance)
+    return replace(result, proof=proof, elapsed_s=clock.elapsed())

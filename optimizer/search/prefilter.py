@@ -57,8 +57,7 @@ def prefilter(request: SearchRequest, options: list[Option], regions: list,
     if len(keep) <= 1:
         return incumbent, keep, {}
     fine, relaxed = refined_bounds(
-        CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=True), goal,
-        options, keep, incumbent, tick, clock)
+        request.relaxed_regions, goal, options, keep, incumbent, tick, clock)
     looked = [relaxed.get(k, EMPTY) for k in range(len(options))]
     again = find_incumbent(request, judge, options, looked, fine, clock)
     incumbent = _better(goal, incumbent, again)
@@ -86,8 +85,7 @@ def _beside_answer(request: SearchRequest, options: list[Option], learned: Learn
             if k not in learned.relaxed]
     if todo:
         fine, more = refined_bounds(
-            CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=True),
-            goal, options, todo, incumbent, tick, clock)
+            request.relaxed_regions, goal, options, todo, incumbent, tick, clock)
         learned.bounds[todo] = fine[todo]
         learned.relaxed.update(more)
     keep = _beating(goal, learned.bounds, answer.value, tick)
@@ -103,7 +101,7 @@ def _swept(request: SearchRequest, options: list[Option], keep: list,
     (`CentreRegions.sweep_cut`: dearer, so only for the few options kept), their bounds
     updated in place; whether any changed."""
     goal, changed = request.goal, False
-    sweeping = CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=True)
+    sweeping = request.relaxed_regions
     for k in keep:
         if k not in relaxed:
             continue

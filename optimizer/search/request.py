@@ -25,6 +25,7 @@ from constraints.sat.lattice import Lattice
 from constraints.sat.option import Option
 from optimizer.families.base import Family, family_for, options_for
 from optimizer.search.objectives import Goal, Objective
+from optimizer.search.regions import CentreRegions
 
 DEFAULT_TIME_LIMIT_S = 10.0
 # The search's deterministic work budget: CP-SAT's deterministic time (its own unit, about a
@@ -127,6 +128,19 @@ class SearchRequest:
         """Where every way the rules allow can end, when the family searches fewer of them
         (optimizer.search.certify bounds the objective over it)."""
         return self.family.relaxation(self.unit, self.limits)
+
+    # The option's regions of end centres, built once per request and shared by every stage
+    # of its search (prefilter, geometry, unproved, templates, candidates): each set caches
+    # its clauses' settings and sweep cuts.
+    @cached_property
+    def relaxed_regions(self) -> CentreRegions:
+        """Regions holding every legal end centre of an option (outer)."""
+        return CentreRegions(self.scenario, self.unit, self.manoeuvre, outer=True)
+
+    @cached_property
+    def sound_regions(self) -> CentreRegions:
+        """Regions of end centres that pass the end-position rules (inner)."""
+        return CentreRegions(self.scenario, self.unit, self.manoeuvre, outer=False)
 
     def options(self) -> tuple[list[Option], list[shapely.Geometry]]:
         """The family's options and, per option, every end centre it allows."""

@@ -1,41 +1,70 @@
-"""A search's answer: its status, objective and bound, the lattice and family searched, the
-move with its verdict (docs/formats.md, "Search result")."""
+"""A search's answer: the move with its verdict, its objective value, the lattice searched, and
+what the search proved (optimizer.search.proof), from which its status, bound and family
+follow (docs/formats.md, "Search result")."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from constraints.core.status import Status
 from constraints.core.verdict import Verdict
 from constraints.sat.lattice import Lattice
 from optimizer.search.objectives import Objective
+from optimizer.search.proof import Proof
 
 
 @dataclass(frozen=True)
 class SearchResult:
-    """A search's answer: status, objective, lattice, time, and the move with its verdict."""
+    """A search's answer: objective, lattice, time, the move with its verdict, and what the
+    search proved about it (`proof`: the status and bound read from it)."""
 
-    status: Status
     objective: Objective
     value: float | None
-    bound: float | None
     lattice: Lattice
     elapsed_s: float
+    proof: Proof
     move: Any = None
     verdict: Verdict | None = None
     blocking: tuple[str, ...] = ()
     stats: dict[str, Any] = field(default_factory=dict)
-    stopped_by: str | None = None  # "deterministic_time", "wall_clock", "cancelled" or None
-    family: dict[str, Any] = field(default_factory=dict)  # what was searched, if not all
-    family_status: Status | None = None  # the solver's status within the family searched
-    bound_covers: str | None = None  # "any_wheels": the bound holds for every legal way
-    tolerance: float | None = None   # OPTIMAL: value within this of the bound
 
     @property
     def found(self) -> bool:
         return self.move is not None
+
+    @property
+    def status(self) -> Status:
+        return self.proof.status(self.found)
+
+    @property
+    def bound(self) -> float | None:
+        return self.proof.bound
+
+    @property
+    def bound_covers(self) -> str | None:
+        return self.proof.bound_covers
+
+    @property
+    def tolerance(self) -> float | None:
+        return self.proof.tolerance
+
+    @property
+    def stopped_by(self) -> str | None:
+        return self.proof.stopped_by
+
+    @property
+    def family(self) -> dict[str, Any]:
+        return self.proof.family
+
+    @property
+    def family_status(self) -> Status | None:
+        return self.proof.family_claim
+
+    def proved(self, **facts: Any) -> SearchResult:
+        """This result with `facts` of its proof changed (optimizer.search.proof.Proof)."""
+        return replace(self, proof=replace(self.proof, **facts))
 
     def to_json(self) -> dict[str, Any]:
         objective: dict[str, Any] = {"name": self.objective.name, "value": _round(self.value),

@@ -37,6 +37,7 @@ from optimizer.search.model import Search, build_search, decode, recheck, soluti
 from optimizer.search.more_wheels import with_more_wheels
 from optimizer.search.objectives import Objective
 from optimizer.search.prefilter import focus_discs, prefilter, worst_kept
+from optimizer.search.proof import Proof
 from optimizer.search.request import (
     DEFAULT_EFFORT,
     DEFAULT_MAX_WHEELS,
@@ -103,15 +104,19 @@ def solve(request: SearchRequest) -> SearchResult:
     refused = tuple(c.id for c in request.clauses
                     if c.refuses_every_move(request.scenario, request.unit))
     if refused:  # proved under the rules: no move of this manoeuvre is legal
-        return SearchResult(Status.INFEASIBLE, request.objective, None, None, request.lattice,
-                            clock.elapsed(), blocking=refused)
+        return SearchResult(request.objective, None, request.lattice, clock.elapsed(),
+                            Proof(Status.INFEASIBLE, refused=True), blocking=refused)
     options, regions = options_for(request.scenario, request.unit, request.manoeuvre,
                                    request.lattice)
     still = _stand_still(request, options, clock)
     if still is not None:
         _tell(request, clock, *still)
-    incumbent, keep, relaxed = prefilter(request, options, regions, clock) \
-        if request.family.prefilters else (None, list(range(len(options))), {})
+    # A family may start from its own answer (whfb7: optimizer.families.whfb7_start).
+    started = request.family.starting_answer(request, options, regions, clock)
+    if started is None:
+        started = prefilter(request, options, regions, clock) if request.family.prefilters \
+            else (None, list(range(len(options))), {})
+    incumbent, keep, relaxed = started
     if incumbent is not None and _watched(clock):
         _tell_incumbent(request, clock, options, incumbent)
     # Centres beyond an option's focus disc cannot beat the incumbent: encodings may leave
@@ -137,7 +142,7 @@ def solve(request: SearchRequest) -> SearchResult:
     result = simplest(request, options, regions, result, clock, _solve_kept)
     result = tidied(request, result)  # no float noise
     stopped = "cancelled" if clock.cancelled() else "wall_clock" if clock.fired else None
-    return replace(result, stopped_by=stopped or result.stopped_by)
+    return result.proved(stopped_by=stopped or result.stopped_by)
 
 
 def _watched(clock: Clock) -> bool:
@@ -207,9 +212,9 @@ def _fallback(request: SearchRequest, options: list, result: SearchResult,
     if still is not None:
         answers.append(still)
     for move, verdict in answers:
-        if verdict.legal:
-            return replace(result, status=Status.FEASIBLE, value=request.goal.exact(verdict),
-                           bound=None, elapsed_s=clock.elapsed(), move=move, verdict=verdict)
+        if verdict.legal:  # an answer from outside the model: FEASIBLE, whatever it claimed
+            return replace(result.proved(bound=None), value=request.goal.exact(verdict),
+                           elapsed_s=clock.elapsed(), move=move, verdict=verdict)
     return result
 
 
@@ -219,12 +224,12 @@ def _beside_checked(request: SearchRequest, keep: list, checked: Checked, clock:
     no model), and the better of the two.  No option left out can beat the answer by more
     than a lattice step (its relaxed region holds every legal end centre of it), so the
     family's status is the model's over the rest (OPTIMAL when it has none)."""
-    found = SearchResult(Status.OPTIMAL, request.objective, request.goal.exact(checked.verdict),
-                         None, request.lattice, clock.elapsed(), checked.move, checked.verdict,
-                         stats={"options": 0, "geometric": True,
-                                "search_value": checked.value})
+    found = SearchResult(request.objective, request.goal.exact(checked.verdict),
+                         request.lattice, clock.elapsed(), Proof(Status.OPTIMAL), checked.move,
+                         checked.verdict, stats={"options": 0, "geometric": True,
+                                                 "search_value": checked.value})
     if not keep:
-        return replace(found, bound=found.value)
+        return found.proved(bound=found.value)
     worst = worst_kept(request.goal, checked.value, request.lattice.inch)
     result = _solve_kept(request, keep, None, clock, objective_regions, focus, worst)
     status = result.status if result.status in (Status.OPTIMAL, Status.FEASIBLE) else \
@@ -233,8 +238,9 @@ def _beside_checked(request: SearchRequest, keep: list, checked: Checked, clock:
         result.stats["search_value"], checked.value) else found
     stats = {**result.stats, "geometric": best is found,
              "search_value": best.stats["search_value"]}
-    return replace(best, status=status, bound=best.value if status == Status.OPTIMAL else None,
-                   stats=stats, elapsed_s=clock.elapsed(), stopped_by=result.stopped_by)
+    proof = Proof(status, bound=best.value if status == Status.OPTIMAL else None,
+                  stopped_by=result.stopped_by)
+    return replace(best, proof=proof, stats=stats, elapsed_s=clock.elapsed())
 
 
 def _solve_kept(request: SearchRequest, keep: list, incumbent: Incumbent | None,
@@ -250,9 +256,9 @@ def _solve_kept(request: SearchRequest, keep: list, incumbent: Incumbent | None,
                               focus=focus, max_rows=request.model_rows)
     except SearchTimeout as stop:
         clock.fired |= stop.limit == "wall_clock"
-        return SearchResult(Status.TIMEOUT, request.objective, None, None, request.lattice,
-                            clock.elapsed(), stats={"model": str(stop)},
-                            stopped_by=stop.limit)
+        return SearchResult(request.objective, None, request.lattice, clock.elapsed(),
+                            Proof(Status.TIMEOUT, stopped_by=stop.limit),
+                            stats={"model": str(stop)})
     enc = search.enc
     post_objective(request, enc, objective_regions, worst)
     if incumbent is not None:
@@ -312,14 +318,15 @@ def _result(search: Search, solver: cp_model.CpSolver, status: Any,
         stats["inexact"] = sorted(set(search.enc.inexact.values()))
         stats["inexact_options"] = sorted(search.enc.inexact)
     if not name.found:
-        return SearchResult(name, request.objective, None, None, request.lattice,
-                            clock.elapsed(), stats=stats, stopped_by=stopped)
+        return SearchResult(request.objective, None, request.lattice, clock.elapsed(),
+                            Proof(name, stopped_by=stopped), stats=stats)
     move = decode(search, solver)
     verdict = recheck(request.scenario, move)
     value = request.goal.exact(verdict)
     bound = value if name == Status.OPTIMAL else None
-    return SearchResult(name, request.objective, value, bound, request.lattice,
-                        clock.elapsed(), move, verdict, stats=stats, stopped_by=stopped)
+    return SearchResult(request.objective, value, request.lattice, clock.elapsed(),
+                        Proof(name, bound=bound, stopped_by=stopped), move, verdict,
+                        stats=stats)
 
 
 def _stopped_by(solver: cp_model.CpSolver, status: Status, effort: float,

@@ -21,7 +21,6 @@ from constraints.core.status import Status
 from constraints.sat.option import Option
 from optimizer.search.objectives import Goal
 from optimizer.search.prefilter import past_step
-from optimizer.search.regions import CentreRegions
 from optimizer.search.request import SearchRequest
 from optimizer.search.result import SearchResult
 
@@ -42,20 +41,21 @@ def unproved(request: SearchRequest, options: list[Option], result: SearchResult
     threshold = None if found is None else past_step(goal, found, tick)
     bounds = _bounds(goal, options, inexact, [relaxed.get(k, reach[k]) for k in inexact])
     # Where only the reach bounded an option that might beat it, its relaxed region now.
-    more = CentreRegions(request.scenario, request.unit, request.manoeuvre, outer=True)
+    more = request.relaxed_regions
     for n, k in enumerate(inexact):
         if k not in relaxed and _beats(goal, bounds[n], threshold):
             bounds[n] = _bounds(goal, options, [k], [more.of(options[k])])[0]
     best = float(bounds.max() if goal.maximise else bounds.min())
     if not _beats(goal, best, threshold):
         return result
+    # The model's claim speaks for the safe parts of those options alone.
     if result.status == Status.INFEASIBLE:
-        return replace(result, status=Status.NOT_FOUND)
+        return replace(result, proof=result.proof.within_family(bound=result.bound))
     assert result.value is not None
     if not np.isfinite(best):  # an option the goal cannot bound: no bound at all
-        return replace(result, status=Status.FEASIBLE, bound=None)
+        return replace(result, proof=result.proof.within_family())
     bound = max(best, result.value) if goal.maximise else min(best, result.value)
-    return replace(result, status=Status.FEASIBLE, bound=bound)
+    return replace(result, proof=result.proof.within_family(bound=bound))
 
 
 def _bounds(goal: Goal, options: list[Option], ks: list[int],

@@ -3,9 +3,7 @@
 (constraints.core.profile.registered_clauses), so a newly registered clause gets them
 without writing any:
 
-- its rule-example table (`Clause.examples`): the clause breaks exactly where the rule text
-  says, with the measurement the text gives; and where it refuses every move of the unit
-  (`refuses_every_move`), every example breaks;
+- (its rule-example table is run with every other clause's by test_rule_examples.py;)
 - encode sound against check: under a profile of that clause alone, every answer the search
   returns passes the checker (best_move re-checks it and raises on a mismatch);
 - mask sound against check: every pose the batch mask passes, the checker passes;
@@ -56,7 +54,6 @@ T9A_CLAUSES = {spec.id for profile in PROFILES.values() if profile.system == "t9
 CLAUSES = {cid: spec for cid, spec in registered_clauses().items() if cid in T9A_CLAUSES}
 IDS = sorted(CLAUSES)
 COARSE = Lattice(inch=0.01, degree=15.0, advance_wheel_deg=15.0)
-MEASURE_TOL = 1e-5  # the swept arcs are circumscribed polygons (a few millionths over)
 
 
 def examples_of(clause_id: str) -> list:
@@ -95,30 +92,6 @@ def cases(clause_id: str):
 def test_the_toy_clause_is_registered_through_its_profile_alone():
     assert toy_clause.TOY_ID in CLAUSES
     assert examples_of(toy_clause.TOY_ID)
-
-
-@pytest.mark.parametrize("clause_id", IDS)
-def test_rule_examples(clause_id):
-    examples = examples_of(clause_id)
-    assert examples, f"{clause_id} has no rule example"
-    for example, scenario, move in cases(clause_id):
-        verdict = check_move(scenario, move)
-        assert (clause_id in verdict.clauses()) == example.breaks, example.why
-        if example.measured is not None:
-            name, value = example.measured
-            assert verdict.measurements[name] == pytest.approx(value, abs=MEASURE_TOL), \
-                example.why
-
-
-@pytest.mark.parametrize("clause_id", IDS)
-def test_a_clause_that_refuses_every_move_breaks_on_each_example(clause_id):
-    """`refuses_every_move` is a proof of INFEASIBLE: where it says so for an example's unit,
-    the example breaks the clause (no legal move of that unit is in the table)."""
-    for example, scenario, move in cases(clause_id):
-        clause = next(c for c in scenario.profile.clauses(move.manoeuvre.value)
-                      if c.id == clause_id)
-        if clause.refuses_every_move(scenario, scenario.unit(move.unit)):
-            assert example.breaks, example.why
 
 
 @pytest.mark.parametrize("clause_id", IDS)

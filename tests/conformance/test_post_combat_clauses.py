@@ -1,8 +1,8 @@
-"""The Post-Combat Pivot's conformance (RULES §2.11.6, A13, A20): every clause of the
-manoeuvre has a rule-example table (breaking exactly where the rule text says, with its
-measurement), a clause that refuses every pivot breaks on each of its examples, and the search
-is sound and lattice-exact against the checker: its answer is legal, and no whole-degree pivot
-(nor the exact one asked for) that beats it is legal; INFEASIBLE only when none is."""
+"""The Post-Combat Pivot's conformance (docs/rules.md §11.9): its clauses (their rule examples
+are run by test_rule_examples.py, with every other clause's), and the search sound and
+lattice-exact against the checker on those examples: its answer is legal, and no
+whole-degree pivot (nor the exact one asked for) that beats it is legal; INFEASIBLE only when
+none is."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from constraints.core.scenario_io import scenario_from_json
 from constraints.core.status import Status
 from constraints.geometry.plane import angle_between_deg
 from constraints.t9a.checker import check_move
-from constraints.t9a.move_io import move_from_json
 from constraints.t9a.moves import Manoeuvre, Move
 from optimizer.post_combat import best_pivot
 from optimizer.search.objectives import Objective
@@ -30,25 +29,6 @@ def test_the_manoeuvre_has_its_own_clauses_and_the_shared_end_on_the_table():
                                      "t9a.post_combat_pivot.model_distance",
                                      "t9a.post_combat_pivot.unit_spacing",
                                      "t9a.table_edge.end"]
-
-
-@pytest.mark.parametrize("spec", OWN, ids=[s.id for s in OWN])
-def test_every_clause_has_examples_that_break_it_and_that_do_not(spec):
-    assert {ex.breaks for ex in spec.clause.examples} == {True, False}
-    assert all(ex.move["manoeuvre"] == "post_combat_pivot" for ex in spec.clause.examples)
-
-
-@pytest.mark.parametrize(("spec", "example"), CASES, ids=[f"{s.id}: {e.why}" for s, e in CASES])
-def test_rule_example(spec, example):
-    scenario = scenario_from_json(example.scenario)
-    verdict = check_move(scenario, move_from_json(example.move))
-    assert (spec.id in verdict.clauses()) is example.breaks, example.why
-    if example.measured is not None:
-        name, value = example.measured
-        assert verdict.measurements[name] == pytest.approx(value, abs=TOL), example.why
-    clause = next(c for c in scenario.profile.clauses("post_combat_pivot") if c.id == spec.id)
-    if clause.refuses_every_move(scenario, scenario.unit(example.move["unit"])):
-        assert example.breaks, example.why
 
 
 def _objectives(scenario, unit_id):

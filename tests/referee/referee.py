@@ -417,6 +417,10 @@ def reform(scenario: Scenario, unit: Unit, move: Move, book: Rulebook) -> Ruling
         "t9a.reform.model_path": model_paths(unit, placed, move, near, book),
         "t9a.characters.front_rank": characters_behind(unit, formation, move),
     }
+    if move.mid is not None:  # §5.6: placed mid-move, walks through the placement
+        from tests.referee.mid_referee import mid_measures
+
+        measures.update(mid_measures(scenario, unit, move, placed, near, book))
     measures.update(end(scenario, unit, unit_corners(unit), finish, near, book))
     return Ruling(measures, finish)
 

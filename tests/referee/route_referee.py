@@ -9,7 +9,9 @@ trooper stands on the surface under p, and
   higher than p's by more than the Silhouette's height;
 - surface: a point within r/2 of p over a surface lower than p's by more than that height;
 - table: a point of the base off the table;
-- troopers: the base overlapping an enemy's or a taller ally's (the same level only).
+- troopers: the base overlapping an enemy's or a taller ally's (the same level only);
+- contact (A22): where the trooper's Silhouette, a cylinder standing on the surface under the
+  sample, first meets an enemy's cylinder standing on its level (`Town.contact`).
 Where the centre's own path goes up or down a cliff, the checker names the wall it walks
 into (scenery) where the referee, standing on the cliff's top, also sees the edge (surface):
 the surface clause is compared only on paths that do not.  Sampling sees a clearance up to
@@ -45,6 +47,22 @@ class Found:
 
 def _height(silhouette: int) -> float:
     return S_HEIGHT_MM[silhouette] / 25.4
+
+
+# --- Silhouette contact with enemies on any level (decision A22), by sampling volumes -------
+
+CONTACT_TOLERANCE_IN = SAMPLE_IN + 1e-3  # compare only where every margin is this far from 0
+
+
+@dataclass(frozen=True)
+class ContactFound:
+    least: float               # the least contact margin sampled (< 0: in contact)
+    near: float | None         # the walk to the first sample within the tolerance of contact
+    deep: float | None         # the walk to the first sample in contact by more than it
+
+    @property
+    def settled(self) -> bool:
+        return abs(self.least) > CONTACT_TOLERANCE_IN
 
 
 class Town:
@@ -97,6 +115,43 @@ class Town:
                 return True
         return False
 
+    def contact(self, unit_id: str, a: tuple[float, float], b: tuple[float, float]
+                ) -> ContactFound:
+        """Walk the centre from a to b in samples; at each the trooper stands on the surface
+        under it (across a step, every level between the two samples'), a cylinder of its
+        Silhouette's height; an enemy's cylinder stands on its level.  Contact: the bases within
+        reach in the plane and the heights overlapping or touching.  Enemies touched at the
+        start do not count (the Move starts in contact)."""
+        me = next(u for u in self.units if u["id"] == unit_id)
+        r, tall = me["base"] / 25.4 / 2, _height(me["silhouette"])
+        steps = max(2, math.ceil(math.dist(a, b) / SAMPLE_IN) + 1)
+        path = np.linspace(a, b, steps)
+        here = self.surface(path)
+        low = np.minimum(here, np.concatenate([here[:1], here[:-1]]))
+        high = np.maximum(here, np.concatenate([here[:1], here[:-1]]))
+        walked = np.linspace(0.0, math.dist(a, b), steps)
+        least, near, deep = math.inf, math.inf, math.inf
+        for u in self.units:
+            if u["player"] == me["player"] or u.get("kind") == "marker":
+                continue
+            level, their = u.get("level", 0.0), _height(u["silhouette"])
+            plane = np.hypot(*(path - np.asarray(u["centre"])).T) - r - u["base"] / 25.4 / 2
+            apart = np.maximum(level - (high + tall), low - (level + their))  # > 0: apart
+            margin = np.maximum(plane, apart)
+            if margin[0] <= 0.0:
+                continue  # in contact at the start: not a new contact
+            if margin[0] <= CONTACT_TOLERANCE_IN:
+                least = 0.0  # nearly in contact at the start: too close to call
+            least = min(least, float(margin.min()))
+            for found, bar in ((near, CONTACT_TOLERANCE_IN), (deep, -CONTACT_TOLERANCE_IN)):
+                hits = np.flatnonzero(margin <= bar)
+                if len(hits) and walked[hits[0]] < found:
+                    if bar > 0:
+                        near = float(walked[hits[0]])
+                    else:
+                        deep = float(walked[hits[0]])
+        return ContactFound(least, None if near == math.inf else near,
+                            None if deep == math.inf else deep)
 
 # --- Jumps and Climbs in the air (docs/rules.md §13.8), judged by sampling volumes -------
 
@@ -158,3 +213,4 @@ class Air(Town):
         gaps = np.sqrt(((start[:, None, :] - end[None, :, :]) ** 2).sum(axis=2))
         length = sum(math.dist(a, b) for a, b in zip(path, path[1:], strict=False))
         return AirFound(enters, float(gaps.min()), length)
+

@@ -4,20 +4,19 @@ examples (docs/rules.md §13.4).
 Routes are not rank-and-flank Move Manoeuvres: no CP-SAT rows or batch masks.  The route
 clauses keep the clause protocol's shape (`check` returning a `ClauseResult`, `examples`
 from the rule text) so one conformance test runs them all
-(tests/conformance/test_route_clauses.py), and the shortest-route search is checked by them.
+(tests/conformance/test_rule_examples.py), and the shortest-route search is checked by them.
 """
 
 from __future__ import annotations
 
 import math
-from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar
 
-from constraints.core.verdict import ClauseResult, Violation, measurement
-from constraints.geometry.plane import Point
+from constraints.core.clause import RuleClause
+from constraints.core.verdict import ClauseResult, Violation
 from constraints.infinity.clauses.context import RouteContext
 from constraints.infinity.route import SKILLS, WALKS
 
@@ -50,22 +49,15 @@ class Kept(Enum):
 EVERY_SKILL = frozenset(SKILLS)
 
 
-class RouteClause(ABC):
-    id: ClassVar[str]
+class RouteClause(RuleClause[RouteContext]):
+    """One clause of Infinity's movement (seed 004) judging a declared route."""
+
     examples: ClassVar[tuple[RouteExample, ...]] = ()
     kept: ClassVar[Kept] = Kept.FREE_SPACE
     skills: ClassVar[frozenset[str]] = WALKS   # the skills whose routes this clause judges
     # It judges a route's spots alone (where a Jump takes off and lands, where a Move ends),
     # never the way between them: a break holds for every trajectory between the same spots.
     spots_only: ClassVar[bool] = False
-
-    @abstractmethod
-    def check(self, ctx: RouteContext) -> ClauseResult:
-        """Measure the route against this clause, exactly."""
-
-    def result(self, name: str, measured: float, limit: float, legal: bool, message: str,
-               witness: tuple[Point, ...] = ()) -> ClauseResult:
-        return measurement(self.id, name, measured, limit, legal, message, witness)
 
 
 def merged(results: list[ClauseResult]) -> ClauseResult:

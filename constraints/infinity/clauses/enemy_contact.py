@@ -6,6 +6,13 @@ contact with an enemy, even if the specified movement route is cut short as a re
 declared route that goes on after its base first touches an enemy's is cut short there:
 the clause names the length at which the Move ends and where.  Contact the trooper is in
 when it starts does not stop it (a trooper leaving combat Dodges; out of scope here).
+
+Silhouettes are volumes (decision A22): upright cylinders of the Silhouette's height on the
+level each trooper stands on.  They meet where the bases come within reach in the plane and
+the heights overlap or touch, so an enemy on any level counts and one on a roof above the
+route does not.  Along a walk the trooper stands on the region's piece under its centre and
+passes through every level between two pieces where it steps; ladders, Jumps and Climbs are
+straight 3-D segments (docs/rules.md §13.4).
 """
 
 from __future__ import annotations
@@ -14,27 +21,81 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import shapely
 
 from constraints.core.verdict import ClauseResult
 from constraints.infinity.clauses.base import CONTACT_IN, RouteClause, RouteExample
 from constraints.infinity.clauses.context import Leg, RouteContext
-from constraints.infinity.clauses.examples import marker, skill, town, trooper, walk
+from constraints.infinity.clauses.examples import marker, rect, skill, town, trooper, walk
+from constraints.infinity.route import AIRBORNE, SAME_POINT_IN, WALKS
+from constraints.infinity.surfaces import LEVEL_TOL_IN
+from constraints.infinity.volumes import Span, height_span, plane_span
 
 _ENEMY = trooper("zhanshi", 8, 13.5, player="red")
+_R = 25 / 25.4 / 2  # a 25 mm base's radius
+_ENEMY_6 = trooper("zhanshi", 6, 12, player="red")
 
 
-def first_touch(leg: Leg, centre: tuple[float, float], reach_in: float) -> float | None:
-    """The least t in [0, 1] where the leg's centre comes within `reach_in` of `centre`."""
-    a, b, c = np.asarray(leg.start[:2]), np.asarray(leg.end[:2]), np.asarray(centre)
-    d, f = b - a, a - c
-    if float(f @ f) <= reach_in ** 2:
-        return 0.0
-    qa, qb, qc = float(d @ d), 2.0 * float(f @ d), float(f @ f) - reach_in ** 2
-    disc = qb * qb - 4.0 * qa * qc
-    if qa == 0.0 or disc < 0.0:
+def _under_roof() -> dict:
+    """A 3 in building from y = 12.5, an enemy on its roof with its base at the edge; the
+    trooper below, its base against the wall."""
+    return town(rect("house", 6, 12.5, 10, 16, 3.0),
+                troopers=(trooper("zhanshi", 8, 12.5 + _R, player="red", level=3.0),),
+                at=(4, 12.5 - _R, 0))
+
+
+def _crate(silhouette: int) -> dict:
+    """A 1.2 in crate (y 11-13), the trooper on it, an enemy of `silhouette` on the ground
+    with its base against the crate's side."""
+    return town(rect("crate", 5, 11, 12, 13, 1.2),
+                troopers=(trooper("zhanshi", 8, 13 + _R, player="red",
+                                  silhouette=silhouette),),
+                at=(6, 12.6 if silhouette == 2 else 13 - _R, 1.2))
+
+
+# (t0, t1, z0, z1): over the leg's parameters [t0, t1] the base's underside runs from level z0
+# to z1 (a step, t0 == t1: the trooper goes up or down from z0 to z1 there).
+Stretch = tuple[float, float, float, float]
+
+
+def levels_along(ctx: RouteContext, leg: Leg) -> list[Stretch]:
+    """Where the base's underside is along the leg: a ladder's or the air's straight 3-D
+    segment; on a walk, the level of the region's piece under the centre (pieces are flat),
+    stepping up or down where two meet."""
+    if leg.region is None:
+        return [(0.0, 1.0, leg.start[2], leg.end[2])]
+    a, b = np.asarray(leg.start[:2]), np.asarray(leg.end[:2])
+    d = b - a
+    if float(d @ d) <= SAME_POINT_IN ** 2:
+        z = ctx.walk.level_at(leg.region, leg.start[:2])
+        return [(0.0, 1.0, z, z)]
+    spans: list[tuple[float, float, float]] = []
+    pieces = ctx.walk.surfaces.pieces
+    for k in ctx.walk.members_under(leg.line, leg.region):
+        for part in shapely.get_parts(leg.line.intersection(pieces[k].polygon)):
+            ts = (shapely.get_coordinates(part) - a) @ d / float(d @ d)
+            if len(ts):
+                spans.append((float(ts.min()), float(ts.max()), pieces[k].top_in))
+    spans.sort()
+    found: list[Stretch] = [(t0, t1, z, z) for t0, t1, z in spans]
+    for (_, end0, z0), (start1, _, z1) in zip(spans, spans[1:], strict=False):
+        if z0 != z1:  # a step between touching pieces: the Silhouette goes up or down there
+            found.append((max(end0, start1), max(end0, start1), z0, z1))
+    return found or [(0.0, 1.0, leg.start[2], leg.end[2])]
+
+
+def meets(stretch: Stretch, plane: Span, low: float, high: float) -> float | None:
+    """The first t of `stretch` within `plane` where the underside's level lies in
+    [low, high] (the levels at which the two Silhouettes meet in height)."""
+    t0, t1, z0, z1 = stretch
+    lo, hi = max(t0, plane[0]), min(t1, plane[1])
+    if lo > hi:
         return None
-    t = (-qb - math.sqrt(disc)) / (2.0 * qa)
-    return t if 0.0 <= t <= 1.0 else None
+    if t1 <= t0:  # a step: every level between z0 and z1
+        return lo if min(z0, z1) <= high and low <= max(z0, z1) else None
+    found = height_span(z0 + (z1 - z0) * (lo - t0) / (t1 - t0),
+                        z0 + (z1 - z0) * (hi - t0) / (t1 - t0), low, high)
+    return None if found is None else lo + found[0] * (hi - lo)
 
 
 @dataclass(frozen=True)
@@ -56,8 +117,7 @@ def first_contact(ctx: RouteContext) -> Contact | None:
     start = ctx.route.path[0]
     walked = 0.0
     for k, leg in enumerate(ctx.legs):
-        hit = EnemyContact.hit(ctx, leg, r, start, tolerance) if leg.region is not None \
-            else None
+        hit = EnemyContact.hit(ctx, leg, r, start, tolerance) if not leg.broken else None
         if hit is not None:
             t, enemies = hit
             at = walked + t * leg.length_in
@@ -70,6 +130,7 @@ def first_contact(ctx: RouteContext) -> Contact | None:
 
 class EnemyContact(RouteClause):
     id = "route.enemy_contact"
+    skills = WALKS | AIRBORNE
 
     def check(self, ctx: RouteContext) -> ClauseResult:
         total = sum(leg.length_in for leg in ctx.legs)
@@ -87,19 +148,30 @@ class EnemyContact(RouteClause):
     def hit(ctx: RouteContext, leg: Leg, r: float, start: tuple[float, ...],
             tolerance: float) -> tuple[float, tuple[str, ...]] | None:
         """The first touch on this leg of enemies not touching at the start (within the
-        contact tolerance, A21), if any: where, and every enemy touched there."""
+        contact tolerance, A21), if any: where, and every enemy touched there.  Silhouettes
+        are cylinders (A22): they touch where the bases come within reach in the plane and
+        the heights overlap or touch, whatever level each stands on."""
+        me = ctx.trooper
         touches: list[tuple[float, str]] = []
-        for enemy in ctx.walk.troopers_in(ctx.walk.regions[leg.region]):  # type: ignore[index]
-            if enemy.player == ctx.trooper.player or enemy.marker:
+        stretches = None
+        for enemy in ctx.scenario.units:
+            if enemy.id == me.id or enemy.player == me.player or enemy.marker:
                 continue  # a marker is no trooper: reaching it does not end the Move
             reach = r + enemy.radius_in
-            if math.dist(start[:2], enemy.centre) <= reach + tolerance:
+            low, high = enemy.level_in - me.height_in, enemy.level_in + enemy.height_in
+            if math.dist(start[:2], enemy.centre) <= reach + tolerance and \
+                    low - tolerance <= start[2] <= high + tolerance:
                 continue  # in contact at the start, within the contact tolerance (A21)
-            # Stopped where the bases meet; a route ending in contact (within CONTACT_IN)
-            # meets them at its end, not before it.
-            t = first_touch(leg, enemy.centre, reach)
-            if t is not None:
-                touches.append((t, enemy.id))
+            # Stopped where the Silhouettes meet; a route ending in contact (within
+            # CONTACT_IN) meets them at its end, not before it.
+            plane = plane_span(leg.start, leg.end, enemy.centre, reach)
+            if plane is None:
+                continue
+            stretches = levels_along(ctx, leg) if stretches is None else stretches
+            ts = [t for s in stretches
+                  if (t := meets(s, plane, low - LEVEL_TOL_IN, high + LEVEL_TOL_IN)) is not None]
+            if ts:
+                touches.append((min(ts), enemy.id))
         if not touches:
             return None
         first = min(t for t, _ in touches)
@@ -128,4 +200,25 @@ class EnemyContact(RouteClause):
                      "goes on (decision, docs/rules.md §13.7)",
                      town(troopers=(marker("camo", 8, 12 + 25 / 25.4, player="red"),)),
                      walk((4, 12, 0), (11, 12, 0)), False, ("contact_after", 7.0)),
+        # A22: Silhouettes are cylinders; troopers on different levels touch only if those
+        # do (seed 004: "Silhouette contact"; S2 is 40 mm = 1.575 in tall, S1 25 mm).
+        RouteExample("along a wall below an enemy at the edge of a 3 in roof: the bases meet "
+                     "in the plane, the Silhouettes do not", _under_roof(),
+                     walk((4, 12.5 - _R, 0), (8, 12.5 - _R, 0)), False,
+                     ("contact_after", 4.0)),
+        RouteExample("on a 1.2 in crate past an S1 standing against it: the bases touch, the "
+                     "crate's top is above its 25 mm", _crate(1),
+                     walk((6, 13 - _R, 1.2), (9.5, 13 - _R, 1.2)), False,
+                     ("contact_after", 3.5)),
+        RouteExample("an S2 there reaches above 1.2 in: the Silhouettes meet where the base "
+                     "reaches over the edge", _crate(2),
+                     walk((6, 12.6, 1.2), (9.5, 12.6, 1.2)), True,
+                     ("contact_after", 2.0 - math.sqrt((2 * _R) ** 2 - (13 + _R - 12.6) ** 2))),
+        RouteExample("a Jump over an enemy's head (2 in up, it is 1.575 in tall)",
+                     town(troopers=(_ENEMY_6,)),
+                     skill("jump", (4, 12, 0), (4, 12, 2), (8, 12, 2), (8, 12, 0)), False),
+        RouteExample("a Jump 1 in up into its Silhouette: contact in the air, where the Move "
+                     "cannot end", town(troopers=(_ENEMY_6,)),
+                     skill("jump", (4, 12, 0), (4, 12, 1), (8, 12, 1), (8, 12, 0)), True,
+                     ("contact_after", 1.0 + (6 - 2 * _R - 4))),
     )

@@ -48,7 +48,7 @@ def examples() -> list[tuple[int, Any]]:
 
 
 # The format of each complete example, in the order docs/formats.md shows them.
-EXPECTED = ["scenario", "move", "move", "move", "move", "move", "casualties",
+EXPECTED = ["scenario", "move", "move", "move", "move", "move", "move", "casualties",
             "scenario", "move", "move", "move", "scenario", "route", "route-result",
             "lof-result"]
 ELIDED = 5  # the verdict (its models), search, nudge, judged-nudge and Combat Reform results

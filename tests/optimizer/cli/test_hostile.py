@@ -12,7 +12,6 @@ import json
 import subprocess
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -216,7 +215,7 @@ def test_text_result_says_what_stopped_it_and_normalises_facings(
     text = result_text(result)
     assert "facing 90.000 deg" in text
     assert "stopped by" not in text or result.stopped_by
-    assert "stopped by: effort" in result_text(replace(result, stopped_by="effort"))
+    assert "stopped by: effort" in result_text(result.proved(stopped_by="effort"))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -96,7 +96,7 @@ def test_render_draws_a_whfb7_move(tmp_path, capsys, move):
 
     from constraints.core.scenario_io import load_scenario
     from constraints.whfb7.move_io import move_from_json
-    from optimizer.render import make_figure
+    from optimizer.pictures import make_figure
 
     out = tmp_path / "move.png"
     assert main(["render", GOBLINS, _write(tmp_path, move), "-o", str(out)]) == 0

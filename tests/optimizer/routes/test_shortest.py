@@ -207,3 +207,21 @@ def test_a_route_into_base_contact_with_an_enemy_ends_there():
 def test_a_move_of_nothing_is_a_move():
     area = reachable_area(_scene(), "fusilier", mov_in=0.0)
     assert area.status == Status.FEASIBLE and area.area_in2 == 0.0
+
+
+def test_a_shortest_route_that_meets_an_enemy_below_is_not_claimed():
+    """A22: an S1 walking along a 1.2 in roof's edge (its base over the edge by the r/2 it may)
+    meets the Silhouette of a TAG (S7, 67 mm) standing on the ground below: the Move would end
+    there, so the straight route does not reach the target.  The free space keeps only the
+    roof's enemies out, so the answer is NOT_FOUND with the bound, not OPTIMAL."""
+    tag = trooper("tag", 8, 12.2 + 55 / 25.4 / 2 + 0.05, player="red", base=55, silhouette=7)
+    data = town(rect("roof", 2, 10, 14, 12.2, 1.2), troopers=(tag,), at=(4, 11.95, 1.2),
+                silhouette=1)
+    result = shortest_route(scenario_from_json(data), "fusilier", (7.5, 11.95, 1.2))
+    assert result.status == Status.NOT_FOUND and result.bound_in == pytest.approx(3.5)
+    assert "Silhouette of enemy tag" in result.reason
+    # Two inches from the edge, the same walk passes the TAG by: OPTIMAL, as before.
+    clear = town(rect("roof", 2, 10, 14, 12.2, 1.2), troopers=(tag,), at=(4, 11.0, 1.2),
+                 silhouette=1)
+    assert shortest_route(scenario_from_json(clear), "fusilier",
+                          (7.5, 11.0, 1.2)).status == Status.OPTIMAL

@@ -14,7 +14,9 @@ import shapely
 from constraints.core.scenario_io import load_scenario
 from constraints.core.status import Status
 from constraints.t9a.checker import check_move
+from constraints.t9a.moves import Move
 from optimizer.search.objectives import Objective
+from optimizer.search.proof import Proof
 from optimizer.search.regions import CentreRegions
 from optimizer.search.request import SearchRequest
 from optimizer.search.result import SearchResult
@@ -37,8 +39,12 @@ def _result(request: SearchRequest, status: Status, value: float | None,
         if inexact else {}
     if value is not None:
         stats["search_value"] = value
-    return SearchResult(status, request.objective, value,
-                        value if status == Status.OPTIMAL else None, request.lattice, 0.0,
+    unit = request.unit  # an answer has a move: the unit as it stands will do
+    move = None if value is None else Move(unit.id, "reform", files=unit.files,
+                                           centre=unit.pose.centre,
+                                           facing_deg=unit.pose.facing_deg)
+    proof = Proof(status, bound=value if status == Status.OPTIMAL else None)
+    return SearchResult(request.objective, value, request.lattice, 0.0, proof, move,
                         stats=stats)
 
 

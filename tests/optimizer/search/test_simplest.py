@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from optimizer import Move, Objective, best_move, check_move, load_scenario
+from optimizer.search.proof import Proof
 from optimizer.search.request import SearchRequest
 from optimizer.search.result import Status
 from optimizer.search.simplest import _as_good, _is_straight
@@ -39,7 +40,7 @@ def test_straight_moves_are_recognised() -> None:
 
 def _result(status: Status, value: float, bound: float, tolerance: float | None):
     found = best_move(SPEARS, "spears", "march", Objective("target_distance", (36.0, 16.0)))
-    return replace(found, status=status, value=value, bound=bound, tolerance=tolerance)
+    return replace(found, value=value, proof=Proof(status, bound=bound, tolerance=tolerance))
 
 
 LEGAL = SimpleNamespace(legal=True)  # _as_good reads only whether it is legal

@@ -92,13 +92,16 @@ def test_a_move_whose_best_turns_and_wheels_is_optimal(base, angle, objective):
 
 def test_a_move_may_wheel_before_it_turns():
     """Among the rocks: wheeling 5-6 deg right before turning left does better than any move
-    that turns first (2.809"); FEASIBLE with the bound over every move."""
+    that turns first (2.806"), and is proved OPTIMAL over every move the rules allow (the
+    certificate of constraints.whfb7.reach, with its own box budget)."""
     scenario = load_scenario(GOBLINS)
     result = best_move(scenario, "goblins", "move", Objective("target_distance", (19.0, 12.0)))
     _legal(scenario, result)
     kinds = [s.kind for s in result.move.steps]
     assert kinds[:2] == [StepKind.WHEEL, StepKind.TURN]
     assert result.value < 2.80 and result.bound is not None and result.bound <= result.value
+    assert result.status == Status.OPTIMAL and result.bound_covers == "any_wheels"
+    assert result.value - result.bound <= result.tolerance + 1e-12
 
 
 def test_a_march_sidesteps():
@@ -137,6 +140,27 @@ def test_a_reform_to_a_facing():
     result = best_move(scenario, "u", "reform", Objective("target_pose", (36.0, 10.0), 0.0))
     _legal(scenario, result)
     assert result.status == Status.OPTIMAL and result.move.facing_deg == pytest.approx(0.0)
+
+
+def test_a_reform_to_face_a_point_is_optimal_at_the_least_value_of_any_option():
+    """Issue 24: goblins.json's reform to face (30, 36) was CP-SAT's over its 7,200 options;
+    the options are judged best first now (optimizer.families.whfb7_reform): OPTIMAL, the
+    unit's own files (among the options of equal value) at the facing nearest the point,
+    whose value no option of the family beats.  (Where the best options are refused, the
+    brute force of test_whfb7_properties.py checks the status.)"""
+    scenario = load_scenario(GOBLINS)
+    objective = Objective("face_point", (30.0, 36.0))
+    result = best_move(scenario, "goblins", "reform", objective)
+    _legal(scenario, result)
+    assert result.status == Status.OPTIMAL
+    goblins = scenario.unit("goblins")
+    assert result.move.files == goblins.files and result.move.facing_deg == pytest.approx(77.0)
+    request = SearchRequest(scenario, "goblins", "reform", objective)
+    options, _ = request.options()
+    values = [float(request.goal.values(o, np.zeros((1, 2)))[0]) for o in options]
+    answer = next(v for o, v in zip(options, values, strict=True)
+                  if o.files == goblins.files and abs(o.facing_deg - 77.0) < 1e-9)
+    assert answer == pytest.approx(min(values), abs=1e-12)
 
 
 def test_the_same_answer_twice():

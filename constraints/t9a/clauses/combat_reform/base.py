@@ -3,7 +3,7 @@
 Combat Reforms are not Move Manoeuvres, so, like the nudge clauses, their clauses are not in a
 profile's manoeuvre table: they keep the clause protocol's shape (`check` returning a
 `ClauseResult`, `examples` taken from the rule text) so one conformance test runs them all
-(tests/conformance/test_combat_reform_clauses.py).
+(tests/conformance/test_rule_examples.py).
 
 Most clauses judge one unit's reform, with the units reformed before it in place.  A
 `deferred` clause judges all of one player's reforms at once: seed 002 checks the enemy
@@ -13,14 +13,12 @@ models "after a player has completed all their Combat Reforms", and variant A (R
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar
 
-from constraints.core.verdict import ClauseResult, Violation
-from constraints.geometry.plane import Point
+from constraints.core.clause import RuleClause
 from constraints.t9a.clauses.combat_reform.context import ReformContext
 
 
@@ -54,21 +52,9 @@ class Role(Enum):
     SAME_ENEMIES = "same_enemies"    # every enemy touched before is touched after
 
 
-class CombatReformClause(ABC):
+class CombatReformClause(RuleClause[ReformContext]):
     """One clause of "Combat Reforms" (seed 002 for `t9a`, RULES §2.12 (A) for `t9a-2025`)."""
 
-    id: ClassVar[str]
     role: ClassVar[Role] = Role.PLACEMENT
     deferred: ClassVar[bool] = False
     examples: ClassVar[tuple[ReformExample, ...]] = ()
-
-    @abstractmethod
-    def check(self, ctx: ReformContext) -> ClauseResult:
-        """Measure the reform(s) of `ctx` against this clause, exactly."""
-
-    def result(self, name: str, measured: float, limit: float, legal: bool, message: str,
-               dimension: str = "in", witness: tuple[Point, ...] = ()) -> ClauseResult:
-        """One measurement, and a violation carrying it when the clause is broken."""
-        violations = () if legal else (
-            Violation(self.id, measured, limit, dimension, message, witness),)
-        return ClauseResult({name: measured}, violations)

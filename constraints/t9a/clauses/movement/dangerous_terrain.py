@@ -10,9 +10,11 @@ reports the tests it triggers (`dangerous_terrain`).  What "touched during" mean
 
 - a March: the area the Front Facing sweeps (RULES §2.4.10: mid-move positions collapse onto
   the Front Facing, which travels the path and re-expands at the end), touching included;
-- a Light Troops Reform whose centre travels more than the unit's Mobility: its end position;
-  the seed's placement mid-move and the models' individual paths are not built yet
-  (docs/rules.md §10);
+- a Light Troops Reform whose centre travels more than the unit's Mobility: its end position
+  and, where the move states it (`mid`), its placement mid-move (seed 000, "Mid-Reform Move
+  Actions": the unit is placed where its position becomes relevant; `mid_placement.py` judges
+  that placement).  Without `mid` the models' own walks are not followed and the verdict
+  carries a note saying so (`unchecked_mid`; docs/rules.md §5.6);
 - an Advance or any other Reform: never (they do not trigger the test).
 """
 
@@ -70,11 +72,33 @@ def move_tests(ctx: Any) -> tuple[DangerousTest, ...]:
     manoeuvre = ctx.move.manoeuvre.value
     if manoeuvre == "march":
         return tests_for(ctx.scenario, ctx.unit, list(ctx.trajectory.front_sweep_parts))
-    if manoeuvre == "reform":
-        start, end = ctx.unit, ctx.end_unit
-        if light_troops_march(start, math.dist(start.pose.centre, end.pose.centre)):
-            return tests_for(ctx.scenario, start, [end.boundary()])
+    if manoeuvre == "reform" and reform_counts_as_march(ctx):
+        placed = [ctx.end_unit.boundary()]
+        if ctx.mid_unit is not None:
+            placed.insert(0, ctx.mid_unit.boundary())
+        return tests_for(ctx.scenario, ctx.unit, placed)
     return ()
+
+
+def reform_counts_as_march(ctx: Any) -> bool:
+    start, end = ctx.unit, ctx.end_unit
+    return light_troops_march(start, math.dist(start.pose.centre, end.pose.centre))
+
+
+UNCHECKED_MID = ("a Light Troops Reform beyond Mob counts as a March: Dangerous Terrain is "
+                 "judged at its end position only; where the models enter it on the way, the "
+                 "unit's placement mid-move (seed 000) is not checked: state it as `mid` to "
+                 "have it judged")
+
+
+def unchecked_mid(ctx: Any) -> tuple[str, ...]:
+    """The verdict's note for a Reform that counts as a March, states no placement mid-move
+    and has Dangerous Terrain on the table (its walks may cross it unseen)."""
+    if ctx.move.manoeuvre.value != "reform" or ctx.mid_unit is not None:
+        return ()
+    if not any(f.kind == "dangerous" for f in ctx.scenario.terrain):
+        return ()
+    return (UNCHECKED_MID,) if reform_counts_as_march(ctx) else ()
 
 
 def _marsh(x0: float, y0: float, x1: float, y1: float, test: int = 4,
@@ -113,6 +137,14 @@ def _examples() -> tuple[tuple[str, dict, dict, tuple[tuple[str, int, int | None
         ("a Light Troops Reform beyond Mob counts as a March",
          field(unit(light_troops=True), terrain=(_marsh(34.0, 15.0, 38.0, 16.0),)),
          reform(centre=(36.0, 14.5)), (("marsh", 5, 4),)),
+        ("a Light Troops Reform placed mid-move in the terrain (seed 000) takes the test, "
+         "though it ends beyond it",
+         field(unit(light_troops=True), terrain=(_marsh(34.0, 15.0, 38.0, 16.0),)),
+         reform(centre=(36.0, 17.5), mid={"centre": [36.0, 14.5], "facing": 90.0}),
+         (("marsh", 5, 4),)),
+        ("without the placement, only its end position is judged (a note says so)",
+         field(unit(light_troops=True), terrain=(_marsh(34.0, 15.0, 38.0, 16.0),)),
+         reform(centre=(36.0, 17.5)), ()),
         ("a Light Troops Reform within Mob does not",
          field(unit(light_troops=True), terrain=(_marsh(34.0, 13.5, 38.0, 16.0),)),
          reform(centre=(36.0, 14.0)), ()),

@@ -32,6 +32,8 @@ from constraints.rank_and_file.unit import Unit
 from constraints.sat.context import EncodeContext
 from constraints.sat.lattice import inscribed_polygon
 from constraints.sat.option import Option
+from constraints.t9a.clauses.movement.mid_placement import light_by_marsh, reform_through
+from constraints.t9a.clauses.movement.mid_walks import relay_walk
 from constraints.t9a.clauses.movement.model_moves import allowed_pairs, assign
 from constraints.t9a.context import MoveContext
 from constraints.t9a.examples import field, gap_wall, reform, rock, unit, wall
@@ -122,6 +124,16 @@ class ModelPath(Clause):
                     reform(centre=(37.0, 10.0)), False, ("model_path", 1.0)),
         RuleExample("but not closer to it: the front models would walk nearer than 0.3\"",
                     _stuck(), reform(centre=(36.0, 10.2)), True),
+        # Seed 000, "Mid-Reform Move Actions": "measure from starting position, to the
+        # position it is placed mid-move, and then finally to its ending position".
+        RuleExample("Light Troops placed mid-move in a marsh: 4.5\" there and 3\" on",
+                    light_by_marsh(), reform_through(), False, ("model_path", 7.5)),
+        RuleExample("4.5\" and 3.5\": exactly 2 x Mob", light_by_marsh(),
+                    reform_through(end=(36.0, 18.0)), False, ("model_path", 8.0)),
+        RuleExample("placed beyond the end and walking back: the mid front rank's models walk "
+                    "7\" and 2.5\", though the end is 4.5\" away", light_by_marsh(),
+                    reform_through(centre=(36.0, 17.0), end=(36.0, 14.5)), True,
+                    ("model_path", 9.5)),
     )
 
     def refuses_every_move(self, scenario: Any, unit: Any) -> bool:
@@ -136,6 +148,13 @@ class ModelPath(Clause):
         end = ctx.end_unit
         limit = self.number("mob_factor") * ctx.mobility_in
         finder = walking_paths(ctx.scenario, ctx.unit, self.number("spacing_in"), limit)
+        if ctx.mid_unit is not None:  # seed 000: measured start -> mid-move place -> end
+            walk = relay_walk(ctx, ctx.mid_unit, finder)
+            message = (f"model {walk.model} must walk {walk.longest_in:.3f}\" through its "
+                       f"mid-move place, around obstructions, under the best assignment, "
+                       f"limit {limit:.3f}\"")
+            return self.result("model_path", walk.longest_in, limit,
+                               within(walk.longest_in, limit), message, walk.path)
         start_pts, end_pts = ctx.unit.model_positions(), end.model_positions()
         cost = finder.lengths(start_pts, end_pts)
         found = assign(ctx, end, cost)

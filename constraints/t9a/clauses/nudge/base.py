@@ -2,18 +2,16 @@
 
 Nudges are not Move Manoeuvres, so their clauses are not in a profile's manoeuvre table; they
 keep the clause protocol's shape (`check` returning a `ClauseResult`, `examples` from the rule
-text) so the same conformance test runs them (tests/conformance/test_nudge_clauses.py).
+text) so the one conformance suite runs them (tests/conformance/test_rule_examples.py).
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from constraints.core.verdict import ClauseResult, measurement
-from constraints.geometry.plane import Point
+from constraints.core.clause import RuleClause
 from constraints.t9a.clauses.nudge.context import NudgeContext
 
 # Touching is a distance within the contact tolerance (A21; a clause reads the scenario's,
@@ -36,19 +34,10 @@ class NudgeExample:
     measured: tuple[str, float] | None = None
 
 
-class NudgeClause(ABC):
+class NudgeClause(RuleClause[NudgeContext]):
     """One clause of "Nudge units to maintain contact" (seed 001)."""
 
-    id: ClassVar[str]
     examples: ClassVar[tuple[NudgeExample, ...]] = ()
     # Its break says the unit did not regain contact: when no legal nudge exists the unit
     # stands still without breaking it (optimizer.nudge.judge).
     regains_contact: ClassVar[bool] = False
-
-    @abstractmethod
-    def check(self, ctx: NudgeContext) -> ClauseResult:
-        """Measure the nudge against this clause, exactly."""
-
-    def result(self, name: str, measured: float, limit: float, legal: bool, message: str,
-               witness: tuple[Point, ...] = ()) -> ClauseResult:
-        return measurement(self.id, name, measured, limit, legal, message, witness)

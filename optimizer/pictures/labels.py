@@ -13,7 +13,7 @@ import math
 
 from constraints.core.verdict import Violation
 from constraints.geometry.plane import Point
-from optimizer.render.sketch import MoveSketch
+from optimizer.pictures.sketch import MoveSketch
 
 
 def witness_line(sketch: MoveSketch, violation: Violation) -> list[Point]:

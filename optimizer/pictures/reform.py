@@ -14,8 +14,8 @@ from constraints.core.scenario import Scenario
 from constraints.rank_and_file.contact import model_contacts
 from optimizer.combat_reform.output import status_of
 from optimizer.combat_reform.reforms import PlayerReforms
-from optimizer.render.output import check_output, write_atomically
-from optimizer.render.panels import draw_panel
+from optimizer.pictures.output import check_output, write_atomically
+from optimizer.pictures.panels import draw_panel
 
 
 def make_reform_figure(before: Scenario, found: PlayerReforms) -> Figure:

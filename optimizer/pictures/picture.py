@@ -15,8 +15,8 @@ from typing import Any
 from constraints.core.scenario import Scenario
 from constraints.infinity.route import Route
 from optimizer.dispatch import own_move, require
-from optimizer.render.draw import render_to_file
-from optimizer.render.route import render_route_to_file
+from optimizer.pictures.draw import render_to_file
+from optimizer.pictures.route import render_route_to_file
 
 # The drawer of a system whose moves are not a unit's rank-and-file move, by move type.
 DRAWERS: dict[type, Callable[..., None]] = {Route: render_route_to_file}

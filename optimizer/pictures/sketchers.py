@@ -1,4 +1,4 @@
-"""How each rank-and-file system's moves are sketched (optimizer.render.sketch)."""
+"""How each rank-and-file system's moves are sketched (optimizer.pictures.sketch)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from constraints.t9a.context import MoveContext
 from constraints.t9a.moves import Move, Step, StepKind
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.moves import WarhammerMove
-from optimizer.render.sketch import MoveSketch, centre_path, outer_arcs, step_marks
+from optimizer.pictures.sketch import MoveSketch, centre_path, outer_arcs, step_marks
 
 
 def sketch_t9a(scenario: Scenario, move: Move, verdict: Verdict) -> MoveSketch:

@@ -8,8 +8,8 @@ from collections.abc import Collection
 from matplotlib.axes import Axes
 
 from constraints.core.scenario import Scenario
-from optimizer.render.draw import _draw_boundary, _draw_field, _draw_terrain
-from optimizer.render.units import draw_models, player_colour
+from optimizer.pictures.draw import _draw_boundary, _draw_field, _draw_terrain
+from optimizer.pictures.units import draw_models, player_colour
 
 
 def draw_panel(ax: Axes, scenario: Scenario, players: list[str], title: str,

@@ -29,11 +29,11 @@ from constraints.core.scenario import Feature, Scenario
 from constraints.core.system import find_system
 from constraints.core.verdict import Verdict, Violation
 from constraints.geometry.plane import Point
-from optimizer.render.labels import witness_line
-from optimizer.render.output import check_output, write_atomically
-from optimizer.render.sketch import MoveSketch
-from optimizer.render.sketchers import sketch
-from optimizer.render.units import draw_models, player_colour
+from optimizer.pictures.labels import witness_line
+from optimizer.pictures.output import check_output, write_atomically
+from optimizer.pictures.sketch import MoveSketch
+from optimizer.pictures.sketchers import sketch
+from optimizer.pictures.units import draw_models, player_colour
 
 Overlay = tuple[shapely.Geometry, dict[str, Any]]
 Move = Any  # a move of the scenario's system (its `unit` is the moving unit's id)

@@ -18,8 +18,8 @@ from constraints.infinity.checker import RouteVerdict
 from constraints.infinity.exposure import Exposure, stretch_points
 from constraints.infinity.route import Route
 from constraints.infinity.scenery import Connector, Scenery
-from optimizer.render.draw import BAD, FIELD, draw_geometry, polygon_patch
-from optimizer.render.output import check_output, write_atomically
+from optimizer.pictures.draw import BAD, FIELD, draw_geometry, polygon_patch
+from optimizer.pictures.output import check_output, write_atomically
 from optimizer.routes.area import ReachableArea
 
 PLAYERS = ("tab:blue", "tab:red", "tab:green", "tab:orange")

@@ -15,9 +15,9 @@ from constraints.core.scenario import Pose, Scenario
 from constraints.rank_and_file.unit import Unit
 from optimizer.nudge.least import NudgeFound
 from optimizer.nudge.resolve import NudgeResult
-from optimizer.render.draw import _draw_boundary
-from optimizer.render.output import check_output, write_atomically
-from optimizer.render.panels import draw_panel
+from optimizer.pictures.draw import _draw_boundary
+from optimizer.pictures.output import check_output, write_atomically
+from optimizer.pictures.panels import draw_panel
 
 ARROW = "#e07b00"
 

@@ -16,8 +16,8 @@ from constraints.core.scenario import Terrain
 from constraints.errors import InvalidInputError
 from constraints.t9a.move_io import load_move
 from optimizer import Move, check_move, forward, load_scenario, wheel
-from optimizer.render import draw, draw_geometry, make_figure, render_to_file
-from optimizer.render.sketchers import sketch
+from optimizer.pictures import draw, draw_geometry, make_figure, render_to_file
+from optimizer.pictures.sketchers import sketch
 from tests.support import ROOT, scenario, unit, wall
 
 SPEARS = load_scenario(ROOT / "examples" / "spears.json")

@@ -1,7 +1,7 @@
 """What a picture shows of one move, whatever the game: the unit at the start and the end,
 the area it swept (and what that area is), the path of its centre, the arcs its wheels'
 outer corners ran along and where it turned on the spot; and the parts each system's
-sketcher (optimizer.render.sketchers) builds one from, so the drawing code never reads a
+sketcher (optimizer.pictures.sketchers) builds one from, so the drawing code never reads a
 system's moves itself."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 from constraints.errors import InvalidInputError
 from optimizer import Move, check_move, forward, load_scenario, wheel
 from optimizer.cli import main
-from optimizer.render import draw, make_figure, render_to_file
+from optimizer.pictures import draw, make_figure, render_to_file
 from tests.support import ROOT
 
 SCENARIO = ROOT / "examples" / "spears.json"

@@ -81,16 +81,24 @@ class ResultOffSchemaError(AssertionError):
 
 
 def checked_result(name: str, text: str) -> Any:
-    """The result model of `text` (the JSON a command prints) read as the format `name`:
-    what is printed is what validates against the published schema."""
-    from pydantic import ValidationError
+    """`text` (the JSON a command prints) read as the result format `name` (records of its
+    model's fields): what is printed is what validates against the published schema."""
+    from pydantic_core import ValidationError
 
+    from constraints.schema.compiled import validator
+
+    found = _RESULTS.get(name)
+    if found is None:  # kept between runs, as the file models' (no pydantic)
+        found = _RESULTS[name] = validator(SCHEMAS[name])
     try:
-        return adapter(name).validate_json(text)
+        return found.validate_json(text)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         raise ResultOffSchemaError(f"the {name} written does not follow its schema: "
                                    f"{first['loc']}: {first['msg']}") from None
+
+
+_RESULTS: dict[str, Any] = {}
 
 
 def json_schema(name: str) -> dict[str, Any]:

@@ -15,7 +15,9 @@ test_compiled.py), and records of the model's fields, which the readers turn int
 rulebook's values.  The file is named by a hash of the models' source, pydantic-core and
 Python: a model edited, or pydantic upgraded, is built anew.  A folder that cannot be
 written only means the validator is built each run; a schema that cannot be stood in for
-(a check without a stand-in) is validated by the model itself.
+(a check without a stand-in) is validated by the model itself.  The stored files are
+pickles, trusted as Python trusts the `.pyc` files beside them: whoever can write the
+package's folder can change its code anyway.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from types import FunctionType, MethodType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
+    pass
 
 HERE = Path(__file__).resolve().parent
 CACHE = HERE / "__pycache__"
@@ -44,8 +46,9 @@ _KEY: list[str] = []
 
 
 def validator(name: str) -> Any:
-    """A pydantic-core `SchemaValidator` of the file model `name` ("module:Class" in
-    `constraints.schema`), from its kept schema when there is a current one."""
+    """A pydantic-core `SchemaValidator` of the model `name` ("module:Class" in
+    `constraints.schema`: a file or a result model, or a union of them), from its kept schema
+    when there is a current one."""
     from pydantic_core import SchemaValidator
 
     path = CACHE / f"{name.replace(':', '.')}.{key()}.core.pickle"
@@ -58,27 +61,35 @@ def validator(name: str) -> Any:
     return SchemaValidator(schema)
 
 
-def model_of(name: str) -> type[BaseModel]:
+def model_of(name: str) -> Any:
+    """The model class (or union of them) `name` names."""
     from importlib import import_module
 
     module, _, attribute = name.partition(":")
-    found: type[BaseModel] = getattr(import_module(f"constraints.schema.{module}"), attribute)
-    return found
+    return getattr(import_module(f"constraints.schema.{module}"), attribute)
+
+
+def _core_schema(name: str) -> Any:
+    from pydantic import BaseModel, TypeAdapter
+
+    model = model_of(name)
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        model.model_rebuild()
+        return model.__pydantic_core_schema__
+    return TypeAdapter(model).core_schema
 
 
 def _model_validator(name: str) -> Any:
-    model = model_of(name)
-    model.model_rebuild()
-    return model.__pydantic_validator__
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(model_of(name)).validator
 
 
 def _light(name: str) -> Any:
     """The core schema of the model `name` with records for its classes and stand-ins for its
     checks; None when some part cannot be stood in for."""
-    model = model_of(name)
-    model.model_rebuild()
     try:
-        light = _stand_in(model.__pydantic_core_schema__)
+        light = _stand_in(_core_schema(name))
         data = pickle.dumps(light, protocol=pickle.HIGHEST_PROTOCOL)
     except (LookupError, TypeError, pickle.PicklingError, AttributeError):
         return None

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from constraints.schema import compiled
+from constraints.schema import SCHEMAS, compiled
 from constraints.schema.move import T9AMove
 from constraints.schema.scenario import T9AScenario
 from tests.constraints.schema.test_models import BROKEN, INPUTS, _set, load
@@ -87,9 +87,10 @@ def test_an_unwritable_folder_only_costs_time(tmp_path: Path,
                                   "scenario:InfinityScenario", "scenario:Scenario",
                                   "move:T9AMove", "move:Whfb7Move", "route:Route",
                                   "casualties:Casualties", "combat_result:CombatResult",
-                                  "combat_reform:CombatReformProposal"])
-def test_every_file_model_is_stood_in_for(name: str) -> None:
-    """No file model falls back to pydantic: each has records and stand-ins for its checks."""
+                                  "combat_reform:CombatReformProposal", *SCHEMAS.values()])
+def test_every_model_is_stood_in_for(name: str) -> None:
+    """No file or result model falls back to pydantic: each has records and stand-ins for its
+    checks."""
     assert compiled._light(name) is not None
 
 

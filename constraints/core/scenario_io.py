@@ -46,15 +46,22 @@ def scenario_from_json(data: Any) -> Scenario:
     """A scenario from its parsed JSON: the scenario model of its rules decides what is
     accepted (constraints/schema/scenario.py); what needs geometry or the whole scenario
     (simple polygons, slots inside their formation, ids, placement) is checked here."""
-    from constraints.schema.checks import scenario_model_name
+    from constraints.schema.checks import scenario_model_name, shipped_stand_in
     from constraints.schema.errors import read_as
 
-    return scenario_from_model(read_as(f"scenario:{scenario_model_name(data)}", data))
+    # A profile registered at run time is read as its system's shipped one, and kept.
+    given = data.get("rules") if isinstance(data, dict) else None
+    stand_in = shipped_stand_in(given)
+    if stand_in is not None:
+        data = {**data, "rules": stand_in}
+    model = read_as(f"scenario:{scenario_model_name(data)}", data)
+    return scenario_from_model(model, given if stand_in is not None else None)
 
 
-def scenario_from_model(model: Any) -> Scenario:
-    """The scenario a validated model (`constraints.schema.scenario.Scenario`) describes."""
-    rules = model.rules
+def scenario_from_model(model: Any, rules: str | None = None) -> Scenario:
+    """The scenario a validated model (`constraints.schema.scenario.Scenario`) describes,
+    under `rules` when given (a profile registered at run time), else the model's."""
+    rules = model.rules if rules is None else rules
     profile = find_profile(rules)
     system = find_system(rules)
     options = {k: v for k, v in vars(model.rule_options).items()

@@ -43,6 +43,19 @@ def refuse(key: str, problem: str) -> PydanticCustomError:
     return PydanticCustomError("refused", "{problem}", {"problem": problem, "key": key})
 
 
+def shipped_stand_in(rules: object) -> str | None:
+    """For a rules profile registered at run time (a variant, a plug-in, a test's), the
+    shipped profile of its system that its scenario is read as (the same units, terrain and
+    rules parameters); None for a shipped profile or an unknown name (the model says so)."""
+    if not isinstance(rules, str) or rules in SYSTEM_OF:
+        return None
+    from constraints.core.profile import PROFILES
+
+    profile = PROFILES.get(rules)
+    return None if profile is None else next(
+        (name for name, system in SYSTEM_OF.items() if system == profile.system), None)
+
+
 def scenario_model_name(data: Any) -> str:
     """The model to read `data` as: its system's, or any system's (`Scenario`) when its rules
     are not known (the model then says so)."""

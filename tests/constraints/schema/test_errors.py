@@ -81,7 +81,8 @@ def test_the_readers_keep_the_words_of_the_hand_written_readers() -> None:
     cases += [("proposal", path, "combat-reform", _set(PROPOSAL, path, value))
               for path, value in BROKEN_PROPOSALS]
     assert [(name, path) for name, path, *_ in WORDS] == [(n, p) for n, p, *_ in cases]
-    for (name, path, fmt, doc), (*_, json_path, problem) in zip(cases, WORDS, strict=True):
+    for (name, path, fmt, doc), (*_, json_path, recorded) in zip(cases, WORDS, strict=True):
+        problem = _registry_now(recorded)
         with pytest.raises(InvalidInputError) as theirs:
             _read_by_reader(fmt, doc)
         assert (theirs.value.path, theirs.value.problem) == (json_path, problem), (name, path)
@@ -90,6 +91,17 @@ def test_the_readers_keep_the_words_of_the_hand_written_readers() -> None:
         assert mine.value.path == json_path, (name, path, str(mine.value))
         if (name, path) not in OTHER_WORDS:
             assert mine.value.problem == problem, (name, path, str(mine.value))
+
+
+def _registry_now(problem: str) -> str:
+    """The recorded words, with the profiles known now: an unknown profile's message lists
+    the registry (a test may have registered one, as the conformance suite's toy)."""
+    from constraints.core.profile import PROFILES
+
+    head = "unknown rules profile "
+    if not problem.startswith(head) or "(known: " not in problem:
+        return problem
+    return problem[:problem.index("(known: ")] + f"(known: {', '.join(sorted(PROFILES))})"
 
 
 def _read_by_reader(fmt: str, doc: Any) -> None:

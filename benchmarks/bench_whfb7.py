@@ -163,7 +163,7 @@ def peer(scenario: Scenario, unit_id: str, manoeuvre: str,
 def _region(judge: WarhammerJudge, option, prefix, frame):
     """The option's legal end centres (world), the way's origin after the wheel's shift at a
     = 0, and its directions f and e; None when the start or prefix already fails."""
-    start, state, pieces, leg_one = judge._start(prefix)
+    start, state, pieces, leg_one = judge.start_of(prefix)
     if state == BLOCKED:
         return None, None, None, None
     origin = np.asarray(start.pose.centre)
@@ -187,7 +187,7 @@ def _region(judge: WarhammerJudge, option, prefix, frame):
         a_hi = min(a_hi, _leg_one_limit(origin, f, hull, gap, spare))
     forbidden: list[tuple[float, float]] = []
     if t:
-        sweep = judge._wheel(start, prefix, float(t), pieces)
+        sweep = judge.wheel_sweep(start, prefix, float(t), pieces)
         bounds = sweep.exact_bounds
         lo_pts = np.array([bounds[:2], bounds[2:]])
         for n, h in _table_planes(table):

@@ -175,7 +175,7 @@ class WarhammerJudge:
 
     # -- moves and marches -------------------------------------------------------------------
 
-    def _start(self, prefix: tuple[float, float]) \
+    def start_of(self, prefix: tuple[float, float]) \
             -> tuple[Unit, int, list[ConvexPiece], list[np.ndarray]]:
         """The unit after the prefix; the start and prefix's own state (CLEAR, BLOCKED or
         UNDECIDED, by the checker's own area); the obstacle pieces in reach of any way from
@@ -206,7 +206,7 @@ class WarhammerJudge:
 
     def _ways_mask(self, poses: WayPoses, centres: np.ndarray) -> np.ndarray:
         prefix = poses.prefix
-        start, state, pieces, leg_one = self._start(prefix)
+        start, state, pieces, leg_one = self.start_of(prefix)
         ok = poses.exists.copy()
         if state == BLOCKED or not ok.any():
             return np.zeros(len(ok), dtype=bool)
@@ -243,7 +243,7 @@ class WarhammerJudge:
             over[rows] = np.maximum(over[rows], rect_overhang(
                 offsets, np.zeros(2), d[rows], self.table))
             if delta[k]:
-                sweep = self._wheel(start, prefix, float(delta[k]), pieces)
+                sweep = self.wheel_sweep(start, prefix, float(delta[k]), pieces)
                 over[rows] = np.maximum(over[rows], sweep.overhang(p.a[rows], self.table))
         verdicts.within(over, 0.0)
         # The 1" rule, piece by piece.
@@ -257,7 +257,7 @@ class WarhammerJudge:
                 zone = minkowski_hull(piece.vertices, end_offsets[k])
                 verdicts.more_than(segment_distance(q[rows], d[rows], zone), self.gap, rows)
                 if delta[k]:
-                    sweep = self._wheel(start, prefix, float(delta[k]), pieces)
+                    sweep = self.wheel_sweep(start, prefix, float(delta[k]), pieces)
                     verdicts.states(cell_states(sweep.cells(j), p.a[rows]), rows)
         result = verdicts.state == CLEAR
         undecided = np.flatnonzero(verdicts.state == UNDECIDED)
@@ -281,7 +281,7 @@ class WarhammerJudge:
         return self._wheel_cost(self.unit, prefix[0]) + \
             ((self.limits.turn_in or 0.0) if prefix[1] else 0.0)
 
-    def _wheel(self, start: Unit, prefix: tuple[float, float], wheel_deg: float,
+    def wheel_sweep(self, start: Unit, prefix: tuple[float, float], wheel_deg: float,
                pieces: list[ConvexPiece]) -> WheelSweep:
         """The wheel's area at a = 0 and what it meets (built once per prefix and wheel)."""
         key = (*prefix, wheel_deg)

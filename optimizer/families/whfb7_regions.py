@@ -94,7 +94,7 @@ class WayRegions:
         prefix = (option_pre_wheel(option), option_turn(option))
         if judge.blocked or not judge.way_passes(option.facing_deg, prefix[1], option.files):
             return EMPTY  # the clause refuses every such move (exact: both regions empty)
-        start, state, pieces, leg_one = judge._start(prefix)
+        start, state, pieces, leg_one = judge.start_of(prefix)
         if state == BLOCKED or (not outer and state != CLEAR):
             return EMPTY
         spare = option.spare_in
@@ -114,7 +114,7 @@ class WayRegions:
         if t:
             # (the sweep's cells and hull cost most of the time: a loose relaxation goes
             # without them)
-            sweep = judge._wheel(start, prefix, t, pieces) if cells else None
+            sweep = judge.wheel_sweep(start, prefix, t, pieces) if cells else None
             a_lo, a_hi = _table_interval(_wheel_points(start, t, None if outer else sweep),
                                          f, table, room, a_lo, a_hi)
             if sweep is not None:
@@ -154,7 +154,7 @@ class WayRegions:
         key = (*prefix, outer)
         if key not in self._legs:
             judge = self.judge
-            start, _, _, leg_one = judge._start(prefix)
+            start, _, _, leg_one = judge.start_of(prefix)
             budget = judge.limits.budget_or(2.0 * judge.unit.mobility_in)
             heading = math.radians(start.pose.facing_deg)
             f = np.array([math.cos(heading), math.sin(heading)])

@@ -61,6 +61,19 @@ def _box(rng: np.random.Generator, params: np.ndarray, zero: bool):
     return (params + rng.uniform(-1.0, 1.0, len(params)) * halves)[None, :], halves[None, :]
 
 
+def _relaxed(u, pivot: float, steps, headings: list[float], window: float, advance: bool):
+    """The way, its parameters in its family's relaxation (the Pivot first for an Advance:
+    the end heading, the least and the greatest heading), and that relaxation, with the
+    way's own distance as the budget."""
+    way = snake(u, pivot, steps)
+    shape = SnakingShape(u.pose.centre, u.pose.facing_deg, u.width_in, u.depth_in,
+                         way.distance_in + 1e-9, window)
+    params = np.radians([headings[-1], min(headings), max(headings)])
+    if advance:
+        params = np.concatenate([[math.radians(pivot)], params])
+    return way, params, AdvanceReach(shape) if advance else MarchReach(shape)
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_every_random_way_ends_inside_the_piece_of_its_box(seed):
     rng = np.random.default_rng(seed)
@@ -71,13 +84,7 @@ def test_every_random_way_ends_inside_the_piece_of_its_box(seed):
     advance = seed % 2 == 0
     pivot = float(rng.uniform(-180.0, 180.0)) if advance else 0.0
     steps, headings = _random_way(rng, window, int(rng.integers(0, 7)))
-    way = snake(u, pivot, steps)
-    shape = SnakingShape(u.pose.centre, u.pose.facing_deg, u.width_in, u.depth_in,
-                         way.distance_in + 1e-9, window)
-    params = np.radians([headings[-1], min(headings), max(headings)])
-    if advance:
-        params = np.concatenate([[math.radians(pivot)], params])
-    reach = AdvanceReach(shape) if advance else MarchReach(shape)
+    way, params, reach = _relaxed(u, pivot, steps, headings, window, advance)
     end = way.end
     h = math.radians(end.facing_deg)
     front = np.asarray(end.centre) + u.depth_in / 2.0 * np.array([math.cos(h), math.sin(h)])
@@ -234,13 +241,7 @@ def test_every_random_way_ends_inside_each_box_of_the_certificates_splits(seed):
     if seed % 5 == 1 and len(headings) > 1:  # back to the start heading: h = 0 exactly
         steps += (wheel(float(np.clip(-headings[-1], -90.0, 90.0))),)
         headings.append(headings[-1] + float(np.clip(-headings[-1], -90.0, 90.0)))
-    way = snake(u, pivot, steps)
-    shape = SnakingShape(u.pose.centre, u.pose.facing_deg, u.width_in, u.depth_in,
-                         way.distance_in + 1e-9, window)
-    params = np.radians([headings[-1], min(headings), max(headings)])
-    if advance:
-        params = np.concatenate([[math.radians(pivot)], params])
-    reach = AdvanceReach(shape) if advance else MarchReach(shape)
+    way, params, reach = _relaxed(u, pivot, steps, headings, window, advance)
     mids, halves = reach.initial()
     holds = np.all(np.abs(mids - params) <= halves + 1e-12, axis=1)
     assert holds.any()

@@ -239,6 +239,15 @@ def whfb7_move_keys(self: Any) -> Any:
     return self
 
 
+def one_leg(data: Any) -> Any:
+    """A nudge's leg is one number forward or sideways (the other keys, their values: the
+    model)."""
+    if not isinstance(data, dict) or len(data) != 1 or next(iter(data)) not in (
+            "forward", "sideways"):
+        raise refuse("", 'expected one of {"forward": IN} or {"sideways": IN}')
+    return data
+
+
 def route_skill_keys(self: Any) -> Any:
     """Which keys go with which Infinity skill."""
     if self.skill in ("jump", "climb") and len(self.path) < 2:
@@ -262,6 +271,7 @@ STAND_INS = {
     "T9AMove._keys_of_the_manoeuvre": t9a_move_keys,
     "Whfb7Move._keys_of_the_manoeuvre": whfb7_move_keys,
     "Route._skill_keys": route_skill_keys,
+    "PlayerLeg._one_direction": one_leg,
     "sequence_validator": sequence,
 }
 

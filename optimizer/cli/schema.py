@@ -12,8 +12,9 @@ from typing import Any
 
 # The names, spelt here so that building the parser loads no model (constraints.schema's
 # SCHEMAS holds the same; tests/optimizer/cli/test_schema_cli.py checks they agree).
-NAMES = ("scenario", "move", "route", "casualties", "combat-result", "combat-reform", "verdict",
-         "search-result", "nudge-result", "combat-reform-result", "route-result", "lof-result")
+NAMES = ("scenario", "move", "route", "casualties", "combat-result", "combat-reform", "nudges",
+         "verdict", "search-result", "nudge-result", "combat-reform-result", "route-result",
+         "lof-result")
 
 
 def add_schema_command(sub: Any, epilog: str | None = None) -> None:

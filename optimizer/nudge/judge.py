@@ -23,14 +23,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from constraints.core.jsonread import Node
 from constraints.core.scenario import Pose, Scenario
 from constraints.core.verdict import Verdict, Violation
+from constraints.errors import InvalidInputError
 from constraints.rank_and_file.combats import engaged_ids, engagements
 from constraints.rank_and_file.contact import contact_tolerance
 from constraints.t9a.clauses.nudge import NUDGE_CLAUSES
 from constraints.t9a.clauses.nudge.checker import check_nudge
-from constraints.t9a.clauses.nudge.context import DIRECTIONS, Leg
+from constraints.t9a.clauses.nudge.context import Leg
 from constraints.t9a.clauses.nudge.minimum import NudgeMinimum
 from constraints.t9a.clauses.nudge.order import NudgeOrder
 from optimizer.nudge.least import least_nudge
@@ -110,9 +110,9 @@ def judge_nudges(scenario: Scenario, losses: Sequence[Loss], data: Any) -> Nudge
     path) for a malformed file, an unknown or wiped-out unit, a unit nudged twice."""
     previous = engagements(scenario.units, contact_tolerance(scenario))
     state, _, _ = unfrozen(scenario, losses, previous)
-    given = _read_nudges(Node(data), state)
+    given, listed = _read_nudges(data, state)
     due = sides(state, previous)
-    order = _order(Node(data), state, given, due)
+    order = _order(listed, given, due)
     tool = resolve(scenario, losses)
     judged = []
     for uid in order:
@@ -168,51 +168,42 @@ def _order_violations(order: tuple[str, ...], due: list[list[str]], kept: int, b
     return tuple(found)
 
 
-def _read_nudges(top: Node, state: Scenario) -> dict[str, tuple[Leg, ...]]:
-    if not isinstance(top.value, dict):
-        raise top.fail("expected an object (a `nudge --json` result)")
-    if "nudges" not in top.value:
-        raise top.fail("missing key \"nudges\"")
+def _read_nudges(data: Any, state: Scenario) -> tuple[dict[str, tuple[Leg, ...]],
+                                                    tuple[str, ...]]:
+    """The legs of each nudged unit, and the player's `order`: the file read through its
+    model (`constraints.schema.nudges.PlayerNudges`), then the units checked against the
+    scenario (InvalidInputError at the JSON path)."""
+    from constraints.schema.errors import read_as
+
+    model = read_as("nudges:PlayerNudges", data)
     given: dict[str, tuple[Leg, ...]] = {}
-    for node in Node(top.value["nudges"], "$.nudges").items():
-        if not isinstance(node.value, dict):
-            raise node.fail("expected an object with \"unit\" and \"legs\"")
-        uid = _unit_id(Node(node.value.get("unit"), f"{node.path}.unit"), state)
+    for i, nudge in enumerate(model.nudges):
+        uid = _unit_id(nudge.unit, f"$.nudges[{i}].unit", state)
         if uid in given:
-            raise node.fail(f"unit {uid!r} is nudged twice")
-        if "legs" not in node.value:
-            raise node.fail("missing key \"legs\"")
-        given[uid] = tuple(_leg(leg) for leg in Node(node.value["legs"],
-                                                       f"{node.path}.legs").items())
-    return given
+            raise InvalidInputError(f"unit {uid!r} is nudged twice", path=f"$.nudges[{i}]")
+        given[uid] = tuple(Leg("forward", leg.forward) if leg.forward is not None
+                           else Leg("sideways", leg.sideways) for leg in nudge.legs)
+    order: list[str] = []
+    for i, uid in enumerate(model.order or ()):
+        if _unit_id(uid, f"$.order[{i}]", state) in order:
+            raise InvalidInputError(f"unit {uid!r} is listed twice", path=f"$.order[{i}]")
+        order.append(uid)
+    return given, tuple(order)
 
 
-def _leg(node: Node) -> Leg:
-    if not isinstance(node.value, dict) or len(node.value) != 1 \
-            or next(iter(node.value)) not in DIRECTIONS:
-        raise node.fail("expected one of {\"forward\": IN} or {\"sideways\": IN}")
-    direction = next(iter(node.value))
-    return Leg(direction, Node(node.value[direction], f"{node.path}.{direction}").number())
-
-
-def _unit_id(node: Node, state: Scenario) -> str:
-    if not isinstance(node.value, str) or not state.has_unit(node.value):
+def _unit_id(uid: str, path: str, state: Scenario) -> str:
+    if not state.has_unit(uid):
         known = ", ".join(u.id for u in state.units)
-        raise node.fail(f"unknown or wiped-out unit {node.value!r} (units: {known})")
-    return node.value
+        raise InvalidInputError(f"unknown or wiped-out unit {uid!r} (units: {known})",
+                                path=path)
+    return uid
 
 
-def _order(top: Node, state: Scenario, given: Mapping[str, tuple[Leg, ...]],
+def _order(listed: tuple[str, ...], given: Mapping[str, tuple[Leg, ...]],
            due: list[list[str]]) -> tuple[str, ...]:
     """The player's `order`, then any nudged unit it leaves out (in the file's order), then
     any unit due a nudge it leaves out (Active Player's first)."""
-    order: list[str] = []
-    if "order" in top.value:
-        for node in Node(top.value["order"], "$.order").items():
-            uid = _unit_id(node, state)
-            if uid in order:
-                raise node.fail(f"unit {uid!r} is listed twice")
-            order.append(uid)
+    order = list(listed)
     for uid in list(given) + [u for side in due for u in side]:
         if uid not in order:
             order.append(uid)

@@ -9,6 +9,7 @@ the hand-written readers named (words.py)."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import pytest
@@ -135,3 +136,96 @@ BROKEN_PROPOSALS = [
     (("reforms", 0, "models", 0, "slot"), [0]), (("reforms", 0, "extra"), 1),
     (("reforms", 0, "unit"), DELETE), (("reforms", 0, "centre"), [1e7, 0]),
 ]
+
+
+NUDGES = {"status": "OPTIMAL", "nudges": [{"unit": "wolves", "legs": [{"sideways": 0.2}],
+                                           "distance": 0.2, "touches": ["orcs"]}],
+          "order": ["wolves"], "in_combat": 3}
+BROKEN_NUDGES = [
+    (("nudges",), DELETE), (("nudges",), "wolves"), (("nudges", 0), 5),
+    (("nudges", 0, "unit"), 5), (("nudges", 0, "unit"), ""), (("nudges", 0, "legs"), DELETE),
+    (("nudges", 0, "legs"), {"sideways": 0.2}), (("nudges", 0, "legs", 0), {"up": 1.0}),
+    (("nudges", 0, "legs", 0), {"forward": 1.0, "sideways": 0.2}),
+    (("nudges", 0, "legs", 0), [0.2]), (("nudges", 0, "legs", 0, "sideways"), "far"),
+    (("nudges", 0, "legs", 0, "sideways"), True), (("nudges", 0, "legs", 0, "sideways"), 1e7),
+    (("nudges", 0, "legs", 0, "sideways"), None), (("order",), "wolves"), (("order", 0), 5),
+    (("extra",), 1),
+]
+
+
+def test_the_nudges_reader_keeps_its_words_or_the_models() -> None:
+    """Each broken nudges file gets the JSON path the hand-written reader named, and its
+    problem, or the model's where words.NUDGE_WORDS records the change; `read("nudges")`
+    says the same, and a `nudge --json` result and the nudges' verdict are read."""
+    from constraints.core.scenario_io import scenario_from_json
+    from optimizer.nudge.judge import judge_nudges
+    from optimizer.nudge.losses import losses_from_json
+    from tests.constraints.schema.words import NUDGE_WORDS
+
+    scenario = scenario_from_json(load("melee.json"))
+    losses = losses_from_json(load("melee_casualties.json"), scenario)
+    assert [p for p, *_ in NUDGE_WORDS] == [p for p, _ in BROKEN_NUDGES]
+    for (path, value), (_, json_path, before, now) in zip(BROKEN_NUDGES, NUDGE_WORDS,
+                                                          strict=True):
+        doc = _set(NUDGES, path, value)
+        with pytest.raises(InvalidInputError) as theirs:
+            judge_nudges(scenario, losses, doc)
+        assert (theirs.value.path, theirs.value.problem) == (json_path, now or before), path
+        with pytest.raises(InvalidInputError) as mine:
+            read("nudges", doc, SOURCE)
+        assert_one_translated_line(mine.value)
+        assert (mine.value.path, mine.value.problem) == (json_path, now or before), path
+    assert judge_nudges(scenario, losses, NUDGES).legal
+    verdict = judge_nudges(scenario, losses, NUDGES).to_json()
+    assert judge_nudges(scenario, losses, {**verdict, "casualties": {}}).legal
+
+
+@pytest.mark.parametrize(("doc", "path", "problem"), [
+    ({"nudges": [{"unit": "ghosts", "legs": []}]}, "$.nudges[0].unit",
+     "unknown or wiped-out unit 'ghosts' (units: spears, orcs, wolves)"),
+    ({"nudges": [{"unit": "wolves", "legs": []}, {"unit": "wolves", "legs": []}]},
+     "$.nudges[1]", "unit 'wolves' is nudged twice"),
+    ({"nudges": [], "order": ["wolves", "wolves"]}, "$.order[1]",
+     "unit 'wolves' is listed twice"),
+])
+def test_what_needs_the_scenario_is_the_readers(doc: Any, path: str, problem: str) -> None:
+    """The model accepts these (it does not know the units); the reader refuses them."""
+    from constraints.core.scenario_io import scenario_from_json
+    from optimizer.nudge.judge import judge_nudges
+
+    read("nudges", doc, SOURCE)
+    with pytest.raises(InvalidInputError) as caught:
+        judge_nudges(scenario_from_json(load("melee.json")), (), doc)
+    assert (caught.value.path, caught.value.problem) == (path, problem)
+
+
+@settings(max_examples=max(1, BASE * 5), deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(doc=mutated(NUDGES))
+def test_hostile_nudges_give_one_translated_line(doc: Any) -> None:
+    """What the nudges model refuses, the judge's reader refuses, in one translated line."""
+    from optimizer.nudge.judge import _read_nudges
+
+    try:
+        read("nudges", doc, SOURCE)
+        refused = None
+    except InvalidInputError as error:
+        assert_one_translated_line(error)
+        refused = error
+    try:
+        _read_nudges(doc, _melee())
+    except InvalidInputError as error:
+        line = str(error.in_file(SOURCE))
+        assert "\n" not in line and len(line) <= MAX_MESSAGE, line
+        if refused is not None:
+            assert (error.path, error.problem) == (refused.path, refused.problem)
+    else:
+        assert refused is None, (str(refused), doc)
+
+
+
+@cache
+def _melee() -> Any:
+    from constraints.core.scenario_io import scenario_from_json
+
+    return scenario_from_json(load("melee.json"))

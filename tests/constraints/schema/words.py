@@ -164,3 +164,42 @@ WORDS = [
     ('proposal', ('reforms', 0, 'centre'), '$.reforms[0].centre[0]',
      'expected a number of magnitude at most 1e+06, got 1e+07'),
 ]
+
+# The nudges file (`check SCENARIO NUDGE.json`), test_errors.BROKEN_NUDGES in order: the JSON
+# path and the problem the hand-written reader (optimizer/nudge/judge.py, commit 46d9b97)
+# gave, and the problem the model gives where its words differ (None: the same).  The model
+# says what a key holds in the words of every other file (a unit id that is not a string is
+# not an unknown unit), and refuses a key neither `nudge --json` nor the nudges' verdict
+# writes, which the reader read past.
+NUDGE_WORDS = [
+    (('nudges',), '$', 'missing key "nudges"', "missing key 'nudges'"),
+    (('nudges',), '$.nudges', 'expected an array, got a string', None),
+    (('nudges', 0), '$.nudges[0]', 'expected an object with "unit" and "legs"',
+     'expected an object, got 5'),
+    (('nudges', 0, 'unit'), '$.nudges[0].unit',
+     'unknown or wiped-out unit 5 (units: spears, orcs, wolves)',
+     'expected a non-empty string, got 5'),
+    (('nudges', 0, 'unit'), '$.nudges[0].unit',
+     "unknown or wiped-out unit '' (units: spears, orcs, wolves)",
+     'expected a non-empty string, got an empty string'),
+    (('nudges', 0, 'legs'), '$.nudges[0]', 'missing key "legs"', "missing key 'legs'"),
+    (('nudges', 0, 'legs'), '$.nudges[0].legs', 'expected an array, got an object', None),
+    (('nudges', 0, 'legs', 0), '$.nudges[0].legs[0]',
+     'expected one of {"forward": IN} or {"sideways": IN}', None),
+    (('nudges', 0, 'legs', 0), '$.nudges[0].legs[0]',
+     'expected one of {"forward": IN} or {"sideways": IN}', None),
+    (('nudges', 0, 'legs', 0), '$.nudges[0].legs[0]',
+     'expected one of {"forward": IN} or {"sideways": IN}', None),
+    (('nudges', 0, 'legs', 0, 'sideways'), '$.nudges[0].legs[0].sideways',
+     'expected a number, got a string', None),
+    (('nudges', 0, 'legs', 0, 'sideways'), '$.nudges[0].legs[0].sideways',
+     'expected a number, got true', None),
+    (('nudges', 0, 'legs', 0, 'sideways'), '$.nudges[0].legs[0].sideways',
+     'expected a number of magnitude at most 1e+06, got 1e+07', None),
+    (('nudges', 0, 'legs', 0, 'sideways'), '$.nudges[0].legs[0].sideways',
+     'expected a number, got null', None),
+    (('order',), '$.order', 'expected an array, got a string', None),
+    (('order', 0), '$.order[0]', 'unknown or wiped-out unit 5 (units: spears, orcs, wolves)',
+     'expected a non-empty string, got 5'),
+    (('extra',), '$.extra', None, "unknown key 'extra'"),
+]

@@ -18,7 +18,8 @@ from constraints.errors import InvalidInputError
 
 # What a key's value names, for "unknown state 'resting' (known: ...)" (the readers' words).
 _NAMED = {"state": "state", "rules": "rules profile", "manoeuvre": "manoeuvre",
-          "skill": "skill", "command": "command model", "kind": "kind"}
+          "skill": "skill", "command": "command model", "kind": "kind",
+          "name": "objective"}  # the service's search objective (no file has a name key)
 
 _KIND = {"missing": 0, "extra_forbidden": 1}
 _NUMBER = ("float_type", "float_parsing", "int_type", "int_parsing", "int_from_float",

@@ -1,6 +1,6 @@
-"""The routes under /v1/ (docs/formats.md "HTTP service") and what OpenAPI says of their
-bodies.  The request bodies are read by the project's own readers, so OpenAPI shows each
-body's keys here; the full JSON Schemas of the scenario and move files plug in beside them."""
+"""The routes under /v1/ (docs/formats.md "HTTP service").  Each JSON body is read through
+its model (optimizer/service/requests.py), whose JSON Schema the OpenAPI document shows, with
+the files' schemas (scenario, move, ...) plugged in (optimizer/service/openapi.py)."""
 
 from __future__ import annotations
 
@@ -19,13 +19,7 @@ from optimizer.service.problems import Problem
 from optimizer.service.server import Server
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-OBJECT: dict[str, Any] = {"type": "object"}
-NUMBER: dict[str, Any] = {"type": "number"}
 STRING: dict[str, Any] = {"type": "string"}
-POINT: dict[str, Any] = {"type": "array", "items": NUMBER, "minItems": 2, "maxItems": 2}
-SCENARIO = {"scenario": {**OBJECT, "description": "a scenario (format manoeuvre/1)"},
-            "scenario_id": {**STRING, "description": "the id POST /v1/scenarios gave"}}
-UNIT = {"unit": STRING, "manoeuvre": STRING}
 PROBLEM = {"description": "malformed request (RFC 9457 problem details, with the JSON path)",
            "content": {"application/problem+json": {"schema": {
                "type": "object", "properties": {"type": STRING, "title": STRING,
@@ -33,63 +27,35 @@ PROBLEM = {"description": "malformed request (RFC 9457 problem details, with the
                                                 "detail": STRING, "path": STRING}}}}}
 
 
-def body(required: list[str], properties: dict[str, Any], scenario: bool = True) \
-        -> dict[str, Any]:
-    """OpenAPI's requestBody (and error answers) for a JSON body with these keys."""
-    schema = {"type": "object", "additionalProperties": False, "required": required,
-              "properties": {**(SCENARIO if scenario else {}), **properties}}
+def body() -> dict[str, Any]:
+    """OpenAPI's requestBody (and error answers) for a JSON body: its schema is its model's,
+    filled in when the document is first asked for (optimizer/service/openapi.py)."""
     return {"requestBody": {"required": True,
-                            "content": {"application/json": {"schema": schema}}},
+                            "content": {"application/json": {"schema": {"type": "object"}}}},
             "responses": {"400": PROBLEM, "422": PROBLEM}}
 
 
-OBJECTIVE = {"type": "object", "required": ["name"],
-             "properties": {"name": {"enum": list(queries.OBJECTIVES)}, "point": POINT,
-                            "facing": NUMBER}}
-SEARCH = {**UNIT, "objective": OBJECTIVE, "time_limit": NUMBER, "effort": NUMBER,
-          "max_wheels": {"type": "integer"}, "tolerance": NUMBER, "avoid": {"enum": ["dangerous"]}}
-POSES = {"type": "array", "items": {"type": "array", "items": NUMBER, "minItems": 4,
-                                    "maxItems": 4}}
-# (path, handler, gated, what OpenAPI shows, summary)
-JSON_ROUTES: list[tuple[str, Any, bool, dict[str, Any], str]] = [
+# (path, handler, gated, summary); each body's model is requests.BODIES[path].
+JSON_ROUTES: list[tuple[str, Any, bool, str]] = [
     ("/v1/check", queries.check, False,
-     body(["move"], {"move": OBJECT, "referee": NUMBER, "result": OBJECT,
-                     "casualties": OBJECT}),
      "Judge a move, nudges or a Combat Reform proposal (`check --json`); 200 when illegal"),
-    ("/v1/solve", queries.solve, True, body(["unit", "manoeuvre", "objective"], SEARCH),
-     "The best legal move for an objective (`solve --json`)"),
+    ("/v1/solve", queries.solve, True, "The best legal move for an objective (`solve --json`)"),
     ("/v1/region", queries.region, True,
-     body(["unit", "manoeuvre", "facing"], {**UNIT, "facing": NUMBER,
-                                            "files": {"type": "integer"}}),
      "Where the unit's centre may legally end at this facing (a GeoJSON Feature)"),
-    ("/v1/why-not", queries.why_not, True, body(["move"], {"move": OBJECT,
-                                                           "time_limit": NUMBER}),
+    ("/v1/why-not", queries.why_not, True,
      "The clauses that keep every way of the family from the move's end pose"),
     ("/v1/nearest-legal", queries.nearest_legal, True,
-     body(["unit", "manoeuvre", "centre", "facing"],
-          {**UNIT, "centre": POINT, "facing": NUMBER, "time_limit": NUMBER}),
      "The legal end pose nearest a requested one (a search result)"),
-    ("/v1/nudge", queries.nudge, True, body([], {"casualties": OBJECT}),
+    ("/v1/nudge", queries.nudge, True,
      "Remove casualties, re-form units, nudge them back into contact (`nudge --json`)"),
     ("/v1/combat-reform", queries.combat_reform, True,
-     body([], {"unit": {"type": "array", "items": STRING}, "player": STRING,
-               "result": OBJECT, "effort": NUMBER, "widest": {"type": "boolean"},
-               "keep": {"type": "array", "items": STRING}, "joint": {"type": "boolean"}}),
      "The best Combat Reform (`combat-reform --json`)"),
     ("/v1/route", queries.route, True,
-     body(["unit", "to"], {"unit": STRING, "to": {"type": "array", "items": NUMBER},
-                           "skill": STRING, "prone": {"type": "boolean"},
-                           "tolerance": NUMBER, "exposure": {"type": "boolean"},
-                           "safest": {"type": "boolean"}, "spacing": NUMBER,
-                           "time_limit": NUMBER}),
      "An Infinity trooper's shortest (or safest) route (`route --to [--safest] "
      "[--exposure] --json`)"),
     ("/v1/route/reach", queries.route_reach, True,
-     body(["unit"], {"unit": STRING, "skill": STRING, "mov": NUMBER,
-                     "prone": {"type": "boolean"}}),
      "Where an Infinity trooper's Move can end (`route --reach --json`)"),
     ("/v1/lof", queries.lof, True,
-     body(["from", "to"], {"from": STRING, "to": STRING, "min_visible_mm": NUMBER}),
      "Whether one Infinity trooper draws Line of Fire to another (`lof --json`)"),
 ]
 
@@ -102,10 +68,10 @@ def add_endpoints(app: FastAPI, server: Server) -> None:
     app.get("/v1/examples/{name}", summary="One bundled example file",
             operation_id="example")(example)
     app.post("/v1/scenarios", summary="Register a scenario; its id (sha256 of its canonical "
-             "JSON)", openapi_extra=body([], {}, scenario=False), operation_id="register")(
+             "JSON)", openapi_extra=body(), operation_id="register")(
         server.endpoint(queries.register, status=201))
-    for path, handler, gated, extra, summary in JSON_ROUTES:
-        app.post(path, summary=summary, openapi_extra=extra,
+    for path, handler, gated, summary in JSON_ROUTES:
+        app.post(path, summary=summary, openapi_extra=body(),
                  operation_id=path.removeprefix("/v1/").replace("/", "_").replace("-", "_"))(
             server.endpoint(handler, gated))
 
@@ -128,13 +94,12 @@ def add_endpoints(app: FastAPI, server: Server) -> None:
                         headers={"X-Count": str(count)})
 
     app.post("/v1/moves", summary="Legal moves on the view lattice, a move a line (NDJSON; "
-             "the moves of `moves --json`)", operation_id="moves", openapi_extra=body(
-                 ["unit", "manoeuvre"], {**UNIT, "limit": {"type": "integer"}}))(moves)
+             "the moves of `moves --json`)", operation_id="moves", openapi_extra=body())(moves)
     app.post("/v1/solve/stream",
              summary="As /v1/solve, as Server-Sent Events (`improved` answers, then `final`)",
              operation_id="solve_stream",
-             openapi_extra=body(["unit", "manoeuvre", "objective"], SEARCH))(solve_stream)
-    extra = body(["unit", "manoeuvre", "poses"], {**UNIT, "poses": POSES})
+             openapi_extra=body())(solve_stream)
+    extra = body()
     extra["requestBody"]["content"]["application/octet-stream"] = {
         "schema": {"type": "string", "contentMediaType": "application/octet-stream",
                    "description": "rows of four little-endian float64: x, y, facing, files "

@@ -14,21 +14,22 @@ from typing import Any
 
 import numpy as np
 
-from constraints.core.jsonread import Node
+from constraints.core.jsonread import text
 from optimizer.dispatch import require
+from optimizer.service import requests
 from optimizer.service.problems import Problem
-from optimizer.service.queries import Service, body_fields
+from optimizer.service.queries import Service
+from optimizer.service.requests import read
 from optimizer.service.scenarios import Entry, scenario_of
 
 ROW_BYTES = 4 * 8  # x, y, facing, files: four float64
 
 
-def judged(service: Service, entry: Entry, unit: Any, manoeuvre: Any,
+def judged(service: Service, entry: Entry, unit: str, manoeuvre: str,
            poses: np.ndarray) -> np.ndarray:
     """Whether each pose (rows x, y, facing, files) is legal: the batch judge's sound mask."""
     require(entry.scenario, "legal_mask")
-    judge = service.cache.judge(entry, Node(unit, "$.unit").string(),
-                                Node(manoeuvre, "$.manoeuvre").string())
+    judge = service.cache.judge(entry, unit, manoeuvre)
     if len(poses) == 0:
         return np.zeros(0, dtype=bool)
     mask: np.ndarray = judge.mask(poses[:, :2], poses[:, 2], files=poses[:, 3])
@@ -36,18 +37,10 @@ def judged(service: Service, entry: Entry, unit: Any, manoeuvre: Any,
 
 
 def mask_json(service: Service, body: Any) -> list[bool]:
-    f = body_fields(body, ("unit", "manoeuvre", "poses"))
-    rows = Node(f["poses"], "$.poses").items()
-    for row in rows:
-        if not isinstance(row.value, list) or len(row.value) != 4:
-            raise row.fail("expected [x, y, facing, files]")
-    try:
-        poses = np.asarray(f["poses"], dtype=float).reshape(-1, 4)
-    except (TypeError, ValueError, OverflowError):
-        raise Problem(422, "$.poses: expected rows of four numbers [x, y, facing, files]",
-                      "$.poses") from None
-    entry = scenario_of(service.cache, f)
-    return [bool(v) for v in judged(service, entry, f["unit"], f["manoeuvre"], poses)]
+    given = read(requests.Mask, body)
+    poses = np.asarray(given.poses, dtype=float).reshape(-1, 4)
+    entry = scenario_of(service.cache, body)
+    return [bool(v) for v in judged(service, entry, given.unit, given.manoeuvre, poses)]
 
 
 def mask_binary(service: Service, body: bytes, query: dict[str, str]) -> tuple[bytes, int]:
@@ -64,5 +57,8 @@ def mask_binary(service: Service, body: bytes, query: dict[str, str]) -> tuple[b
                       f"float64: x, y, facing, files), got {len(body)} bytes", "$")
     poses = np.frombuffer(body, dtype="<f8").reshape(-1, 4)
     entry = service.cache.get(query["scenario_id"], "?scenario_id")
-    ok = judged(service, entry, query["unit"], query["manoeuvre"], poses)
+    # Query parameters are text already: checked as the JSON body's are (printable).
+    unit, manoeuvre = (text(query[key], f"$.{key}") for key in ("unit", "manoeuvre"))
+    ok = judged(service, entry, unit, manoeuvre, poses)
     return np.packbits(ok, bitorder="little").tobytes(), len(ok)
+

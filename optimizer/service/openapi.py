@@ -1,10 +1,9 @@
-"""The service's OpenAPI document with the project's JSON Schemas in it: the scenario, move,
-route, casualties and combat-result files the bodies carry, and the results the answers
-are (constraints.schema, the same as docs/schemas/), under `components/schemas`.
-
-The bodies are read by the project's own readers (which decide what is accepted); these
-schemas describe them for clients.  They are built when /openapi.json is first asked for,
-so the service starts without loading pydantic's models.
+"""The service's OpenAPI document with the project's JSON Schemas in it: each request body's
+(its model's, optimizer/service/requests.py: what the service accepts), the scenario, move,
+route, nudges, casualties and combat-result files the bodies carry, and the results the
+answers are (constraints.schema, the same as docs/schemas/), under `components/schemas`.
+They are built when /openapi.json is first asked for, so the service starts without
+building them.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from constraints.schema import SCHEMAS, json_schema
 # A body key -> the format it holds, on every route (`move` per route, below).
 BODY_KEYS = {"scenario": ["scenario"], "result": ["combat-result"],
              "casualties": ["casualties"]}
-MOVE_KEY = {"/v1/check": ["move", "route", "combat-reform", "nudge-result"],
+MOVE_KEY = {"/v1/check": ["move", "route", "combat-reform", "nudges"],
             "/v1/why-not": ["move"]}
 # A route -> the format of its 200 answer.
 ANSWERS = {"/v1/check": "verdict", "/v1/solve": "search-result",
@@ -41,7 +40,10 @@ def install(app: FastAPI) -> None:
 
 
 def with_schemas(spec: dict[str, Any]) -> None:
-    """Add every format's schema to `spec` and refer to them from the bodies and answers."""
+    """Add every format's schema to `spec`, each body's model's schema, and refer to the
+    formats from the bodies and answers."""
+    from optimizer.service.requests import BODIES, body_schema
+
     components = spec.setdefault("components", {}).setdefault("schemas", {})
     for name in SCHEMAS:
         _add(components, name)
@@ -52,6 +54,10 @@ def with_schemas(spec: dict[str, Any]) -> None:
         if post is None:
             continue
         body = post.get("requestBody", {}).get("content", {}).get("application/json", {})
+        if path in BODIES:
+            body["schema"] = body_schema(BODIES[path])
+        elif path == "/v1/scenarios" and body:
+            body["schema"] = _refer(["scenario"])
         properties = body.get("schema", {}).get("properties", {})
         for key, names in [*BODY_KEYS.items(), ("move", MOVE_KEY.get(path, []))]:
             if key in properties and names:

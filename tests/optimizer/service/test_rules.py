@@ -152,9 +152,9 @@ def test_time_limits_are_capped() -> None:
     from optimizer.service.scenarios import ScenarioCache
 
     service = Service(Settings(max_time_limit=2.0), ScenarioCache(1))
-    assert capped(service, 3600, "$.time_limit", 10.0) == 2.0
-    assert capped(service, 0.5, "$.time_limit", 10.0) == 0.5
-    assert capped(service, None, "$.time_limit", 10.0) == 2.0
+    assert capped(service, 3600, 10.0) == 2.0
+    assert capped(service, 0.5, 10.0) == 0.5
+    assert capped(service, None, 10.0) == 2.0
 
 
 def test_a_full_gate_answers_503_with_retry_after(server: Running,

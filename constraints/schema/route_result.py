@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from constraints.schema.common import XY, XYZ, ResultModel
-from constraints.schema.verdict import Violation
+from constraints.schema.verdict import EnemyExposure, Violation
 
 Status = Literal["OPTIMAL", "FEASIBLE", "INFEASIBLE", "NOT_FOUND", "TIMEOUT"]
 Skill = Literal["move", "move_move", "dodge", "jump", "climb"]
@@ -17,13 +17,6 @@ Skill = Literal["move", "move_move", "dodge", "jump", "climb"]
 class Tried(ResultModel):
     status: Status
     legal: bool
-
-
-class EnemyExposure(ResultModel):
-    enemy: str
-    lof: list[tuple[float, float]]
-    zoc: list[tuple[float, float]]
-    all_around: bool | None = None
 
 
 class RouteAnswer(ResultModel):

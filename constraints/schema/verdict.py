@@ -100,6 +100,16 @@ class MoveVerdict(ResultModel):
     warnings: list[str] | None = None
 
 
+class EnemyExposure(ResultModel):
+    """An enemy's stretches of a route (RULES §5.12): where it has Line of Fire to the
+    trooper, and where it senses it in its Zone of Control only (inches along the route)."""
+
+    enemy: str
+    lof: list[tuple[float, float]]
+    zoc: list[tuple[float, float]]
+    all_around: bool | None = None
+
+
 class RouteVerdict(ResultModel):
     """The verdict on an Infinity route."""
 
@@ -118,6 +128,16 @@ class RouteVerdict(ResultModel):
     contact: list[str] | None = Field(default=None, description="with `cut_at`: the enemies "
                                       "touched there")
     referee: RefereeCall | None = None
+    # `check --exposure`: the route's exposure to the enemies' AROs (as `route --exposure`).
+    exposure: list[EnemyExposure] | None = Field(
+        default=None, description="--exposure: each enemy's stretches (RULES §5.12)")
+    aro_by: list[str] | None = Field(default=None, description="enemies with LoF somewhere")
+    zoc_by: list[str] | None = Field(default=None, description="enemies sensing it in their "
+                                     "Zone of Control only")
+    exposed: float | None = Field(default=None, description="inches of the route in some "
+                                  "enemy's LoF")
+    sampled: float | None = Field(default=None, description="LoF sampled this far apart")
+    min_visible_mm: float | None = None
     warnings: list[str] | None = None
 
 

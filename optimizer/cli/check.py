@@ -82,7 +82,7 @@ def _with_exposure(scenario: Any, move: Any, verdict: Any, status: int,
 
     exposed = route_exposure(scenario, move)
     return Answer({**verdict.to_json(), **exposed.to_json()}, status,
-                  lambda: verdict.text() + "\n" + exposed.text(), warnings)
+                  lambda: verdict.text() + "\n" + exposed.text(), warnings, schema="verdict")
 
 
 def verdict_text(verdict: Verdict) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+import optimizer
 from constraints.schema import SCHEMAS, json_schema, validate
 from optimizer.cli import main
 from optimizer.cli.schema import NAMES, schema_text
@@ -92,6 +93,10 @@ COMMANDS: list[tuple[str, list[str], str]] = [
      "route-result"),
     ("r_reach", ["route", f"{E}/ruins.json", "--unit", "fusilier", "--reach"], "route-result"),
     ("v_route", ["check", f"{E}/ruins.json", "{r_move_move}"], "verdict"),
+    ("v_exposure", ["check", f"{E}/ruins.json", f"{E}/ruins_route.json", "--exposure"],
+     "verdict"),
+    ("v_nudged_again", ["check", f"{E}/melee.json", "{v_nudges}", "--casualties",
+                        f"{E}/melee_casualties.json"], "verdict"),
 ]
 
 
@@ -135,6 +140,38 @@ def test_a_combat_reform_result_is_a_proposal(outputs: dict[str, tuple[int, str]
     data = json.loads(outputs["c_combat"][1])
     assert list(jsonschema.Draft202012Validator(json_schema("combat-reform"))
                 .iter_errors(data)) == []
+
+
+def test_nudge_results_and_verdicts_are_nudges_files(
+        outputs: dict[str, tuple[int, str]]) -> None:
+    """`check` judges a `nudge --json` result, or the nudges' verdict, as a player's nudges:
+    so does the `nudges` schema."""
+    for key in ("n_melee", "v_nudges"):
+        validate("nudges", outputs[key][1])
+        data = json.loads(outputs[key][1])
+        assert list(jsonschema.Draft202012Validator(json_schema("nudges"))
+                    .iter_errors(data)) == []
+
+
+def test_the_exposure_verdict_is_checked_against_its_schema(
+        outputs: dict[str, tuple[int, str]], capsys: Any) -> None:
+    """`check --exposure --json` is read back through the verdict's model as the others: a
+    key the model lacks is not printed."""
+    from constraints.schema import ResultOffSchemaError
+    from optimizer.cli.check import check_answer
+    from optimizer.cli.results import Answer
+
+    data = json.loads(outputs["v_exposure"][1])
+    assert {"exposure", "aro_by", "zoc_by", "exposed", "sampled"} <= set(data)
+    scenario = optimizer.load_scenario(f"{E}/ruins.json")
+    answer = check_answer(scenario, json.loads(Path(f"{E}/ruins_route.json").read_text()),
+                          source="route", exposure=True)
+    assert answer.schema == "verdict"
+    assert answer.print(True) == 0
+    assert json.loads(capsys.readouterr().out) == data
+    with pytest.raises(ResultOffSchemaError, match="does not follow its schema"):
+        Answer({**answer.data, "surprise": 1}, 0, str, schema=answer.schema).print(True)
+    assert capsys.readouterr().out == ""
 
 
 def test_an_illegal_verdict_validates(tmp_path: Path, capsys: Any) -> None:

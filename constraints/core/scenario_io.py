@@ -49,23 +49,47 @@ def scenario_from_json(data: Any) -> Scenario:
     from constraints.schema.checks import scenario_model_name, shipped_stand_in
     from constraints.schema.errors import read_as
 
-    # A profile registered at run time is read as its system's shipped one, and kept.
+    # A profile registered at run time is read as its system's shipped one, and kept; the
+    # parameters it adds are its own to check (`own_options`).
     given = data.get("rules") if isinstance(data, dict) else None
     stand_in = shipped_stand_in(given)
+    own: dict[str, Any] = {}
     if stand_in is not None:
-        data = {**data, "rules": stand_in}
+        data, own = own_options(data, find_profile(given), stand_in)
     model = read_as(f"scenario:{scenario_model_name(data)}", data)
-    return scenario_from_model(model, given if stand_in is not None else None)
+    return scenario_from_model(model, given if stand_in is not None else None, own)
 
 
-def scenario_from_model(model: Any, rules: str | None = None) -> Scenario:
+def own_options(data: dict[str, Any], profile: Any, stand_in: str
+                ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """`data` to read as the shipped profile `stand_in` (of the same system), and the
+    `rule_options` a registered profile adds to that system's: the model knows only the
+    shipped profiles' parameters; the profile checks its own (`RulesProfile.with_options`,
+    by its default's type and the bounds its name says: `$.rule_options.KEY`).  A key
+    neither knows stays for the model to refuse."""
+    from constraints.schema.checks import RULE_OPTIONS, SYSTEM_OF
+
+    options = data.get("rule_options")
+    shipped = RULE_OPTIONS[SYSTEM_OF[stand_in]]
+    own = {k: v for k, v in options.items() if k in profile.params and k not in shipped} \
+        if isinstance(options, dict) else {}
+    kept = {**data, "rules": stand_in}
+    if own:
+        kept["rule_options"] = {k: v for k, v in options.items() if k not in own}
+    return kept, own
+
+
+def scenario_from_model(model: Any, rules: str | None = None,
+                        own: dict[str, Any] | None = None) -> Scenario:
     """The scenario a validated model (`constraints.schema.scenario.Scenario`) describes,
-    under `rules` when given (a profile registered at run time), else the model's."""
+    under `rules` when given (a profile registered at run time, with `own`: the parameters
+    it adds to its system's, as the file gives them), else the model's."""
     rules = model.rules if rules is None else rules
     profile = find_profile(rules)
     system = find_system(rules)
     options = {k: v for k, v in vars(model.rule_options).items()
                if k in model.rule_options.model_fields_set}
+    options.update(own or {})
     profile.with_options(options)
     battlefield = Battlefield(model.battlefield.width, model.battlefield.depth)
     read_terrain = system.read_terrain or (lambda m, path: _terrain(m, path))

@@ -1,9 +1,9 @@
 """Reading input with a path: every problem names where it is (`$.units[2].base`) and what.
 
-Each accessor of a `Node` returns a plain Python value or raises `InvalidInputError`; nothing
-else of the project touches raw JSON.  The same checks (`number`, `whole`, `text`, `point`,
-`flag`) validate values built in Python, naming the argument where a file names a JSON path,
-so a file and the API accept exactly the same values.
+The files are read through their pydantic models (constraints/schema/), which use the bounds
+here; the checks (`number`, `whole`, `text`, `point`, `flag`) validate values built in Python
+(the rulebook's constructors), naming the argument where a file names a JSON path, with the
+same bounds and words, so a file and the API accept the same values.
 """
 
 from __future__ import annotations
@@ -81,65 +81,6 @@ def _reason(exc: Exception) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     return str(exc)
-
-
-class Node:
-    """A JSON value and the path to it."""
-
-    def __init__(self, value: Any, path: str = "$") -> None:
-        self.value = value
-        self.path = path
-
-    def fail(self, problem: str) -> InvalidInputError:
-        return InvalidInputError(problem, path=self.path)
-
-    def _expect(self, kind: str) -> None:
-        raise self.fail(f"expected {kind}, got {_describe(self.value)}")
-
-    def fields(self, required: tuple[str, ...], optional: tuple[str, ...] = ()) \
-            -> dict[str, Node]:
-        """An object's members: every required key present, no key outside the two lists."""
-        if not isinstance(self.value, dict):
-            self._expect("an object")
-        missing = [k for k in required if k not in self.value]
-        if missing:
-            raise self.fail(f"missing key {missing[0]!r}")
-        unknown = [k for k in self.value if k not in required and k not in optional]
-        if unknown:
-            raise InvalidInputError(f"unknown key {unknown[0]!r}",
-                                    path=f"{self.path}.{unknown[0]}")
-        return {k: Node(v, f"{self.path}.{k}") for k, v in self.value.items()}
-
-    def items(self, min_len: int = 0, length: int | None = None) -> list[Node]:
-        if not isinstance(self.value, list):
-            self._expect("an array")
-        if length is not None and len(self.value) != length:
-            raise self.fail(f"expected {length} items, got {len(self.value)}")
-        if len(self.value) < min_len:
-            raise self.fail(f"expected at least {min_len} items, got {len(self.value)}")
-        return [Node(v, f"{self.path}[{i}]") for i, v in enumerate(self.value)]
-
-    def number(self, *, positive: bool = False, minimum: float | None = None,
-               maximum: float | None = None) -> float:
-        return number(self.value, self.path, positive=positive, minimum=minimum,
-                      maximum=maximum)
-
-    def integer(self, *, minimum: int | None = None, maximum: int = MAX_COUNT) -> int:
-        return whole(self.value, self.path, minimum=minimum, maximum=maximum)
-
-    def string(self) -> str:
-        return text(self.value, self.path)
-
-    def boolean(self) -> bool:
-        return flag(self.value, self.path)
-
-    def point(self) -> tuple[float, float]:
-        x, y = self.items(length=2)
-        return (x.number(), y.number())
-
-    def slot(self) -> tuple[int, int]:
-        rank, file = self.items(length=2)
-        return (rank.integer(minimum=0), file.integer(minimum=0))
 
 
 def number(value: Any, where: str, *, positive: bool = False, minimum: float | None = None,

@@ -55,7 +55,7 @@ def scenario_from_json(data: Any) -> Scenario:
     stand_in = shipped_stand_in(given)
     own: dict[str, Any] = {}
     if stand_in is not None:
-        data, own = own_options(data, find_profile(given), stand_in)
+        data, own = own_options(data, find_profile(str(given)), stand_in)
     model = read_as(f"scenario:{scenario_model_name(data)}", data)
     return scenario_from_model(model, given if stand_in is not None else None, own)
 
@@ -71,9 +71,10 @@ def own_options(data: dict[str, Any], profile: Any, stand_in: str
 
     options = data.get("rule_options")
     shipped = RULE_OPTIONS[SYSTEM_OF[stand_in]]
-    own = {k: v for k, v in options.items() if k in profile.params and k not in shipped} \
-        if isinstance(options, dict) else {}
     kept = {**data, "rules": stand_in}
+    if not isinstance(options, dict):
+        return kept, {}
+    own = {k: v for k, v in options.items() if k in profile.params and k not in shipped}
     if own:
         kept["rule_options"] = {k: v for k, v in options.items() if k not in own}
     return kept, own

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import shapely
 
-from constraints.core.jsonread import Node, read_json
+from constraints.core.jsonread import point as json_point
+from constraints.core.jsonread import read_json
 from constraints.core.profile import PROFILES
 from constraints.core.scenario import Scenario
 from constraints.core.scenario_io import load_scenario
@@ -227,7 +228,7 @@ def _target(result: dict[str, Any]) -> Point | None:
     objective = result.get("objective")
     if not isinstance(objective, dict) or objective.get("point") is None:
         return None
-    return Node(objective["point"], "$.objective.point").point()
+    return json_point(objective["point"], "$.objective.point")
 
 
 def region_of(scenario: Scenario, move: Any, verdict: Verdict) -> shapely.Geometry:

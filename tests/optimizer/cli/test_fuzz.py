@@ -187,6 +187,27 @@ def test_fuzz_check(scenario: bytes, move: bytes, as_json: bool) -> None:
     assert_answer_or_one_line(status, out, err)
 
 
+MELEE = ROOT / "examples" / "melee.json"
+MELEE_CASUALTIES = ROOT / "examples" / "melee_casualties.json"
+# A player's nudges (`check SCENARIO NUDGE.json`): a `nudge --json` result's keys that are
+# read, and some it writes that are read past.
+NUDGES = {"status": "OPTIMAL", "nudges": [{"unit": "wolves", "legs": [{"sideways": 0.2}],
+                                           "distance": 0.2, "touches": ["orcs"]}],
+          "order": ["wolves"], "in_combat": 3, "removed": []}
+
+
+@fuzz(1.0)
+@given(nudges=document(NUDGES), casualties=st.booleans(), as_json=st.booleans())
+def test_fuzz_check_nudges(nudges: bytes, casualties: bool, as_json: bool) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder, "nudges.json")
+        path.write_bytes(nudges)
+        status, out, err = run_cli(["check", str(MELEE), str(path)]
+                                   + (["--casualties", str(MELEE_CASUALTIES)] if casualties
+                                      else []) + (["--json"] if as_json else []))
+    assert_answer_or_one_line(status, out, err)
+
+
 ARG_VALUES = st.sampled_from(["nan", "inf", "-inf", "-1", "0", "1e400", "", "x", "-1,-1",
                               "1,2,3", "1e7,1", "nan,1", "40,20", "36.5,14", "--json",
                               "\ud800", "a\nb", "x" * 5000, "0.3", "2", "-90", "450"])

@@ -148,7 +148,8 @@ Leg = Annotated[dict[Literal["forward", "sideways"], float], Field(min_length=1,
 
 class JudgedNudge(ResultModel):
     unit: str
-    legs: list[Leg] = Field(min_length=1, max_length=2)
+    legs: list[Leg] = Field(description="the player's legs as given (none: the unit stayed "
+                            "where it stands; more than two break nudge.legs)")
     distance: float
     least: float | None = Field(description="the least legal nudge where the unit stood")
     verdict: MoveVerdict

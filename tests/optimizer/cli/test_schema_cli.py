@@ -153,6 +153,24 @@ def test_nudge_results_and_verdicts_are_nudges_files(
                     .iter_errors(data)) == []
 
 
+@pytest.mark.parametrize("legs", [[], [{"sideways": 0.1}, {"sideways": 0.1},
+                                      {"forward": 0.1}]])
+def test_a_verdict_on_nudges_of_any_number_of_legs_validates(tmp_path: Path, capsys: Any,
+                                                             legs: list[Any]) -> None:
+    """A unit the player leaves standing, or nudges in three legs (nudge.legs breaks), is
+    judged and printed as the schema says (the fuzz found both off it)."""
+    nudges = tmp_path / "nudges.json"
+    nudges.write_text(json.dumps({"nudges": [{"unit": "wolves", "legs": legs}]}),
+                      encoding="utf-8")
+    status = main(["check", f"{E}/melee.json", str(nudges), "--casualties",
+                   f"{E}/melee_casualties.json", "--json"])
+    verdict = validate("verdict", capsys.readouterr().out)
+    assert status == (0 if verdict.legal else 1)
+    assert verdict.nudges[0].legs == legs
+    if len(legs) > 2:
+        assert "nudge.legs" in {v.clause for v in verdict.violations}
+
+
 def test_the_exposure_verdict_is_checked_against_its_schema(
         outputs: dict[str, tuple[int, str]], capsys: Any) -> None:
     """`check --exposure --json` is read back through the verdict's model as the others: a

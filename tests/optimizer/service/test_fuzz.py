@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -105,7 +106,11 @@ def capped_server(serve: Callable[[Settings], Running]) -> Running:
     return serve(Settings(max_time_limit=0.5, cache_size=4))
 
 
-@settings(max_examples=150, derandomize=True, deadline=None,
+# MANOEUVRE_FUZZ_EXAMPLES=N (tests/optimizer/cli/test_fuzz.py) runs N here when more than 150.
+EXAMPLES = max(150, int(os.environ.get("MANOEUVRE_FUZZ_EXAMPLES", "0")))
+
+
+@settings(max_examples=EXAMPLES, derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture,
                                  HealthCheck.too_slow])
 @given(request())

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from constraints.errors import MAX_MESSAGE
 from optimizer.service import Settings
 from tests.optimizer.service.conftest import Running, example
 
@@ -123,7 +124,11 @@ def test_hostile_requests_never_get_a_5xx(capped_server: Running,
     assert answer.status_code < 500, (endpoint, answer.status_code, answer.text[:300])
     if answer.status_code >= 400:
         assert answer.headers["content-type"] == "application/problem+json"
-        assert answer.json()["status"] == answer.status_code
+        problem = answer.json()
+        assert problem["status"] == answer.status_code
+        # One line, as the command line prints it (InvalidInputError's at most 280).
+        assert "\n" not in problem["detail"] and len(problem["detail"]) <= MAX_MESSAGE, \
+            problem["detail"]
 
 
 def test_the_fuzz_covers_every_post_route(capped_server: Running) -> None:

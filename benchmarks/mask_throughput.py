@@ -169,8 +169,8 @@ def compare_trees(other: Path, count: int, repeats: int) -> None:
     import sys
 
     here = Path(__file__).resolve().parents[1]
-    print(f"| case | poses | legal (this / other) | this tree poses/s | other poses/s | "
-          f"this / other |\n|---|---|---|---|---|---|")
+    print("| case | poses | legal (this / other) | this tree poses/s | other poses/s | "
+          "this / other |\n|---|---|---|---|---|---|")
     for name in WHFB7_CASES:
         found = {}
         for tree in (here, other, here, other):

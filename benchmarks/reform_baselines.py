@@ -90,7 +90,7 @@ from constraints.rank_and_file.formation import Formation, Slot
 from constraints.rank_and_file.unit import Unit
 from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
 from constraints.t9a.clauses.combat_reform.context import contacts_among
-from constraints.t9a.clauses.movement.viable_formation import formation_problem
+from constraints.t9a.clauses.movement.reform_viable_formation import formation_problem
 from constraints.t9a.combat_reform import ModelPlacement, UnitReform, placed
 from optimizer.combat_reform.intervals import unit_rules
 from optimizer.combat_reform.placement import FlushLine, Interval, Option, flush_line, offsets

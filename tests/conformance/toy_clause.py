@@ -24,6 +24,7 @@ TOY_ID = "toy.march.no_right_wheel"
 class NoRightWheel(Clause):
     """A house rule for the test: a March may not wheel right."""
 
+    id = TOY_ID
     examples = (
         RuleExample("a left wheel is fine", field(rules=TOY_PROFILE), march(wh(30.0)), False,
                     ("right_wheel", 0.0)),
@@ -53,6 +54,6 @@ def register() -> None:
     """The profile data: T9A with the toy clause on the March."""
     base = find_profile("t9a")
     manoeuvres = dict(base.manoeuvres)
-    manoeuvres["march"] = manoeuvres["march"] + (ClauseSpec(TOY_ID, NoRightWheel),)
+    manoeuvres["march"] = manoeuvres["march"] + (ClauseSpec(NoRightWheel),)
     register_profile(type(base)(TOY_PROFILE, "T9A with a toy house rule",
                                 MappingProxyType(manoeuvres), base.params, "t9a"))

@@ -113,3 +113,12 @@ class Distance(Clause):
                 continue
             a, b = option.a_map, option.b_map
             enc.affine_row((a[0] + b[0], a[1] + b[1], a[2] + b[2]), limit - spent, [lit])
+
+
+# One class an id (docs/architecture.md): the rule is the same, its limit the profile's.
+class MoveDistance(Distance):
+    id = "whfb7.move.distance"
+
+
+class MarchDistance(Distance):
+    id = "whfb7.march.distance"

@@ -35,6 +35,7 @@ def _with(gap: float, player: str = "blue", state: str | None = None) -> Json:
 
 
 class MarchBlocked(Clause):
+    id = "whfb7.march.blocked"
     judges = Judges.END_POSE  # the start alone, which every way shares
 
     examples = (

@@ -78,6 +78,7 @@ def _left_of(edge_x: float) -> Json:
 
 
 class UnitSpacing(_Spacing):
+    id = "whfb7.spacing"
     judges = Judges.WAY
 
     examples = (
@@ -147,6 +148,7 @@ class UnitSpacing(_Spacing):
 
 
 class ReformSpacing(_Spacing):
+    id = "whfb7.reform.spacing"
     judges = Judges.END_POSE
 
     # A 10-wide, 1-deep line at (36, 20) reforming to 2 files x 5 ranks facing +x: its end

@@ -46,6 +46,7 @@ class _TableEdge(Clause):
 
 
 class TableEdge(_TableEdge):
+    id = "whfb7.table_edge"
     judges = Judges.WAY
 
     examples = (
@@ -99,6 +100,7 @@ class TableEdge(_TableEdge):
 
 
 class ReformTableEdge(_TableEdge):
+    id = "whfb7.reform.table_edge"
     judges = Judges.END_POSE
 
     examples = (

@@ -31,6 +31,7 @@ _OTHERS = {"u.1": [0, 0], "u.2": [0, 2], "u.3": [1, 0], "u.4": [1, 2]}
 
 
 class FrontRank(Clause):
+    id = "whfb7.reform.front_rank"
     judges = Judges.END_POSE
 
     examples = (

@@ -17,6 +17,7 @@ from constraints.whfb7.ways import option_turn
 
 
 class NoTurnInMarch(Clause):
+    id = "whfb7.march.no_turn"
     judges = Judges.WAY
 
     examples = (

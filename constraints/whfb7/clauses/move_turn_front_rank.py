@@ -44,6 +44,7 @@ def left_behind(start: Unit, angles: list[float]) -> int:
 
 
 class TurnFrontRank(Clause):
+    id = "whfb7.move.turn_front_rank"
     judges = Judges.WAY
 
     examples = (

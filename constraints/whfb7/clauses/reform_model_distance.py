@@ -29,6 +29,7 @@ _SWAP = {f"u.{i}": [0, i] for i in range(1, 4)} | {f"u.{i}": [1, i - 5] for i in
 
 
 class ModelDistance(Clause):
+    id = "whfb7.reform.model_distance"
     judges = Judges.END_POSE
 
     examples = (

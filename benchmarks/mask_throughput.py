@@ -173,7 +173,7 @@ def compare_trees(other: Path, count: int, repeats: int) -> None:
           "this / other |\n|---|---|---|---|---|---|")
     for name in WHFB7_CASES:
         found = {}
-        for tree in (here, other, here, other):
+        for tree in (here, other) * 3:
             env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
             out = subprocess.run([sys.executable, __file__, "--whfb7-case", name, "--count",
                                   str(count), "--repeats", str(repeats)], env=env, check=True,

@@ -31,10 +31,10 @@ from constraints.rank_and_file.regions import RegionQuery
 from constraints.sat.option import Option, front_offset
 from constraints.t9a.checker import check_move
 from constraints.t9a.moves import Move, Step
-from optimizer.families.snaking_candidates import hull_legs
 from optimizer.search.objectives import BEHIND_PENALTY, Objective
 from optimizer.search.regions import CentreRegions
 from optimizer.search.solve import objective_value
+from optimizer.search.ways.snaking_candidates import hull_legs
 
 try:  # run as a script from benchmarks/ (bench_solve.py), or imported as a package (tests)
     from baselines_wheels import _direction, _swept

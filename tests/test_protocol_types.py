@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PROTOCOLS = {
     "constraints/core/clause.py": ("Masker", "RegionPart", "RuleExample", "Clause"),
     "constraints/core/system.py": ("System",),
-    "optimizer/families/base.py": ("PoseJudge", "WayModel", "OwnSearch", "Family"),
+    "optimizer/families/base.py": ("PoseJudge", "Family"),
+    "optimizer/search/ways/base.py": ("WayModel", "OwnSearch", "WaySearchStrategy"),
 }
 
 

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import numpy as np
 import shapely
-from ortools.sat.python import cp_model
 from shapely.geometry import Point
 
 from constraints.core.cache import remembered
@@ -31,17 +30,10 @@ from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import Lattice
 from constraints.sat.option import Option
 
-if TYPE_CHECKING:  # the search above uses the families; these name its types only
-    from constraints.core.verdict import Verdict
+if TYPE_CHECKING:
     from constraints.rank_and_file.poses import EndRectangles
-    from optimizer.search.clock import Clock
-    from optimizer.search.incumbent import Incumbent
-    from optimizer.search.objectives import Objective
-    from optimizer.search.request import SearchRequest
-    from optimizer.search.result import SearchResult
 
 M = TypeVar("M")  # the system's move (T9A's Move, Warhammer's WarhammerMove)
-M_co = TypeVar("M_co", covariant=True)
 
 
 class PoseJudge(Protocol):
@@ -51,26 +43,6 @@ class PoseJudge(Protocol):
     def mask(self, centres: np.ndarray, facings: np.ndarray, *,
              pivots: np.ndarray | None = None,
              files: int | np.ndarray | None = None) -> np.ndarray: ...
-
-
-class WayModel(Protocol[M_co]):
-    """A model of some of a family's ways (optimizer.search.more_wheels solves it)."""
-
-    whole: bool  # every way of up to its wheels, not a few (a template, a neighbourhood)
-
-    @property
-    def enc(self) -> MoveEncoding: ...
-
-    def solve(self, solver: cp_model.CpSolver) -> tuple[int, M_co | None]:
-        """(CP-SAT status, the move as the model decodes it, None without a solution)."""
-        ...
-
-
-class OwnSearch(Protocol):
-    """The search of a manoeuvre with no family of end poses (a Post-Combat Pivot)."""
-
-    def __call__(self, scenario: Scenario, unit_id: str, objective: Objective, *,
-                 time_limit_s: float) -> SearchResult: ...
 
 
 class Family(ABC, Generic[M]):
@@ -91,9 +63,6 @@ class Family(ABC, Generic[M]):
     # The batch judge of its poses (a class taking scenario, unit id, manoeuvre); None:
     # optimizer.batch.BatchJudge, which reads the clauses' own masks.
     judge_kind: type | None = None
-    # Its way templates are drawn from its own relaxation's points, not the search's lattice
-    # points (optimizer.search.more_wheels: whfb7's prefixes).
-    template_points: bool = True
     # Several options may end at one pose (a whfb7 move's turns on the spot, written as the
     # option's pivot): whether a view holds a move is asked of each, whatever its pivot.
     many_ways_per_end: bool = False
@@ -125,14 +94,6 @@ class Family(ABC, Generic[M]):
         """`judge.mask` of world centres, the k-th being an end centre of
         `chosen[inverse[k]]`."""
 
-    def starting_answer(self, request: SearchRequest, options: list[Option],
-                        reach: list[shapely.Geometry], clock: Clock
-                        ) -> tuple[Incumbent | None, list[int], dict[int, shapely.Geometry]] | None:
-        """The family's own start of a search (a legal answer, the options that might beat
-        it, their relaxed regions), or None: the shared prefilter's
-        (optimizer.search.prefilter), where the family `prefilters`."""
-        return None
-
     @abstractmethod
     def stand_still(self, options: Sequence[Option], unit: Unit) -> int | None:
         """The index of the option that, at the start centre, leaves the unit as it stands
@@ -147,44 +108,6 @@ class Family(ABC, Generic[M]):
         lattice (then no model of ways is needed)."""
         return True
 
-    def way_search(self, request: SearchRequest, wheels: int, deadline: float,
-                   around: Sequence[Sequence[int]] | None = None, margin: int = 0,
-                   start: M | None = None) -> WayModel[M] | None:
-        """A model of the family's ways with up to `wheels` wheels for a search request
-        (optimizer.search.more_wheels), or of those within `margin` lattice steps of some
-        ways' stage headings (and of the `start` move's, its hint), where the family has
-        ways (default: none)."""
-        return None
-
-    def models_ways(self, request: SearchRequest) -> bool:
-        """Whether `way_search` models ways under the request's clauses (default: yes)."""
-        return True
-
-    def way_candidates(self, request: SearchRequest, wheels: int, value: float | None,
-                       deadline: float) -> tuple[M, Verdict, dict[str, object]] | None:
-        """A legal way of several wheels better than `value`, found by the family's own
-        geometry before any model, with the checker's verdict and what was looked at
-        (default: none)."""
-        return None
-
-    def refine_wheel(self, request: SearchRequest, move: M) -> tuple[M, Verdict] | None:
-        """The answer `move` with its wheel refined on the lattice's degree by the family's
-        exact geometry, with the checker's verdict (default: none)."""
-        return None
-
-    def way_template_reach(self, request: SearchRequest, wheels: int, headings: Sequence[int]
-                           ) -> tuple[Option | None, shapely.Geometry | None] | None:
-        """A template's end facing and a region holding every end centre of its ways; None
-        when no legal way follows it; (None, None) when the family does not draw it (the
-        default: its model is built)."""
-        return None, None
-
-    def way_templates(self, request: SearchRequest, wheels: int, points: np.ndarray, count: int,
-                      spread: int) -> list[list[int]]:
-        """Stage headings of promising ways through the relaxation's best points (lattice
-        steps), each solved on its own before the whole model (default: none)."""
-        return []
-
     def relaxation(self, unit: Unit, limits: FamilyLimits) -> Relaxation | None:
         """Where every way the rules allow can end, when the family searches fewer of them
         (optimizer.search.certify bounds the objective over it); None when the family holds
@@ -193,22 +116,8 @@ class Family(ABC, Generic[M]):
 
 
 FAMILIES: dict[tuple[str, str], Family[object]] = {}
-# Manoeuvres with no family of end poses, searched by a search of their own taking
-# (scenario, unit id, objective, time_limit_s=...): a Post-Combat Pivot is one number.
-OWN_SEARCHES: dict[tuple[str, str], OwnSearch] = {}
-
-
 def register_family(system: str, manoeuvre: str, family: Family[object]) -> None:
     FAMILIES[(system, str(manoeuvre))] = family
-
-
-def register_search(system: str, manoeuvre: str, search: OwnSearch) -> None:
-    OWN_SEARCHES[(system, str(manoeuvre))] = search
-
-
-def own_search(profile: RulesProfile, manoeuvre: str) -> OwnSearch | None:
-    """The manoeuvre's own search, when it has no family (None: it has one, or is unknown)."""
-    return OWN_SEARCHES.get((profile.system, str(manoeuvre)))
 
 
 def family_for(profile: RulesProfile, manoeuvre: str) -> Family[object]:

@@ -15,13 +15,11 @@ import gc
 import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
-from constraints.core.clause import Judges
 from constraints.geometry.frame import Frame
 from constraints.geometry.pieces import Relaxation
 from constraints.geometry.plane import Point, unit_vector
@@ -36,11 +34,6 @@ from constraints.sat.lattice import HalfPlane, Lattice
 from constraints.sat.option import Option
 from constraints.t9a.moves import Manoeuvre, Move, forward, wheel
 from optimizer.families.base import Family, PoseJudge
-from optimizer.families.snaking_ways import WaySearch, template_reach, templates
-
-if TYPE_CHECKING:  # the search above uses the families; it names the request only
-    from constraints.core.verdict import Verdict
-    from optimizer.search.request import SearchRequest
 
 # Half-width (ticks, per unit of |normal|_1) of the band that stands for an off-axis straight
 # line (it then holds the rounded point of every point of the line).
@@ -51,8 +44,8 @@ BAND_BACK_TICKS = 0.001
 
 
 class SnakingFamily(Family):
-    """Advance (`pivots`: a Pivot first) or March; ways of several wheels as one model
-    (`way_search`)."""
+    """Advance (`pivots`: a Pivot first) or March (its ways of several wheels:
+    optimizer.search.ways.snaking)."""
 
     answers_by_geometry = True
 
@@ -70,8 +63,8 @@ class SnakingFamily(Family):
             wheels = angles(lattice.advance_wheel_deg, window)
         else:
             pivots, wheels = [0.0], angles(lattice.degree, window)
-        options = _ways(unit, frame, pivots, wheels, budget)
-        return options, _triangles(options)
+        options = snaking_options(unit, frame, pivots, wheels, budget)
+        return options, triangles(options)
 
     def reach(self, option: Option, travel_disc: shapely.Geometry) -> shapely.Geometry:
         pts = reach_polygon(option)
@@ -102,62 +95,6 @@ class SnakingFamily(Family):
         """One wheel, on the lattice's degree (an Advance's options wheel on
         `advance_wheel_deg`)."""
         return wheels <= 1 and (not self.pivots or lattice.advance_wheel_deg == lattice.degree)
-
-    def way_search(self, request: SearchRequest, wheels: int, deadline: float,
-                   around: Sequence[Sequence[int]] | None = None, margin: int = 0,
-                   start: Move | None = None) -> WaySearch | None:
-        """None under a clause that does not say what it judges (its rows might hold for
-        the end pose and not for the way)."""
-        if not self.models_ways(request):
-            return None
-        return WaySearch(request, wheels, deadline, around, margin, start)
-
-    def models_ways(self, request: SearchRequest) -> bool:
-        """Whether `way_search` models ways under the request's clauses (each says what it
-        judges)."""
-        return not any(clause.judges == Judges.UNSTATED for clause in request.clauses)
-
-    def way_templates(self, request: SearchRequest, wheels: int, points: np.ndarray, count: int,
-                      spread: int) -> list[list[int]]:
-        return templates(request, wheels, points, count, spread)
-
-    def way_candidates(self, request: SearchRequest, wheels: int, value: float | None,
-                       deadline: float) -> tuple[Move, Verdict, dict[str, Any]] | None:
-        """The best legal way of two wheels on a coarse grid that beats `value`, by exact
-        geometry per heading sequence, judged by the checker (optimizer.search.
-        way_candidates); None below two wheels, or for a subclass (its wheels cost and move
-        otherwise: whfb7's)."""
-        if wheels < 2 or type(self) is not SnakingFamily:
-            return None
-        from optimizer.families.snaking_candidates import two_wheel_way  # it imports the families
-        return two_wheel_way(request, value, deadline)
-
-    def refine_wheel(self, request: SearchRequest, move: Move) -> tuple[Move, Verdict] | None:
-        """An Advance's answer of at most one wheel, its wheel on the lattice's degree:
-        the options within REFINE_PIVOT_DEG of its Pivot and REFINE_WHEEL_DEG of its wheel,
-        their best legal point by exact geometry (optimizer.search.geometric) with the
-        checker's verdict; None for a March (its options are on the degree already), for
-        ways of several wheels, or when no point judged is legal."""
-        wheels = [s.value for s in move.steps if s.kind == "wheel"]
-        if not self.pivots or len(wheels) > 1 or self.holds_ways(1, request.lattice):
-            return None
-        from optimizer.search.geometric import geometric_answer  # it imports the families
-        degree, limits = request.lattice.degree, request.limits
-        turn, pivot = (wheels[0] if wheels else 0.0), move.pivot_deg
-        pivots = sorted({_wrapped(pivot + d) for d in angles(degree, REFINE_PIVOT_DEG)})
-        window = min(90.0, limits.window_or(90.0))
-        spins = [t for t in angles(degree, window) if abs(t - turn) <= REFINE_WHEEL_DEG]
-        options = _ways(request.unit, request.frame, pivots, spins,
-                        limits.budget_or(4.0 * request.unit.mobility_in))
-        bounds = request.goal.bounds(options, _triangles(options))
-        found = geometric_answer(request, options, bounds).answer
-        return None if found is None else (found.move, found.verdict)
-
-    def way_template_reach(self, request: SearchRequest, wheels: int, headings: Sequence[int]
-                           ) -> tuple[Option, shapely.Geometry | None] | None:
-        """A template's end facing and every end centre of its ways (None: unknown); None
-        when no legal way follows it (optimizer.families.snaking_ways.template_reach)."""
-        return template_reach(request, wheels, headings)
 
     def relaxation(self, unit: Unit, limits: FamilyLimits) -> Relaxation | None:
         """Every way with any number of wheels (constraints.rank_and_file.snaking_reach); none
@@ -273,24 +210,13 @@ class _WayBuilder:
         return (v[0] * fy - v[1] * fx, v[0] * fx + v[1] * fy)
 
 
-# An Advance's answer is refined over Pivots and wheels this close to its own (degrees).
-REFINE_PIVOT_DEG = 10.0
-REFINE_WHEEL_DEG = 15.0
-
-
-def _wrapped(angle: float) -> float:
-    """An angle in (-180, 180]."""
-    wrapped = math.remainder(angle, 360.0)
-    return 180.0 if wrapped == -180.0 else wrapped
-
-
 def angles(step: float, limit: float) -> list[float]:
     """Multiples of `step` within +-`limit`."""
     count = int(math.floor(limit / step + 1e-9))
     return [k * step for k in range(-count, count + 1)]
 
 
-def _ways(unit: Unit, frame: Frame, pivots: list[float], wheels: list[float],
+def snaking_options(unit: Unit, frame: Frame, pivots: list[float], wheels: list[float],
           budget_in: float, wheel_cost: WheelCost = projected, spent_in: float = 0.0,
           first: int = 0) -> list[Option]:
     """Every (pivot, wheel) option within the budget, indexed in (pivot, wheel) order from
@@ -341,7 +267,7 @@ def reach_polygon(option: Option) -> np.ndarray:
                      end_centre(option, 0.0, spare)])
 
 
-def _triangles(options: list[Option]) -> list[shapely.Geometry]:
+def triangles(options: list[Option]) -> list[shapely.Geometry]:
     """Per option, its reach: a triangle, or a segment when it goes straight (one shapely
     call for all, vectorised)."""
     if not options:

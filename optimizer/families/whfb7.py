@@ -8,13 +8,13 @@
   turns and wheels in any order, constraints.whfb7.reach) bounds the answer.
 - with more than one wheel asked for (`max_wheels`, default 3), when the bound is not met:
   ways with a wheel first (and a move's turn after it), then the way above
-  (optimizer.families.whfb7_prefix, through `way_templates` and `way_search`): a sidestep
+  (optimizer.search.ways.whfb7_prefix, through its way search): a sidestep
   (wheel, forward, wheel back), a wheel before a turn.  Turns after a forward step or a
   wheel but the first, and third wheels, are not searched (docs/rules.md §14.7).
 - reform: the centre kept, every number of files and every facing on the lattice's degree.
 Options are T9A's Snaking options (optimizer.families.snaking), costed by Warhammer's wheel.
-A search starts from exact geometry (`starting_answer`: optimizer.families.whfb7_start for a
-move or march, whfb7_reform for a reform) and models only the options that might beat it.
+A search starts from exact geometry (optimizer.search.ways.whfb7: whfb7_start for a move or
+march, whfb7_reform for a reform) and models only the options that might beat it.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from constraints.whfb7.ways import (
     way_steps,
 )
 from optimizer.families.base import Family, register_family
-from optimizer.families.snaking import SnakingFamily, _triangles, _ways, angles, legs
+from optimizer.families.snaking import SnakingFamily, angles, legs, snaking_options, triangles
 
 MARCH_WAYS = "forward, one wheel on the lattice's degree (within +-90 deg), forward"
 MOVE_WAYS = ("an optional turn on the spot at the start (90, -90 or 180), then forward, one "
@@ -68,7 +68,6 @@ class WarhammerWays(SnakingFamily):
     holds_every_way = False
     judge_kind = WarhammerJudge
     many_ways_per_end = True
-    template_points = False  # its templates come from its own relaxation's points
 
     def __init__(self, manoeuvre: str, turns: tuple[float, ...], description: str) -> None:
         super().__init__(manoeuvre, pivots=False)
@@ -80,7 +79,7 @@ class WarhammerWays(SnakingFamily):
         for turn in self.turns:
             found += self.prefix_options(unit, frame, lattice, limits, 0.0, turn,
                                          first=len(found))[0]
-        return found, _triangles(found)
+        return found, triangles(found)
 
     def prefix_options(self, unit: Unit, frame: Frame, lattice: Lattice,
                        limits: FamilyLimits, pre: float, turn: float,
@@ -93,11 +92,11 @@ class WarhammerWays(SnakingFamily):
         spent = ((limits.turn_in or 0.0) if turn else 0.0) + cost(unit.width_in, pre)
         if spent > budget:
             return [], []
-        ways = _ways(way_start(unit, turn, pre), frame, [0.0], angles(lattice.degree, 90.0),
-                     budget, cost, spent, first=first)
+        ways = snaking_options(way_start(unit, turn, pre), frame, [0.0],
+                               angles(lattice.degree, 90.0), budget, cost, spent, first=first)
         if pre:
             ways = [replace(o, pivot_deg=pre) for o in ways]
-        return ways, _triangles(ways)
+        return ways, triangles(ways)
 
     def move(self, unit_id: str, frame: Frame, option: Option,  # type: ignore[override]
              centre: tuple[float, float]) -> WarhammerMove:
@@ -137,13 +136,6 @@ class WarhammerWays(SnakingFamily):
         pres = np.array([option_pre_wheel(o) for o in chosen])[inverse]
         return np.asarray(judge.mask(world, facings, turns=turns, pre_wheels=pres))
 
-    def starting_answer(self, request: Any, options: list[Option], reach: list,
-                        clock: Any) -> tuple[Any, list[int], dict[int, shapely.Geometry]]:
-        """A legal answer by exact geometry and the options that might beat it
-        (optimizer.families.whfb7_start)."""
-        from optimizer.families.whfb7_start import geometric_start  # it imports the search
-        return geometric_start(request, options, reach, clock)
-
     def stand_still(self, options: Sequence[Option], unit: Unit) -> int | None:
         """No turn, no wheel: straight ahead with legs of 0."""
         return next((o.index for o in options if o.wheel_deg == 0 and
@@ -151,56 +143,9 @@ class WarhammerWays(SnakingFamily):
 
     def holds_ways(self, wheels: int, lattice: Lattice) -> bool:
         """The options hold ways of one wheel (after a move's turn); with more wheels
-        asked for, the ways with a wheel before (optimizer.families.whfb7_prefix) are
+        asked for, the ways with a wheel before (optimizer.search.ways.whfb7_prefix) are
         searched when the bound is not met."""
         return wheels <= 1
-
-    def way_templates(self, request: Any, wheels: int, points: np.ndarray, count: int,
-                      spread: int) -> list[list[int]]:
-        """The prefixes (pre wheel, turn) to search, best first by the relaxation (its own
-        points: the search's lattice points are T9A's parameters)."""
-        from optimizer.families.whfb7_prefix import templates  # it imports the search
-        step = request.lattice.degree
-        return templates(request, step, [w for w in angles(step, 90.0) if w], count)
-
-    def way_template_reach(self, request: Any, wheels: int, headings: Sequence[int]
-                           ) -> tuple[Option, shapely.Geometry | None] | None:
-        """Where a prefix's ways end: the union of its options' loose relaxed regions
-        (optimizer.families.whfb7_regions: every legal end centre of theirs lies in one), so
-        the search leaves out a prefix that cannot beat its answer; None (unknown) for a goal
-        that counts the end facing (the options' facings differ), and no region at all when
-        no option has a legal end centre."""
-        from optimizer.families.whfb7_prefix import PrefixRequest, prefix_of
-        from optimizer.families.whfb7_regions import way_regions
-        from optimizer.search.distance_goals import TargetDistance
-        from optimizer.search.heading_goals import Forward
-        unit = request.unit
-        whole = Option(0, unit.pose.facing_deg, 90.0, unit.files, unit.width_in,
-                       unit.depth_in)
-        if type(request.goal) not in (TargetDistance, Forward):
-            return whole, None
-        sub = PrefixRequest(request.scenario, request.unit_id, request.manoeuvre,
-                            request.objective, request.lattice,
-                            prefix=prefix_of(list(headings), request.lattice.degree))
-        options, _ = sub.options()
-        regions = way_regions(request.scenario, request.unit_id, request.manoeuvre,
-                              request.frame)
-        found = [r for r in (regions.of(o, outer=True, cells=False) for o in options)
-                 if not r.is_empty]
-        if not found:
-            return None  # no legal way follows the prefix
-        return whole, shapely.union_all(found)
-
-    def way_search(self, request: Any, wheels: int, deadline: float,
-                   around: Sequence[Sequence[int]] | None = None, margin: int = 0,
-                   start: Any = None) -> Any:
-        """One prefix's model (a template, optimizer.families.whfb7_prefix.PrefixSearch);
-        None for anything wider (no model of the family's every way of several wheels)."""
-        from optimizer.families.whfb7_prefix import PrefixSearch, prefix_of
-        if around is None or len(around) != 1 or margin:
-            return None
-        return PrefixSearch(request, prefix_of(list(around[0]), request.lattice.degree),
-                            deadline)
 
     def relaxation(self, unit: Unit, limits: FamilyLimits) -> MarchReach | MoveReach | None:
         """A march: every march with any number of wheels, each of at most 90 deg, within the
@@ -275,12 +220,6 @@ class WarhammerReform(Family):
         facings = np.array([o.facing_deg for o in chosen])[inverse]
         files = np.array([o.files for o in chosen])[inverse]
         return np.asarray(judge.mask(world, facings, files=files))
-
-    def starting_answer(self, request: Any, options: list[Option], reach: list,
-                        clock: Any) -> tuple[Any, list[int], dict[int, shapely.Geometry]]:
-        """The options judged by the checker best first (optimizer.families.whfb7_reform)."""
-        from optimizer.families.whfb7_reform import reform_start  # it imports the search
-        return reform_start(request, options, clock)
 
     def stand_still(self, options: Sequence[Option], unit: Unit) -> int | None:
         return next((o.index for o in options if o.files == unit.files

@@ -6,8 +6,8 @@ the one-wheel answer does not already settle it.
    any number of wheels (optimizer.search.certify).  Within the tolerance: OPTIMAL, and no
    way of more wheels could do better by more than that, so none is searched.
 3. Otherwise the family's model of ways with up to K wheels (every wheel on the lattice's
-   degree; optimizer.families.snaking_ways) searches: first, where the family has them, its
-   candidate ways of two wheels (optimizer.families.snaking_candidates: per heading sequence on a
+   degree; optimizer.search.ways.snaking_ways) searches: first, where the family has them, its
+   candidate ways of two wheels (optimizer.search.ways.snaking_candidates: per heading sequence on a
    coarse grid, the polygon of end centres cut by the end-position rules, its best point
    judged by the checker, best first; then the lattice's degree round the best), any legal
    one better than the answer taking its place; then the ways through the
@@ -48,6 +48,7 @@ from optimizer.search.model import recheck, solver_for
 from optimizer.search.objectives import Goal
 from optimizer.search.request import SearchRequest
 from optimizer.search.result import SearchResult
+from optimizer.search.ways import ways_of
 
 # The K-wheel models' share of the work budget (CP-SAT deterministic time), at most: per
 # way shape tried (TEMPLATES of them), and for the neighbourhood after them (0.1 gave the
@@ -149,24 +150,25 @@ def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
     neighbourhood model took about 1 s, and gave worse answers on the bench's
     crowded-advance and rocks-advance); the neighbourhood still runs for an Advance whose
     answer it cannot refine (ways of several wheels)."""
-    family, wheels = request.family, request.max_wheels
-    if not family.models_ways(request):
+    family, ways_search, wheels = request.family, ways_of(request.family), request.max_wheels
+    if not ways_search.models_ways(request):
         return None
-    candidate = family.way_candidates(request, wheels, result.value, clock.deadline)
+    candidate = ways_search.way_candidates(request, wheels, result.value, clock.deadline)
     clock.expired()  # the candidates stop at the deadline: a cut is the clock's
     if candidate is not None:  # a legal way of two wheels, better than the answer so far
         result = _better(request, result, candidate[:2])
         result.stats["ways_candidate"] = candidate[2]
-    # A family may choose its templates by its own points (whfb7: `template_points` False).
-    points = _lattice_points(request, clock) if family.template_points else np.zeros((0, 0))
-    templates = family.way_templates(request, wheels, points, TEMPLATES, TEMPLATE_SPREAD)
+    # A way search may choose its templates by its own points (whfb7's: `template_points`).
+    points = _lattice_points(request, clock) if ways_search.template_points \
+        else np.zeros((0, 0))
+    templates = ways_search.way_templates(request, wheels, points, TEMPLATES, TEMPLATE_SPREAD)
     screen = _TemplateScreen(request)
     skipped = 0
     for headings in templates:
         if screen.hopeless(headings, result.value):
             skipped += 1
             continue
-        template = family.way_search(request, wheels, clock.deadline, [headings])
+        template = ways_search.way_search(request, wheels, clock.deadline, [headings])
         if template is None:
             return None
         result = _better(request, result, _solved(request, template, clock,
@@ -184,7 +186,7 @@ def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
     # The ways near the templates and the answer, a neighbourhood, not the family, so its
     # OPTIMAL and INFEASIBLE speak of it alone (the whole model when there is neither).
     around = templates if templates or result.move is not None else None
-    ways = family.way_search(request, wheels, clock.deadline, around, NEIGHBOURHOOD,
+    ways = ways_search.way_search(request, wheels, clock.deadline, around, NEIGHBOURHOOD,
                              result.move)
     if ways is None:
         return None
@@ -203,7 +205,8 @@ def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
 def _refined(request: SearchRequest, result: SearchResult) -> SearchResult | None:
     """The answer with its wheel refined on the lattice's degree by the family's exact
     geometry, where it does that (an Advance: its options wheel on 15 deg); None otherwise."""
-    found = None if result.move is None else request.family.refine_wheel(request, result.move)
+    found = None if result.move is None else \
+        ways_of(request.family).refine_wheel(request, result.move)
     if found is None:
         return None
     better = _better(request, result, found)
@@ -223,7 +226,7 @@ class _TemplateScreen:
         self.request = request
     def hopeless(self, headings: Sequence[int], value: float | None) -> bool:
         request = self.request
-        reach = request.family.way_template_reach(request, request.max_wheels, headings)
+        reach = ways_of(request.family).way_template_reach(request, request.max_wheels, headings)
         if reach is None:
             return True  # no legal way follows it
         end, hull = reach

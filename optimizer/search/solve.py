@@ -29,7 +29,7 @@ from constraints.sat.context import SearchTimeout
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import Lattice
 from optimizer.dispatch import require
-from optimizer.families.base import options_for, own_search
+from optimizer.families.base import options_for
 from optimizer.search.clock import Clock
 from optimizer.search.geometric import Checked
 from optimizer.search.incumbent import Incumbent
@@ -50,6 +50,7 @@ from optimizer.search.result import SearchResult
 from optimizer.search.simplest import simplest
 from optimizer.search.tidy import tidied
 from optimizer.search.unproved import unproved
+from optimizer.search.ways import own_search, ways_of
 
 __all__ = ["DEFAULT_TIME_LIMIT_S", "SearchResult", "best_move", "objective_value", "solve"]
 
@@ -111,8 +112,8 @@ def solve(request: SearchRequest) -> SearchResult:
     still = _stand_still(request, options, clock)
     if still is not None:
         _tell(request, clock, *still)
-    # A family may start from its own answer (whfb7: optimizer.families.whfb7_start).
-    started = request.family.starting_answer(request, options, regions, clock)
+    # A family's way search may start from its own answer (whfb7's: ways.whfb7_start).
+    started = ways_of(request.family).starting_answer(request, options, regions, clock)
     if started is None:
         started = prefilter(request, options, regions, clock) if request.family.prefilters \
             else (None, list(range(len(options))), {})

@@ -35,12 +35,13 @@ from constraints.t9a.move_io import move_from_json
 from constraints.t9a.moves import StepKind
 from constraints.t9a.ways_model import LEG_IN
 from optimizer.batch import BatchJudge
-from optimizer.families.snaking_ways import stages_of
 from optimizer.search.model import build_search, solver_for
 from optimizer.search.objectives import Objective
 from optimizer.search.regions import CentreRegions
 from optimizer.search.request import SearchRequest
 from optimizer.search.solve import best_move
+from optimizer.search.ways import ways_of
+from optimizer.search.ways.snaking_ways import stages_of
 from tests.conformance import toy_clause
 
 toy_clause.register()
@@ -249,7 +250,7 @@ def test_way_rows_are_sound_against_check(clause_id, monkeypatch):
         wheels = max(1, sum(st.kind == StepKind.WHEEL for st in move.steps))
         request = SearchRequest(s, move.unit, move.manoeuvre, Objective("forward"),
                                 max_wheels=wheels)
-        ways = request.family.way_search(request, wheels, deadline=float("inf"))
+        ways = ways_of(request.family).way_search(request, wheels, deadline=float("inf"))
         if ways is None:  # a clause that does not say what it judges: no way search
             assert CLAUSES[clause_id].clause.judges == Judges.UNSTATED
             continue

@@ -1,4 +1,4 @@
-"""Ways of several Snaking Forward Moves (optimizer.families.snaking_ways over
+"""Ways of several Snaking Forward Moves (optimizer.search.ways.snaking_ways over
 constraints.t9a.ways_model): the model's kinematics against the checker's `snake`, its rows
 sound against the checker, answers better than one wheel where a sidestep wins, and statuses
 that speak of every way the rules allow (docs/rules.md §8.10)."""
@@ -21,6 +21,7 @@ from constraints.t9a.moves import Move, StepKind, forward, wheel
 from constraints.t9a.ways_model import LEG_IN, POS_IN, WayModel, WayShape, direction
 from optimizer import Objective, best_move
 from optimizer.search.request import SearchRequest
+from optimizer.search.ways import ways_of
 from tests.solver_support import random_scenario
 from tests.support import ROOT, scenario, unit, wall
 
@@ -81,7 +82,7 @@ def test_an_advance_pivots_and_wheels_twice():
     # the whole model (every Pivot) held to Pivot +30, then +60, then back to +45 deg.
     s = scenario(unit(models=6, files=3, mobility=5.0))
     request = SearchRequest(s, "u", "advance", Objective("forward"), max_wheels=2)
-    ways = request.family.way_search(request, 2, deadline=float("inf"))
+    ways = ways_of(request.family).way_search(request, 2, deadline=float("inf"))
     assert ways.whole
     for stage, heading in zip(ways.way.stages, (30, 60, 45), strict=True):
         ways.enc.sat_model.add(stage.onehot[heading] == 1)
@@ -191,7 +192,7 @@ def test_a_templates_regions_hold_every_way_through_it(seed):
     headings = [0]
     for _ in range(3):
         headings.append(int(np.clip(headings[-1] + rng.integers(-40, 41), -90, 90)))
-    ways = request.family.way_search(request, 3, float("inf"), [headings])
+    ways = ways_of(request.family).way_search(request, 3, float("inf"), [headings])
     region = ways._template_ends(request.lattice.inch)
     u, frame = request.unit, request.frame
     turns = np.diff(headings)

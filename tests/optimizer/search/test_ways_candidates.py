@@ -1,5 +1,5 @@
 """Candidate ways of two wheels by exact geometry per heading sequence
-(optimizer.families.snaking_candidates): legal moves of two wheels that beat the value asked for,
+(optimizer.search.ways.snaking_candidates): legal moves of two wheels that beat the value asked for,
 the value the checker's end pose gives; used by the search of several wheels only (K >= 2,
 T9A's family), and its statuses stay honest."""
 
@@ -14,8 +14,9 @@ from constraints.core.status import Status
 from constraints.t9a.checker import check_move
 from constraints.t9a.moves import StepKind
 from optimizer import Objective, best_move
-from optimizer.families.snaking_candidates import two_wheel_way
 from optimizer.search.request import SearchRequest
+from optimizer.search.ways import ways_of
+from optimizer.search.ways.snaking_candidates import two_wheel_way
 from tests.solver_support import random_scenario
 from tests.support import SCENARIOS
 
@@ -54,7 +55,7 @@ def test_a_candidate_beats_the_value_asked_for_or_there_is_none():
 def test_only_the_search_of_several_wheels_uses_them():
     s = load_scenario(SCENARIOS / "open.json")
     request = SearchRequest(s, "solo", "march", SIDESTEP, max_wheels=1)
-    assert request.family.way_candidates(request, 1, None, math.inf) is None
+    assert ways_of(request.family).way_candidates(request, 1, None, math.inf) is None
     one = best_move(s, "solo", "march", SIDESTEP, max_wheels=1)
     assert one.value > 3.0 and _wheels(one.move) <= 1
 

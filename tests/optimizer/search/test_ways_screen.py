@@ -21,6 +21,7 @@ from optimizer.search.model import solver_for
 from optimizer.search.more_wheels import _exact_bound, _TemplateScreen
 from optimizer.search.regions import CentreRegions
 from optimizer.search.request import SearchRequest
+from optimizer.search.ways import ways_of
 from tests.solver_support import random_scenario
 
 OBJECTIVES = ("target_distance", "front_target_distance", "target_pose", "forward",
@@ -57,7 +58,7 @@ def test_a_templates_bound_holds_every_legal_way_through_it(seed):
     goal, checked = request.goal, 0
     for n in range(12):
         headings = _headings(rng, 60 if n % 2 else 25)
-        reach = request.family.way_template_reach(request, 3, headings)
+        reach = ways_of(request.family).way_template_reach(request, 3, headings)
         turns = np.diff(headings)
         cost = u.width_in * np.abs(np.sin(np.radians(turns))).sum()
         budget = request.limits.budget_in
@@ -94,7 +95,7 @@ def test_the_screen_keeps_every_template_that_finds_a_better_way(seed):
     solver_found = 0
     for n in range(4):
         headings = _headings(rng, 60 if n % 2 else 25)
-        ways = request.family.way_search(request, 3, float("inf"), [headings])
+        ways = ways_of(request.family).way_search(request, 3, float("inf"), [headings])
         solver = solver_for(600.0, 1, 0.2)  # the budget stops it; the clock is a backstop
         solver.parameters.linearization_level = 1
         solver.parameters.cut_level = 0

@@ -1,4 +1,4 @@
-"""Ways with a prefix (a wheel, then a move's turn; optimizer.families.whfb7_prefix): every
+"""Ways with a prefix (a wheel, then a move's turn; optimizer.search.ways.whfb7_prefix): every
 centre their model accepts passes the whfb7 checker (random scenarios with rocks and a
 friend, random prefixes, random linear objectives), their templates, and the move a prefix
 option decodes to."""
@@ -11,10 +11,10 @@ import pytest
 from constraints.core.scenario_io import scenario_from_json
 from constraints.rank_and_file.steps import StepKind
 from constraints.whfb7.checker import check_move
-from optimizer.families.whfb7_prefix import PrefixRequest, templates
 from optimizer.search.model import build_search
 from optimizer.search.objectives import Objective
 from optimizer.search.request import SearchRequest
+from optimizer.search.ways.whfb7_prefix import PrefixRequest, templates
 from tests.optimizer.search.test_whfb7_search import _random_scenario, accepted_moves
 
 

@@ -1,4 +1,4 @@
-"""The whfb7 search's per-option regions of end centres (optimizer.families.whfb7_regions), as
+"""The whfb7 search's per-option regions of end centres (optimizer.search.ways.whfb7_regions), as
 T9A's relaxed regions are tested (test_regions.py): over random whfb7 scenarios (rocks, a
 friend, an enemy, the table's edge, a gap between walls) and random ways of the searched
 family (a turn or a wheel first, forward, one wheel, forward), every legal end centre lies in
@@ -23,10 +23,10 @@ from constraints.whfb7.examples import field, unit, wall
 from constraints.whfb7.masks import WarhammerJudge
 from constraints.whfb7.ways import option_pre_wheel, option_turn
 from optimizer.families.snaking import end_centre
-from optimizer.families.whfb7_prefix import PrefixRequest
-from optimizer.families.whfb7_regions import WayRegions
 from optimizer.search.objectives import Objective
 from optimizer.search.request import SearchRequest
+from optimizer.search.ways.whfb7_prefix import PrefixRequest
+from optimizer.search.ways.whfb7_regions import WayRegions
 from tests.optimizer.search.test_whfb7_properties import _scenario
 
 NEAR_IN = 1e-7     # a legal centre this near a region is in it (float noise)

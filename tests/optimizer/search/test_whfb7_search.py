@@ -144,7 +144,7 @@ def test_a_reform_to_a_facing():
 
 def test_a_reform_to_face_a_point_is_optimal_at_the_least_value_of_any_option():
     """Issue 24: goblins.json's reform to face (30, 36) was CP-SAT's over its 7,200 options;
-    the options are judged best first now (optimizer.families.whfb7_reform): OPTIMAL, the
+    the options are judged best first now (optimizer.search.ways.whfb7_reform): OPTIMAL, the
     unit's own files (among the options of equal value) at the facing nearest the point,
     whose value no option of the family beats.  (Where the best options are refused, the
     brute force of test_whfb7_properties.py checks the status.)"""

@@ -4,7 +4,7 @@ a fixed prefix, a wheel w (on the lattice's degree) and, in a move, a turn on th
 then the family's way, forward a, wheel t, forward b.  So a march may sidestep (wheel w,
 forward, wheel back) and a move may wheel before it turns.
 
-Each prefix is searched as the family is (optimizer.families.whfb7_start): its options' sound
+Each prefix is searched as the family is (optimizer.search.ways.whfb7_start): its options' sound
 regions' best points judged by the checker first, then one small model of the options whose
 relaxed regions might beat that answer (the same clauses, rows and decoding:
 optimizer.families.whfb7, constraints.whfb7.way_rows judges the prefix's area with the
@@ -28,11 +28,10 @@ from constraints.core.cache import remembered
 from constraints.core.system import find_system
 from constraints.sat.option import Option
 from constraints.whfb7.reach import MoveReach
-from optimizer.families.whfb7_start import geometric_start
 from optimizer.search.model import build_search, decode
 from optimizer.search.prefilter import worst_kept
 from optimizer.search.request import SearchRequest
-from optimizer.search.solve import post_objective
+from optimizer.search.ways.whfb7_start import geometric_start
 
 TURN_CODES = (0.0, 90.0, -90.0, 180.0)
 PRE_GAP_DEG = 10.0  # prefixes of one turn tried at least this far apart
@@ -67,7 +66,7 @@ class PrefixRequest(SearchRequest):
 
 class PrefixSearch:
     """One prefix's search: `solve` gives (CP-SAT status, move).  Exact geometry first
-    (optimizer.families.whfb7_start: the best legal point of the prefix's options' sound
+    (optimizer.search.ways.whfb7_start: the best legal point of the prefix's options' sound
     regions); a model only of the options whose relaxed regions might beat it, its objective
     bounded by those regions and cut off at the answer's value."""
 
@@ -101,7 +100,7 @@ class PrefixSearch:
         self.search = build_search(sub, only=lambda o: o.index in kept, deadline=self.deadline)
         worst = None if incumbent is None else \
             worst_kept(sub.goal, incumbent.value, sub.lattice.inch)
-        post_objective(sub, self.search.enc, [relaxed.get(k, reach[k]) for k in keep], worst)
+        sub.goal.post(self.search.enc, [relaxed.get(k, reach[k]) for k in keep], worst)
         status = solver.solve(self.search.enc.sat_model)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             # INFEASIBLE under the cut-off: nothing beats the answer (OPTIMAL with it)

@@ -1,7 +1,7 @@
 """A whfb7 move or march search's starting answer by exact geometry, and the options that might
 still beat it (the whfb7 counterpart of optimizer.search.prefilter, docs/techniques.md §8).
 
-Per option (optimizer.families.whfb7_regions): its reach's bound, its relaxed region's bound
+Per option (optimizer.search.ways.whfb7_regions): its reach's bound, its relaxed region's bound
 (every legal end centre of the option lies in that region), and its sound region's best
 point, judged by the checker.  Best first and lazily, each key bounding the next: an option
 moves on a stage only when its key is the best left, and a point is judged only when its
@@ -25,11 +25,11 @@ import shapely
 
 from constraints.core.system import find_system
 from constraints.sat.option import Option
-from optimizer.families.whfb7_regions import WayRegions, way_regions
 from optimizer.search.clock import Clock
 from optimizer.search.geometric import Checked
 from optimizer.search.incumbent import PREFILTER_SHARE, Incumbent
 from optimizer.search.request import SearchRequest
+from optimizer.search.ways.whfb7_regions import WayRegions, way_regions
 
 MAX_CHECKS = 64      # moves judged by the checker, at most
 # An option's stages: its reach, its relaxed region without the wheel's cells (cheap), with

@@ -26,7 +26,7 @@ then each skill's `reachable_area` of the first trooper, in Move areas.
     .venv/bin/python benchmarks/bench_routes.py --exposure --no-epf --queries 8  # + exposure
 
 Exposure (`--exposure`, on the town maps with their red troopers replaced by 5 red S2s facing
-random ways, `infinity_maps.with_enemies`): up to 8 legal shortest Move + Move routes of blue
+random ways, `infinity_queries.with_enemies`): up to 8 legal shortest Move + Move routes of blue
 troopers per map; the exposure's time beside the route query's (same run), the safest
 route's (`--time-limit` each), and the enemies able to ARO and the exposed length of the
 shortest against the safest.
@@ -51,12 +51,8 @@ from shapely.ops import nearest_points
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import epf_baseline  # noqa: E402
-from benchmarks.infinity_maps import (  # noqa: E402
-    flat_town,
-    queries,
-    ruined_town,
-    with_enemies,
-)
+from benchmarks.infinity_maps import flat_town, ruined_town  # noqa: E402
+from benchmarks.infinity_queries import queries, with_enemies  # noqa: E402
 from constraints.core.scenario_io import scenario_from_json  # noqa: E402
 from constraints.geometry.paths import PathFinder  # noqa: E402
 from constraints.infinity.surfaces import table_of  # noqa: E402

@@ -100,3 +100,108 @@ def _move(unit_id: str, option: Any, centre: tuple[float, float]) -> Move:
     a, b = legs(option, centre)
     steps = [Step("forward", a), Step("wheel", option.wheel_deg), Step("forward", b)]
     return Move(unit_id, "march", steps=tuple(s for s in steps if s.value != 0.0))
+
+
+# -- whfb7: WarhammerJudge.mask, this tree against another in one run -----------------------
+
+WHFB7_CASES = ("goblins-march", "goblins-move", "gap-march", "gap-move", "open-move")
+
+
+def whfb7_poses(name: str, count: int, seed: int = 0) -> tuple[Any, ...]:
+    """`count` end poses of the case's family: a random option (a prefix and a wheel on the
+    search's lattice) and random legs within what its budget leaves.  (scenario, unit,
+    manoeuvre, world centres, facings, turns, pre-wheels)."""
+    from constraints.core.scenario_io import scenario_from_json
+    from constraints.whfb7.examples import field, unit, wall
+    from constraints.whfb7.ways import option_pre_wheel, option_turn
+    from optimizer.search.objectives import Objective
+    from optimizer.search.request import SearchRequest
+
+    place, manoeuvre = name.rsplit("-", 1)
+    gap = (wall("left", 24.0, 16.0, 34.5, 18.0), wall("right", 37.5, 16.0, 48.0, 18.0))
+    scenario, unit_id = {
+        "goblins": lambda: (load_scenario(SCENARIOS.parent.parent / "examples" /
+                                          "goblins.json"), "goblins"),
+        "gap": lambda: (scenario_from_json(field(unit(movement=5.0), terrain=gap)), "u"),
+        "open": lambda: (scenario_from_json(field(unit())), "u"),
+    }[place]()
+    request = SearchRequest(scenario, unit_id, manoeuvre, Objective("forward"))
+    options = request.options()[0]
+    rng = np.random.default_rng(seed)
+    k = rng.integers(len(options), size=count)
+    spare = np.maximum(np.array([o.spare_in for o in options])[k], 0.0)
+    a = rng.uniform(0.0, 1.0, count) * spare
+    b = np.where(np.array([o.wheel_deg for o in options])[k] == 0, 0.0,
+                 rng.uniform(0.0, 1.0, count) * (spare - a))
+    w, fp, fe = (np.array([getattr(o, key) for o in options])[k]
+                 for key in ("wheel_shift", "first_dir", "end_dir"))
+    world = request.frame.world_array(w + a[:, None] * fp + b[:, None] * fe)
+    facings = np.array([o.facing_deg for o in options])[k]
+    turns = np.array([option_turn(o) for o in options])[k]
+    pres = np.array([option_pre_wheel(o) for o in options])[k]
+    return scenario, unit_id, manoeuvre, world, facings, turns, pres
+
+
+def whfb7_rates(name: str, count: int, repeats: int) -> dict[str, Any]:
+    """Poses a second of a fresh judge's mask (its caches built on the first call: each
+    repeat is a new judge), and the mask itself (to compare trees)."""
+    import hashlib
+
+    from constraints.whfb7.masks import WarhammerJudge
+
+    scenario, unit_id, manoeuvre, world, facings, turns, pres = whfb7_poses(name, count)
+    rates, ok = [], np.zeros(0, dtype=bool)
+    for _ in range(repeats):
+        started = time.perf_counter()
+        judge = WarhammerJudge(scenario, unit_id, manoeuvre)
+        ok = judge.mask(world, facings, turns=turns, pre_wheels=pres)
+        rates.append(count / (time.perf_counter() - started))
+    return {"case": name, "poses": count, "legal": int(ok.sum()),
+            "mask_sha1": hashlib.sha1(np.packbits(ok).tobytes()).hexdigest(), "rates": rates}
+
+
+def compare_trees(other: Path, count: int, repeats: int) -> None:
+    """Each whfb7 case measured in this tree and in `other` (a worktree of the same
+    repository), alternately, each in its own process: median poses a second, the ratio."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    here = Path(__file__).resolve().parents[1]
+    print("| case | poses | legal (this / other) | this tree poses/s | other poses/s | "
+          "this / other |\n|---|---|---|---|---|---|")
+    for name in WHFB7_CASES:
+        found = {}
+        for tree in (here, other) * 3:
+            env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
+            out = subprocess.run([sys.executable, __file__, "--whfb7-case", name, "--count",
+                                  str(count), "--repeats", str(repeats)], env=env, check=True,
+                                 capture_output=True, text=True, cwd=tree).stdout
+            data = json.loads(out.splitlines()[-1])
+            found.setdefault(tree, {"rates": []} | data)["rates"] += data["rates"]
+        mine, theirs = found[here], found[other]
+        assert mine["mask_sha1"] == theirs["mask_sha1"], f"{name}: the masks differ"
+        ratio = statistics.median(mine["rates"]) / statistics.median(theirs["rates"])
+        print(f"| {name} | {count:,} | {mine['legal']:,} / {theirs['legal']:,} | "
+              f"{statistics.median(mine['rates']):,.0f} | "
+              f"{statistics.median(theirs['rates']):,.0f} | {ratio:.2f}x |")
+
+
+if __name__ == "__main__":
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--whfb7-against", type=Path, help="a worktree to compare whfb7 with")
+    parser.add_argument("--whfb7-case", choices=WHFB7_CASES)
+    parser.add_argument("--count", type=int, default=20_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    if args.whfb7_case:
+        print(json.dumps(whfb7_rates(args.whfb7_case, args.count, args.repeats)))
+    elif args.whfb7_against:
+        compare_trees(args.whfb7_against.resolve(), args.count, args.repeats)
+    else:
+        for file, unit_id, _why in MASK_CASES:
+            bench_mask(file, unit_id, 100_000, 100, 3)

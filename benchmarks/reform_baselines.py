@@ -64,24 +64,24 @@ counting, across gaps included), for the solver's and the baseline's answers ali
 
 from __future__ import annotations
 
-import itertools
 import math
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import networkx as nx
 import numpy as np
-import shapely
 from networkx.algorithms.bipartite import hopcroft_karp_matching
-from shapely.geometry import LineString
 
+from benchmarks.reform_contacts import (
+    base_contacts,
+    edge_bases,
+    gappy,
+    merged_lines,
+)
 from constraints.core.scenario import Pose, Scenario
 from constraints.rank_and_file.combats import combats, engagements
 from constraints.rank_and_file.contact import (
-    CONTACT_IN,
     gap_blockers,
-    model_bases,
     model_contacts,
     named_facing,
     touched_facings,
@@ -90,7 +90,7 @@ from constraints.rank_and_file.formation import Formation, Slot
 from constraints.rank_and_file.unit import Unit
 from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
 from constraints.t9a.clauses.combat_reform.context import contacts_among
-from constraints.t9a.clauses.movement.viable_formation import formation_problem
+from constraints.t9a.clauses.movement.reform_viable_formation import formation_problem
 from constraints.t9a.combat_reform import ModelPlacement, UnitReform, placed
 from optimizer.combat_reform.intervals import unit_rules
 from optimizer.combat_reform.placement import FlushLine, Interval, Option, flush_line, offsets
@@ -153,7 +153,7 @@ def exhaustive(scenario: Scenario, unit_id: str, *, step: float = STEP_IN,
         best.seconds = time.perf_counter() - started
         return best
     lines = [flush_line(scenario.unit(e), f) for e, f in sorted(previous.items())]
-    for line in _merged_lines(lines):
+    for line in merged_lines(lines):
         _search_line(scenario, unit, previous, line, step, events, player_done, audit, best)
     best.seconds = time.perf_counter() - started
     return best
@@ -201,8 +201,8 @@ def _search_line(scenario: Scenario, unit: Unit, previous: dict[str, str], line:
     combat = next(frozenset(c) for c in combats(scenario.units) if unit.id in c)
     spacing = float(scenario.profile.param("end_spacing_in"))
     enemies = [scenario.unit(e) for e in on_line]
-    theirs, their_ids, their_bases = _edge_bases(enemies, line)
-    exact = any(_gappy(e, line) for e in enemies)
+    theirs, their_ids, their_bases = edge_bases(enemies, line)
+    exact = any(gappy(e, line) for e in enemies)
     counts = best.counts
     counts.exact_lines += int(exact)
     ranked: list[tuple[tuple[int, int], int, float, Option, frozenset[int]]] = []
@@ -227,7 +227,7 @@ def _search_line(scenario: Scenario, unit: Unit, previous: dict[str, str], line:
         if exact:
             touched = [_exact_contacts(scenario, unit, option, x, enemies) for x in xs]
         else:
-            touched = _base_contacts(option, xs, their_bases, their_ids)
+            touched = base_contacts(option, xs, their_bases, their_ids)
         for x, (files_in, models) in zip(xs, touched, strict=True):
             if not exact:
                 measured.append((option, float(x), files_in, models))
@@ -281,62 +281,6 @@ def _events(option: Option, unit: Unit, rules: list, theirs: list[Interval],
     listed += [(a - option.width_in, b) for a, b in theirs]
     listed += [r.interval for r in rules if np.isfinite(r.interval[0])]
     return offsets(listed, option.touching)
-
-
-def _edge_bases(enemies: list[Unit], line: FlushLine
-                ) -> tuple[list[Interval], list[str], np.ndarray]:
-    """The enemy models whose bases reach the line (within the contact tolerance): their
-    spans along it (for the events), their ids and their bases."""
-    spans, ids, bases = [], [], []
-    for enemy in enemies:
-        for mid, base in zip(enemy.model_ids(), model_bases(enemy), strict=True):
-            coords = np.asarray(base.exterior.coords[:-1])
-            off = (coords - line.a) @ line.out
-            if off.min() > CONTACT_IN or off.max() < -CONTACT_IN:
-                continue
-            along = (coords - line.a) @ line.right
-            spans.append((float(along.min()), float(along.max())))
-            ids.append(mid)
-            bases.append(base)
-    return spans, ids, np.array(bases, dtype=object)
-
-
-def _gappy(enemy: Unit, line: FlushLine) -> bool:
-    """Whether part of the enemy's edge on the line is not covered by its own bases."""
-    span = next(s for e, _, s in line.spans if e == enemy.id)
-    edge = LineString([tuple(line.a + span[0] * line.right), tuple(line.a + span[1] * line.right)])
-    covered = shapely.union_all([b.buffer(CONTACT_IN) for b in model_bases(enemy)])
-    return float(edge.difference(covered).length) > 10.0 * CONTACT_IN
-
-
-def _front_bases(option: Option, xs: np.ndarray) -> np.ndarray:
-    """(len(xs), files) polygons: the front-rank bases at each offset."""
-    line, base = option.line, option.unit.base
-    w, d = base.width_in, base.depth_in
-    f = np.arange(option.files)
-    left = xs[:, None] + f[None, :] * w                      # along the line
-    corners = np.stack([left, left + w, left + w, left], axis=-1)   # (n, F, 4)
-    depth = np.array([0.0, 0.0, d, d])
-    pts = line.a + corners[..., None] * line.right + depth[None, None, :, None] * line.out
-    return shapely.polygons(pts)
-
-
-def _base_contacts(option: Option, xs: np.ndarray, theirs: np.ndarray,
-                   their_ids: list[str]) -> list[tuple[frozenset[int], frozenset[str]]]:
-    """Per offset: the front-rank files whose base touches an enemy base, and the enemy
-    models touched (one distance table per chunk of offsets)."""
-    if not their_ids:
-        return [(frozenset(), frozenset())] * len(xs)
-    found = []
-    for chunk in range(0, len(xs), 256):
-        part = xs[chunk:chunk + 256]
-        close = shapely.distance(_front_bases(option, part)[:, :, None],
-                                 theirs[None, None, :]) <= CONTACT_IN
-        for row in close:
-            files_in = frozenset(int(f) for f in np.flatnonzero(row.any(axis=1)))
-            models = frozenset(their_ids[j] for j in np.flatnonzero(row.any(axis=0)))
-            found.append((files_in, models))
-    return found
 
 
 def _exact_contacts(scenario: Scenario, unit: Unit, option: Option, x: float,
@@ -413,227 +357,3 @@ def true_value(scenario: Scenario, unit_id: str) -> tuple[int, int]:
 
 def after(scenario: Scenario, reform: UnitReform) -> Scenario:
     return placed(scenario, [reform])
-
-
-# -- joint reforms ----------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class JointBest:
-    """The exhaustive joint baseline's best tuple: its value (own models in contact summed,
-    enemy models touched counted once), the total displacement (ticks), each unit's
-    (files, offset, own, enemy), the tuples judged, and whether the checker accepts it."""
-
-    own: int
-    enemy: int
-    cost: int
-    units: tuple[tuple[int, float, int, int], ...]
-    tuples: int
-    legal: bool
-
-
-def joint_exhaustive(scenario: Scenario, ids: tuple[str, ...],
-                     limit: int = 5_000_000) -> JointBest | None | int:
-    """Every tuple of the units' joint candidates (`optimizer/combat_reform/joint.py`'s
-    family: each unit's every line, formation and offset, without the demand that it keep its
-    own enemy models, the units before it lifted off), each candidate given its least-cost
-    assignment (every candidate assigned, no bounds), every tuple judged: no two units
-    overlapping (penetration depth, as the checker), every enemy model touched before
-    touched by one of them; the best by value then displacement, re-checked by the exact
-    checker.  Returns the number of tuples instead when there are more than `limit`."""
-    from constraints.geometry.overlap import penetration
-    from constraints.rank_and_file.contact import CONTACT_IN
-    from optimizer.combat_reform.assignment import Frame, inside
-    from optimizer.combat_reform.joint_group import Pick, _answers, _legal, group_data
-    from optimizer.combat_reform.prepare import Asks
-    from optimizer.combat_reform.search import _queue
-
-    group = group_data(scenario, ids, [Asks()] * len(ids))
-    assert group is not None
-    per: list[list[Pick]] = []
-    for lines in group.lines:
-        q = _queue(lines)
-        frames: dict[tuple[int, int], Frame] = {}
-        found = []
-        for c in range(len(q.index)):
-            p, k, index = int(q.line[c]), int(q.k[c]), int(q.index[c])
-            if (p, k) not in frames:
-                frames[(p, k)] = Frame(lines[p], k)
-            got = frames[(p, k)].assign(index)
-            if got is None:
-                continue
-            lay = lines[p].layouts[k]
-            x = float(lay.xs[index])
-            touched = frozenset(e for e, iv in lay.enemy.items()
-                                if inside(np.array([x]), [iv])[0])
-            corners = np.asarray(lay.option.boundary(x).exterior.coords[:-1])
-            found.append(Pick(p, k, index, int(q.key[c][1]), int(q.key[c][2]), got[0], got[1],
-                              touched, corners))
-        per.append(found)
-    total = math.prod(len(f) for f in per)
-    if total > limit:
-        return total
-    best: tuple[tuple[int, int, int], tuple[Pick, ...]] | None = None
-    for picks in itertools.product(*per):
-        touched = frozenset().union(*(p.touched for p in picks))
-        if not group.keep <= touched:
-            continue
-        if any(penetration(picks[a].corners, picks[b].corners) > CONTACT_IN
-               for a in range(len(picks)) for b in range(a)):
-            continue
-        key = (sum(p.own for p in picks), len(touched), -sum(p.cost for p in picks))
-        if best is None or key > best[0]:
-            best = (key, picks)
-    if best is None:
-        return None
-    (own, enemy, cost), picks = best
-    answers = _answers(group, picks, "FEASIBLE")
-    return JointBest(own, enemy, -cost, tuple((a.files, float(
-        group.lines[i][p.line].layouts[p.k].xs[p.index]), p.own, p.enemy)
-        for i, (a, p) in enumerate(zip(answers, picks, strict=True))), total,
-        _legal(scenario, answers))
-
-
-# -- every flush placement, enemies on several lines ----------------------------------------
-
-@dataclass(frozen=True)
-class Placements:
-    """`placements_exhaustive`'s result: the best legal (own, enemy) found (None: none
-    legal), its placement (line's enemy, Facing on it, files, offset), and the counts."""
-
-    value: tuple[int, int] | None
-    where: tuple[str, str, int, float] | None
-    placements: int
-    checked: int
-
-
-def placements_exhaustive(scenario: Scenario, unit_id: str, *,
-                          step: float = 0.05) -> Placements:
-    """The best reform of `unit_id` over every placement flush on the line of an enemy
-    Facing it touched before, written apart from `optimizer/combat_reform/lines_bound.py`
-    (no lanes, no caps): each such line, every legal number of files, each of the unit's four
-    Facings on it, every arrangement of the rear rank's gaps, offsets on a lattice of `step`
-    over where it touches an enemy plus every offset where the unit, or a slot's base, starts
-    or stops touching an enemy's boundary or one of its models' bases; the models given
-    slots by a matching within the March Rate.  Contacts counted on the placed scene
-    (`true_value`, every enemy); the placements tried by that value, highest first, until
-    the exact checker (every clause but eligibility) accepts one."""
-    unit = scenario.unit(unit_id)
-    previous = _previous(scenario, unit)
-    lines = [flush_line(scenario.unit(e), f) for e, f in sorted(previous.items())]
-    enemies = [scenario.unit(e) for e in sorted(previous)]
-    reach = float(scenario.profile.param("march_mob")) * unit.mobility_in
-    if scenario.profile.name == "t9a-2025":
-        reach = math.inf
-    shapes = [np.asarray(e.boundary().exterior.coords[:-1]) for e in enemies]
-    shapes += [np.asarray(b.exterior.coords[:-1]) for e in enemies for b in model_bases(e)]
-    found: list[tuple[tuple[int, int], UnitReform, tuple[str, str, int, float]]] = []
-    n = unit.formation.model_count
-    for line in _merged_lines(lines):
-        for files in range(1, n + 1):
-            if files not in _legal_files(scenario, unit):
-                continue
-            for own in ("front", "right", "rear", "left"):
-                option = Option(unit, line, files, own)
-                for xs in [_placement_offsets(option, shapes, step)]:
-                    for x in xs:
-                        for reform in _arrangements(option, float(x), reach):
-                            value = true_value(placed(scenario, [reform]), unit_id)
-                            found.append((value, reform, (line.enemy, own, files, float(x))))
-    found.sort(key=lambda f: f[0], reverse=True)
-    checked = 0
-    for value, reform, where in found:
-        checked += 1
-        verdict = check_combat_reform(scenario, [reform], player_done=False)
-        if not [c for c in verdict.clauses() if c != "combat_reform.eligible"]:
-            return Placements(value, where, len(found), checked)
-    return Placements(None, None, len(found), checked)
-
-
-def _legal_files(scenario: Scenario, unit: Unit) -> list[int]:
-    widths = scenario.profile.param("proper_rank_width")
-    proper = int(widths[min(unit.height, len(widths) - 1)])
-    n = unit.formation.model_count
-    chars = len(unit.formation.characters)
-    return [f for f in range(max(1, chars), n + 1)
-            if formation_problem(Formation(f, n), proper, unit.files)[0] == ""]
-
-
-def _placement_offsets(option: Option, shapes: list[np.ndarray], step: float) -> np.ndarray:
-    """The lattice over where the unit comes within 0.01" of some shape, and every offset
-    where the unit or a slot's base starts or stops touching one (shapely's hull, apart from
-    the bound's own arithmetic)."""
-    from optimizer.combat_reform.placement import shifted_within
-
-    r = option.line.right
-    mine = np.asarray(option.boundary(0.0).exterior.coords[:-1])
-    events: list[float] = []
-    windows = []
-    for theirs in shapes:
-        whole = shifted_within(mine, theirs, r, 0.01)
-        if whole is None:
-            continue
-        windows.append(whole)
-        for gap in (0.0, CONTACT_IN):
-            iv = shifted_within(mine, theirs, r, gap)
-            events += [] if iv is None else list(iv)
-            for slot in option.slots():
-                base = _slot_polygon(option, slot)
-                iv = shifted_within(base, theirs, r, gap)
-                events += [] if iv is None else list(iv)
-    lattice = [np.arange(math.floor(lo / step) * step, hi + step, step) for lo, hi in windows]
-    return np.unique(np.concatenate([np.array(events), *lattice]))
-
-
-def _slot_polygon(option: Option, slot: Slot) -> np.ndarray:
-    from constraints.geometry.plane import rectangle_corners
-
-    c = option.slot_origin(slot)
-    base = option.unit.base
-    return np.asarray(rectangle_corners((float(c[0]), float(c[1])), option.facing_deg,
-                                        base.width_in, base.depth_in))
-
-
-def _arrangements(option: Option, x: float, reach: float) -> list[UnitReform]:
-    """The unit at offset x, one reform per arrangement of the rear rank's gaps whose slots
-    the models can reach (a matching within the March Rate; characters in the front rank)."""
-    unit = option.unit
-    n = unit.formation.model_count
-    slots = option.slots()
-    rear = option.ranks - 1
-    empty_count = len(slots) - n
-    ids = unit.model_ids()
-    chars = {c.id for c in unit.formation.characters}
-    starts = unit.model_positions()
-    centres = np.array([option.slot_origin(s) for s in slots]) + x * option.line.right
-    pose = option.pose(x)
-    found = []
-    for empty in itertools.combinations(range(option.files), empty_count):
-        used = [s for s in slots if not (s[0] == rear and s[1] in empty)]
-        graph = nx.Graph()
-        rows = [("m", m) for m in range(n)]
-        graph.add_nodes_from(rows, bipartite=0)
-        for m, mid in enumerate(ids):
-            for s in used:
-                j = slots.index(s)
-                if mid in chars and s[0] != 0:
-                    continue
-                if float(np.hypot(*(starts[m] - centres[j]))) <= reach + REACH_TOL_IN:
-                    graph.add_edge(("m", m), ("s", s))
-        matched = hopcroft_karp_matching(graph, top_nodes=rows)
-        if any(row not in matched for row in rows):
-            continue
-        found.append(UnitReform(unit.id, option.files, pose.centre, pose.facing_deg,
-                                tuple(ModelPlacement(ids[m], matched[("m", m)][1])
-                                      for m in range(n))))
-    return found
-
-
-def _merged_lines(lines: list[FlushLine]) -> Iterator[FlushLine]:
-    """Each enemy Facing's line once, merged with the lines colinear with it."""
-    seen: set[str] = set()
-    for line in lines:
-        if line.enemy in seen:
-            continue
-        line = line.with_colinear(lines)
-        seen.update(e for e, _, _ in line.spans)
-        yield line

@@ -1,7 +1,8 @@
 """docs/rules.md's table from clause id to the module that holds the clause (§15) is the one
 the registries give: every clause of every registered profile, and the nudge, Combat Reform
 and route clauses, which are not in a profile's manoeuvre table.  Regenerate the table with
-`python -m tests.test_clause_files` when a clause moves."""
+`python -m tests.test_clause_files` when a clause moves.  Every module is named after the
+clause ids it holds (docs/architecture.md, "The clause protocol")."""
 
 from __future__ import annotations
 
@@ -52,6 +53,38 @@ def test_every_clause_has_a_file() -> None:
     files = clause_files()
     assert len(files) > 40  # movement, post-combat, nudge, Combat Reform, route, whfb7
     assert all(f.startswith("constraints/") for fs in files.values() for f in fs)
+
+
+# What a module name leaves out of the ids it holds: the system's, or the kind's, prefix.
+PREFIXES = ("t9a.post_combat_pivot.", "t9a.", "whfb7.", "nudge.", "combat_reform.", "route.")
+
+
+def named_after(stem: str, clause_ids: set[str]) -> bool:
+    """A module holding one id is named after it, less its prefix, dots as underscores
+    (`t9a.pivot.unit_spacing`: movement/pivot_unit_spacing.py); one holding a rule under
+    several ids (an Advance's and a March's distance, the parts of a Climb) is named after
+    the part they share (distance.py, climb.py)."""
+    rests = [next((i[len(p):] for p in PREFIXES if i.startswith(p)), i) for i in clause_ids]
+    if len(rests) == 1:
+        return stem == rests[0].replace(".", "_")
+    return all(stem in rest.split(".") for rest in rests)
+
+
+def test_every_module_is_named_after_its_clause_ids() -> None:
+    by_file: dict[str, set[str]] = {}
+    for clause_id, files in clause_files().items():
+        for f in files:
+            by_file.setdefault(f, set()).add(clause_id)
+    wrong = {f: ids for f, ids in by_file.items() if not named_after(Path(f).stem, ids)}
+    assert not wrong, f"modules not named after their clause ids: {wrong}"
+
+
+def test_the_naming_test_would_notice() -> None:
+    assert named_after("pivot_unit_spacing", {"t9a.pivot.unit_spacing"})
+    assert not named_after("pivot_spacing", {"t9a.pivot.unit_spacing"})
+    assert named_after("unit_spacing", {"t9a.post_combat_pivot.unit_spacing"})
+    assert named_after("distance", {"t9a.advance.distance", "t9a.march.distance"})
+    assert not named_after("spacing", {"t9a.unit_spacing", "t9a.pivot.unit_spacing"})
 
 
 if __name__ == "__main__":

@@ -9,8 +9,9 @@ Like CPMpy's global constraints (`value()` and `decompose()` side by side), a cl
 - `bound`: what the clause tells a move family about its own limits (a budget, a window),
   so the family never has to look a clause up.
 Shared code composes clauses through these methods and never branches on which clause it
-holds.  A profile binds a clause class to an id and parameters (`ClauseSpec`); the registry
-of clauses is the union of the registered profiles', keyed by id
+holds.  Every clause class names its own stable id (`id`, a class attribute, for every kind
+of clause); a profile binds clause classes to its parameters (`ClauseSpec`); the registry of
+clauses is the union of the registered profiles', keyed by id
 (`constraints.core.profile.registered_clauses`).
 """
 
@@ -102,7 +103,7 @@ class RuleClause(ABC, Generic[Ctx]):
     violation, and its table of examples taken from the rule text (`examples`, run for every
     clause of every registered system by tests/conformance/test_rule_examples.py)."""
 
-    id: str
+    id: ClassVar[str]  # stable, dotted: in files, verdicts and outputs
     examples: ClassVar[Sequence[object]] = ()
 
     @abstractmethod
@@ -117,8 +118,9 @@ class RuleClause(ABC, Generic[Ctx]):
 
 
 class Clause(RuleClause[Ctx], Generic[Ctx, WayCtx]):
-    """A Move Manoeuvre's rule clause, bound to a profile's parameters (its id too: one class
-    may serve several ids), judging moves of the context `Ctx` and searched through its
+    """A Move Manoeuvre's rule clause, bound to a profile's parameters (one class an id: a
+    rule applied under two ids, as an Advance's and a March's distance, is a subclass per
+    id), judging moves of the context `Ctx` and searched through its
     encodings, masks and regions (and, where it judges ways of several wheels, encoding on
     `WayCtx`)."""
 
@@ -132,7 +134,6 @@ class Clause(RuleClause[Ctx], Generic[Ctx, WayCtx]):
     sound_regions: ClassVar[bool] = True
 
     def __init__(self, spec: ClauseSpec, profile: RulesProfile) -> None:
-        self.id = spec.id
         self.params: dict[str, ParamValue] = {name: profile.param(key)
                                               for name, key in spec.bind.items()}
 

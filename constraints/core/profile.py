@@ -26,14 +26,19 @@ ParamValue = float | int | bool | tuple[int, ...]
 
 @dataclass(frozen=True)
 class ClauseSpec:
-    """One rule clause as a profile applies it: stable id, clause class, parameter bindings
-    (the clause's own parameter name -> the profile's parameter name), and the rule's name
-    as players know it (docs/rules.md; empty: spelt out from the id)."""
+    """One rule clause as a profile applies it: the clause class (which names its own id,
+    `Clause.id`, as every kind of clause does: docs/architecture.md), parameter bindings (the
+    clause's own parameter name -> the profile's parameter name), and the rule's name as
+    players know it (docs/rules.md; empty: spelt out from the id)."""
 
-    id: str
     clause: type[Clause]
     bind: Mapping[str, str] = field(default_factory=dict)
     name: str = ""
+
+    @property
+    def id(self) -> str:
+        """The clause's stable dotted id (in scenario files, verdicts and outputs)."""
+        return self.clause.id
 
     def bound_to(self, profile: RulesProfile) -> Clause:
         """The clause with this profile's parameters."""

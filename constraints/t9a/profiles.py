@@ -11,89 +11,92 @@ from types import MappingProxyType
 
 from constraints.core.clause import Clause
 from constraints.core.profile import ClauseSpec, ParamValue, RulesProfile
-from constraints.t9a.clauses.movement.front_rank import CharactersFrontRank
-from constraints.t9a.clauses.movement.front_spacing import FrontSpacing
-from constraints.t9a.clauses.movement.heading_window import HeadingWindow
-from constraints.t9a.clauses.movement.mid_placement import MidPlacement
-from constraints.t9a.clauses.movement.pivot import PivotModelDistance
-from constraints.t9a.clauses.movement.pivot_spacing import PivotSpacing
-from constraints.t9a.clauses.movement.reform_centre import CentreTravel
-from constraints.t9a.clauses.movement.reform_files import FileChange
-from constraints.t9a.clauses.movement.reform_paths import ModelPath
-from constraints.t9a.clauses.movement.reorder import ReorderFiles
-from constraints.t9a.clauses.movement.snaking_distance import SnakingDistance
-from constraints.t9a.clauses.movement.spacing import UnitSpacing
+from constraints.t9a.clauses.movement.characters_front_rank import CharactersFrontRank
+from constraints.t9a.clauses.movement.distance import AdvanceDistance, MarchDistance
+from constraints.t9a.clauses.movement.heading_window import (
+    AdvanceHeadingWindow,
+    MarchHeadingWindow,
+)
+from constraints.t9a.clauses.movement.pivot_model_distance import PivotModelDistance
+from constraints.t9a.clauses.movement.pivot_unit_spacing import PivotSpacing
+from constraints.t9a.clauses.movement.reform_centre_travel import CentreTravel
+from constraints.t9a.clauses.movement.reform_file_change import FileChange
+from constraints.t9a.clauses.movement.reform_mid_placement import MidPlacement
+from constraints.t9a.clauses.movement.reform_model_path import ModelPath
+from constraints.t9a.clauses.movement.reform_viable_formation import ViableFormation
+from constraints.t9a.clauses.movement.reorder_files import ReorderFiles
+from constraints.t9a.clauses.movement.snaking_front_spacing import FrontSpacing
 from constraints.t9a.clauses.movement.table_edge import TableEdgeEnd, TableEdgeFront
+from constraints.t9a.clauses.movement.unit_spacing import UnitSpacing
 from constraints.t9a.clauses.movement.valid_final_position import ValidFinalPosition
-from constraints.t9a.clauses.movement.viable_formation import ViableFormation
 from constraints.t9a.clauses.post_combat.model_distance import PostCombatModelDistance
-from constraints.t9a.clauses.post_combat.spacing import PostCombatSpacing
 from constraints.t9a.clauses.post_combat.unengaged import PostCombatUnengaged
+from constraints.t9a.clauses.post_combat.unit_spacing import PostCombatSpacing
 
 
-def _spec(clause_id: str, clause: type[Clause], name: str, **bind: str) -> ClauseSpec:
-    return ClauseSpec(clause_id, clause, MappingProxyType(bind), name)
+def _spec(clause: type[Clause], name: str, **bind: str) -> ClauseSpec:
+    return ClauseSpec(clause, MappingProxyType(bind), name)
 
 
 # Clauses every Move Manoeuvre ends with (docs/rules.md §3.1, §3.4, §6).
 _END = (
-    _spec("t9a.valid_final_position", ValidFinalPosition, "Valid Final Position",
+    _spec(ValidFinalPosition, "Valid Final Position",
           mob_factor="final_position_mob"),
-    _spec("t9a.unit_spacing", UnitSpacing, "Unit Spacing", spacing_in="end_spacing_in"),
-    _spec("t9a.table_edge.end", TableEdgeEnd, "off the table at the end"),
+    _spec(UnitSpacing, "Unit Spacing", spacing_in="end_spacing_in"),
+    _spec(TableEdgeEnd, "off the table at the end"),
 )
 
 # Clauses of Snaking Forward Moves, shared by Advance and March (docs/rules.md §3.3-3.4, §4.7).
 _SNAKING = (
-    _spec("t9a.snaking.front_spacing", FrontSpacing, "Snaking Forward Moves: Unit Spacing",
+    _spec(FrontSpacing, "Snaking Forward Moves: Unit Spacing",
           spacing_in="mid_move_spacing_in"),
-    _spec("t9a.table_edge.front", TableEdgeFront, "Front Facing off the table"),
-    _spec("t9a.reorder.files", ReorderFiles, "Reorder: files changed"),
-    _spec("t9a.characters.front_rank", CharactersFrontRank,
+    _spec(TableEdgeFront, "Front Facing off the table"),
+    _spec(ReorderFiles, "Reorder: files changed"),
+    _spec(CharactersFrontRank,
           "Characters leave the front rank"),
 )
 
 _T9A_MANOEUVRES: dict[str, tuple[ClauseSpec, ...]] = {
     "advance": (
-        _spec("t9a.pivot.model_distance", PivotModelDistance, "Pivot: a model moves too far",
+        _spec(PivotModelDistance, "Pivot: a model moves too far",
               mob_factor="model_move_mob"),
-        _spec("t9a.pivot.unit_spacing", PivotSpacing, "Pivot: Unit Spacing",
+        _spec(PivotSpacing, "Pivot: Unit Spacing",
               spacing_in="mid_move_spacing_in"),
-        _spec("t9a.advance.distance", SnakingDistance, "Advance distance",
+        _spec(AdvanceDistance, "Advance distance",
               mob_factor="advance_mob"),
-        _spec("t9a.advance.heading_window", HeadingWindow, "Advance heading window",
+        _spec(AdvanceHeadingWindow, "Advance heading window",
               window_deg="heading_window_deg"),
     ) + _SNAKING + _END,
     "march": (
-        _spec("t9a.march.distance", SnakingDistance, "March distance", mob_factor="march_mob"),
-        _spec("t9a.march.heading_window", HeadingWindow, "March heading window",
+        _spec(MarchDistance, "March distance", mob_factor="march_mob"),
+        _spec(MarchHeadingWindow, "March heading window",
               window_deg="heading_window_deg"),
     ) + _SNAKING + _END,
     "reform": (
-        _spec("t9a.reform.centre_travel", CentreTravel, "Reform: centre travel",
+        _spec(CentreTravel, "Reform: centre travel",
               mob_factor="reform_centre_mob",
               light_troops_mob_factor="light_troops_reform_centre_mob"),
-        _spec("t9a.reform.file_change", FileChange, "Reform: file change",
+        _spec(FileChange, "Reform: file change",
               limit="max_file_change", musician_limit="max_file_change_musician"),
-        _spec("t9a.reform.viable_formation", ViableFormation, "Reform: viable formation",
+        _spec(ViableFormation, "Reform: viable formation",
               proper_rank_width="proper_rank_width"),
-        _spec("t9a.reform.model_path", ModelPath, "Reform: model path",
+        _spec(ModelPath, "Reform: model path",
               mob_factor="model_move_mob", spacing_in="mid_move_spacing_in"),
-        _spec("t9a.reform.mid_placement", MidPlacement, "Reform: placement mid-move",
+        _spec(MidPlacement, "Reform: placement mid-move",
               spacing_in="mid_move_spacing_in", limit="max_file_change",
               musician_limit="max_file_change_musician", proper_rank_width="proper_rank_width"),
-        _spec("t9a.characters.front_rank", CharactersFrontRank,
+        _spec(CharactersFrontRank,
               "Characters leave the front rank"),
     ) + _END,
     # Not a Move Manoeuvre (docs/rules.md §11.9): no Valid Final Position; A13's spacing.
     "post_combat_pivot": (
-        _spec("t9a.post_combat_pivot.unengaged", PostCombatUnengaged,
+        _spec(PostCombatUnengaged,
               "Post-Combat Pivot: still Engaged"),
-        _spec("t9a.post_combat_pivot.model_distance", PostCombatModelDistance,
+        _spec(PostCombatModelDistance,
               "Post-Combat Pivot: a model moves too far", mob_factor="model_move_mob"),
-        _spec("t9a.post_combat_pivot.unit_spacing", PostCombatSpacing,
+        _spec(PostCombatSpacing,
               "Post-Combat Pivot: Unit Spacing", spacing_in="end_spacing_in"),
-        _spec("t9a.table_edge.end", TableEdgeEnd, "off the table at the end"),
+        _spec(TableEdgeEnd, "off the table at the end"),
     ),
 }
 

@@ -8,48 +8,48 @@ from types import MappingProxyType
 
 from constraints.core.clause import Clause
 from constraints.core.profile import ClauseSpec, ParamValue, RulesProfile
-from constraints.whfb7.clauses.distance import Distance
-from constraints.whfb7.clauses.front_rank import FrontRank
+from constraints.whfb7.clauses.distance import MarchDistance, MoveDistance
 from constraints.whfb7.clauses.march_blocked import MarchBlocked
-from constraints.whfb7.clauses.model_distance import ModelDistance
-from constraints.whfb7.clauses.no_turn import NoTurnInMarch
+from constraints.whfb7.clauses.march_no_turn import NoTurnInMarch
+from constraints.whfb7.clauses.move_turn_front_rank import TurnFrontRank
+from constraints.whfb7.clauses.reform_front_rank import FrontRank
+from constraints.whfb7.clauses.reform_model_distance import ModelDistance
 from constraints.whfb7.clauses.spacing import ReformSpacing, UnitSpacing
 from constraints.whfb7.clauses.table_edge import ReformTableEdge, TableEdge
-from constraints.whfb7.clauses.turn_front_rank import TurnFrontRank
 
 
-def _spec(clause_id: str, clause: type[Clause], name: str, **bind: str) -> ClauseSpec:
-    return ClauseSpec(clause_id, clause, MappingProxyType(bind), name)
+def _spec(clause: type[Clause], name: str, **bind: str) -> ClauseSpec:
+    return ClauseSpec(clause, MappingProxyType(bind), name)
 
 
 # Every move and march: the 1" rule and the table edge, throughout the move (RULES §4.9).
 _ON_THE_WAY = (
-    _spec("whfb7.spacing", UnitSpacing, 'The 1" rule', spacing_in="spacing_in"),
-    _spec("whfb7.table_edge", TableEdge, "Off the table"),
+    _spec(UnitSpacing, 'The 1" rule', spacing_in="spacing_in"),
+    _spec(TableEdge, "Off the table"),
 )
 _COSTS = {"turn_mob": "turn_mob", "wheel_chord": "wheel_chord"}
 
 _MANOEUVRES: dict[str, tuple[ClauseSpec, ...]] = {
     "move": (
-        _spec("whfb7.move.distance", Distance, "Move distance", mob_factor="move_mob",
+        _spec(MoveDistance, "Move distance", mob_factor="move_mob",
               **_COSTS),
-        _spec("whfb7.move.turn_front_rank", TurnFrontRank,
+        _spec(TurnFrontRank,
               "Turn: command group in the new front rank"),
     ) + _ON_THE_WAY,
     "march": (
-        _spec("whfb7.march.distance", Distance, "March distance", mob_factor="march_mob",
+        _spec(MarchDistance, "March distance", mob_factor="march_mob",
               **_COSTS),
-        _spec("whfb7.march.no_turn", NoTurnInMarch, "March: no turn"),
-        _spec("whfb7.march.blocked", MarchBlocked, "March: enemy within 8\"",
+        _spec(NoTurnInMarch, "March: no turn"),
+        _spec(MarchBlocked, "March: enemy within 8\"",
               block_in="march_block_in"),
     ) + _ON_THE_WAY,
     "reform": (
-        _spec("whfb7.reform.front_rank", FrontRank, "Reform: command group in front"),
-        _spec("whfb7.reform.model_distance", ModelDistance, "Reform: a model moves too far",
+        _spec(FrontRank, "Reform: command group in front"),
+        _spec(ModelDistance, "Reform: a model moves too far",
               mob_factor="reform_model_mob"),
-        _spec("whfb7.reform.spacing", ReformSpacing, 'Reform: the 1" rule',
+        _spec(ReformSpacing, 'Reform: the 1" rule',
               spacing_in="spacing_in"),
-        _spec("whfb7.reform.table_edge", ReformTableEdge, "Reform: off the table"),
+        _spec(ReformTableEdge, "Reform: off the table"),
     ),
 }
 

@@ -21,7 +21,7 @@ from constraints.rank_and_file.contact import (
 )
 from constraints.rank_and_file.formation import Formation
 from constraints.rank_and_file.unit import Unit
-from constraints.t9a.clauses.movement.viable_formation import formation_problem
+from constraints.t9a.clauses.movement.reform_viable_formation import formation_problem
 from optimizer.combat_reform.intervals import unit_rules
 from optimizer.combat_reform.model import ACROSS_IN, Demands, Layout, layout
 from optimizer.combat_reform.placement import OWN_TURN, FlushLine, Interval, Option, flush_line

@@ -15,9 +15,9 @@ from benchmarks.infinity_maps import (
     MM_PER_INCH,
     SILHOUETTE_BASE_MM,
     flat_town,
-    queries,
     ruined_town,
 )
+from benchmarks.infinity_queries import queries
 
 S2_HEIGHT = 40 / MM_PER_INCH
 TALLEST = 70 / MM_PER_INCH
@@ -58,7 +58,7 @@ def radius(u: dict) -> float:
 
 
 def surface_at(sc: dict, z: float):
-    """Written again here (not infinity_maps.surface): table or roofs topping out at z, minus
+    """Written again here (not infinity_queries.surface): table or roofs topping out at z, minus
     the footprints standing at z."""
     if z == 0.0:
         under = table(sc)

@@ -28,6 +28,7 @@ TOY_PARAM = "toy_right_wheel_deg"
 class NoRightWheel(Clause):
     """A house rule for the test: a March may not wheel right (further than `limit`)."""
 
+    id = TOY_ID
     examples = (
         RuleExample("a left wheel is fine", field(rules=TOY_PROFILE), march(wh(30.0)), False,
                     ("right_wheel", 0.0)),
@@ -68,7 +69,7 @@ def register() -> None:
     base = find_profile("t9a")
     manoeuvres = dict(base.manoeuvres)
     manoeuvres["march"] = manoeuvres["march"] + (
-        ClauseSpec(TOY_ID, NoRightWheel, {"limit": TOY_PARAM}),)
+        ClauseSpec(NoRightWheel, {"limit": TOY_PARAM}),)
     register_profile(type(base)(TOY_PROFILE, "T9A with a toy house rule",
                                 MappingProxyType(manoeuvres),
                                 MappingProxyType({**base.params, TOY_PARAM: 0.0}), "t9a"))

@@ -12,14 +12,18 @@ import math
 from dataclasses import replace
 from typing import Any
 
-from constraints.core.clause import Clause, Judges, RuleExample
+import numpy as np
+
+from constraints.core.clause import Clause, Judges, Masker, RuleExample, Stage
 from constraints.core.limits import within
 from constraints.core.verdict import ClauseResult
 from constraints.rank_and_file.family_limits import FamilyLimits
+from constraints.rank_and_file.poses import MaskSetting
 from constraints.rank_and_file.steps import StepKind
 from constraints.sat.context import EncodeContext
 from constraints.whfb7.context import WarhammerContext, costs_for
 from constraints.whfb7.examples import field, fw, march, move, tn, unit, wh
+from constraints.whfb7.mask_poses import Verdicts, WayBatch
 from constraints.whfb7.ways import option_turn
 
 _W100 = 100.0 / 25.4            # a 100 mm frontage: five 20 mm bases, in inches
@@ -74,6 +78,27 @@ class Distance(Clause):
                        wheel_chord=bool(self.params["wheel_chord"]),
                        turn_in=self.number("turn_mob") * unit.mobility_in)
 
+    def masker(self, setting: MaskSetting) -> Masker:
+        """a + the wheel's cost + b + the prefix's within the limit, per pose (exact but
+        for a total within a float's noise of it, left to the checker)."""
+        unit, limit = setting.unit, self.limit_in(setting.unit)
+        costs = costs_for(unit.mobility_in, self.number("turn_mob"),
+                          bool(self.params["wheel_chord"]))
+
+        def cost(width_in: float, wheel_deg: float) -> float:
+            return costs.wheel(width_in, wheel_deg) if wheel_deg else 0.0
+
+        def judge(poses: WayBatch, ok: np.ndarray) -> np.ndarray:
+            pre, spin = poses.prefix
+            width = poses.start.unit.width_in
+            wheels = np.array([cost(width, float(t)) for t in poses.delta])
+            spent = cost(unit.width_in, pre) + (costs.turn_in if spin else 0.0)
+            verdicts = Verdicts(len(poses))
+            verdicts.within(poses.a + (wheels[poses.poses.ways.inverse] + spent) + poses.b,
+                            limit)
+            return poses.record(ok, verdicts)
+        return Masker(self.id, Stage.LEGS, judge)
+
     def encode(self, ectx: EncodeContext) -> None:
         """a + b <= limit - the wheel's cost - the turn's, per option (a and b affine in the
         end centre); an option whose wheel and turn alone cost too much is forbidden."""
@@ -88,3 +113,12 @@ class Distance(Clause):
                 continue
             a, b = option.a_map, option.b_map
             enc.affine_row((a[0] + b[0], a[1] + b[1], a[2] + b[2]), limit - spent, [lit])
+
+
+# One class an id (docs/architecture.md): the rule is the same, its limit the profile's.
+class MoveDistance(Distance):
+    id = "whfb7.move.distance"
+
+
+class MarchDistance(Distance):
+    id = "whfb7.march.distance"

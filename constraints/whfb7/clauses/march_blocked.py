@@ -11,16 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import shapely
 
-from constraints.core.clause import Clause, Judges, RuleExample
+from constraints.core.clause import Clause, Judges, Masker, RuleExample, Stage
 from constraints.core.limits import more_than
 from constraints.core.scenario import Scenario
 from constraints.core.verdict import ClauseResult
 from constraints.geometry.plane import closest_points
+from constraints.rank_and_file.poses import MaskSetting
 from constraints.sat.context import EncodeContext
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.examples import Json, field, fw, march, unit
+from constraints.whfb7.mask_geometry import BLOCKED
+from constraints.whfb7.mask_poses import Verdicts, WayBatch
 from constraints.whfb7.moves import Manoeuvre, WarhammerMove
 
 
@@ -31,6 +35,7 @@ def _with(gap: float, player: str = "blue", state: str | None = None) -> Json:
 
 
 class MarchBlocked(Clause):
+    id = "whfb7.march.blocked"
     judges = Judges.END_POSE  # the start alone, which every way shares
 
     examples = (
@@ -65,6 +70,17 @@ class MarchBlocked(Clause):
         """Blocked at the start: every march is refused, whatever its steps."""
         standing = WarhammerMove(unit.id, Manoeuvre.MARCH)
         return bool(self.check(WarhammerContext(scenario, standing)).violations)
+
+    def masker(self, setting: MaskSetting) -> Masker | None:
+        """Blocked at the start: every pose blocked (exact); else none refused."""
+        if not self.refuses_every_move(setting.scenario, setting.unit):
+            return None
+
+        def judge(poses: WayBatch, ok: np.ndarray) -> np.ndarray:
+            verdicts = Verdicts(len(poses))
+            verdicts.state[:] = BLOCKED
+            return poses.record(ok, verdicts)
+        return Masker(self.id, Stage.WAY, judge)
 
     def encode(self, ectx: EncodeContext) -> None:
         """Blocked at the start: every option is forbidden."""

@@ -15,15 +15,24 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import shapely
 
-from constraints.core.clause import Clause, Judges, RuleExample
+from constraints.core.clause import Clause, Judges, Masker, RuleExample, Stage
 from constraints.core.limits import more_than
 from constraints.core.verdict import ClauseResult
 from constraints.geometry.parts import Parts, least_distance
+from constraints.rank_and_file.poses import MaskSetting
 from constraints.sat.context import EncodeContext
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.examples import Json, field, fw, march, move, reform, tn, unit, wall, wh
+from constraints.whfb7.mask_geometry import cell_states, minkowski_hull, segment_distance
+from constraints.whfb7.mask_poses import (
+    Verdicts,
+    WayBatch,
+    reform_masker,
+    whfb7_setting,
+)
 from constraints.whfb7.way_rows import encode_way_spacing
 from constraints.whfb7.ways import reform_failing
 
@@ -69,6 +78,7 @@ def _left_of(edge_x: float) -> Json:
 
 
 class UnitSpacing(_Spacing):
+    id = "whfb7.spacing"
     judges = Judges.WAY
 
     examples = (
@@ -97,12 +107,48 @@ class UnitSpacing(_Spacing):
     )
     what = "the unit, on its way or at the end,"
 
+    def masker(self, setting: MaskSetting) -> Masker | None:
+        """The start and prefix (the checker's own parts), leg 1 (the segment of centres
+        against each piece's Minkowski difference with the rectangle), the wheel (cells of
+        a, 1-Lipschitz) and leg 2 (as leg 1, with the wheeled rectangle), each more than the
+        gap from every obstacle piece in reach; None with no obstacle at all."""
+        obstacles = [("", shape) for _, shape in
+                     setting.scenario.obstacles_for(setting.unit.id)]
+        if not obstacles:
+            return None
+        geometry, gap = whfb7_setting(setting).ways(), self.number("spacing_in")
+        prefixes: dict[tuple[float, float], float] = {}
+
+        def judge(poses: WayBatch, ok: np.ndarray) -> np.ndarray:
+            start, verdicts = poses.start, Verdicts(len(poses))
+            if poses.prefix not in prefixes:
+                prefixes[poses.prefix] = least_distance(start.parts, obstacles)[0]
+            verdicts.more_than(np.full(len(poses), prefixes[poses.prefix]), gap)
+            # The pieces in reach are those a way within the budget can meet: a longer
+            # way is the distance clause's to refuse, or the checker's to judge.
+            verdicts.undecided(poses.a + poses.b > geometry.budget)
+            for j, piece in enumerate(start.pieces):
+                verdicts.more_than(segment_distance(poses.origin[None, :], poses.leg_end,
+                                                    start.leg_one[j]), gap)
+                for k, rows in poses.by_way:
+                    zone = minkowski_hull(piece.vertices, poses.end_offsets[k])
+                    verdicts.more_than(segment_distance(poses.q[rows], poses.d[rows], zone),
+                                       gap, rows)
+                    if poses.delta[k]:
+                        sweep = geometry.wheel_sweep(poses.prefix, float(poses.delta[k]), gap)
+                        a = poses.a[rows]
+                        verdicts.states(cell_states(sweep.cells(j), a), rows)
+                        verdicts.undecided(a > sweep.a_most, rows)
+            return poses.record(ok, verdicts)
+        return Masker(self.id, Stage.SWEEP, judge)
+
     def encode(self, ectx: EncodeContext) -> None:
         """The whole way's area clear of every obstacle (constraints.whfb7.way_rows)."""
         encode_way_spacing(ectx, self.number("spacing_in"), self.id)
 
 
 class ReformSpacing(_Spacing):
+    id = "whfb7.reform.spacing"
     judges = Judges.END_POSE
 
     # A 10-wide, 1-deep line at (36, 20) reforming to 2 files x 5 ranks facing +x: its end
@@ -121,6 +167,10 @@ class ReformSpacing(_Spacing):
             reform(2, 0.0), False, ("clearance", 1.01)),
     )
     what = "the reformed unit"
+
+    def masker(self, setting: MaskSetting) -> Masker:
+        """Each (files, facing) judged once by this check (exact)."""
+        return reform_masker(self, setting)
 
     def encode(self, ectx: EncodeContext) -> None:
         """A reform option's pose is fixed (the centre kept): forbid those it refuses."""

@@ -7,14 +7,25 @@ from __future__ import annotations
 
 import math
 
-from constraints.core.clause import Clause, Judges, RuleExample
+import numpy as np
+
+from constraints.core.clause import Clause, Judges, Masker, RuleExample, Stage
 from constraints.core.limits import within
 from constraints.core.scenario import Battlefield
 from constraints.core.verdict import ClauseResult
 from constraints.geometry.parts import Parts, reach_past
+from constraints.rank_and_file.poses import MaskSetting
 from constraints.sat.context import EncodeContext
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.examples import field, fw, march, move, reform, tn, unit, wh
+from constraints.whfb7.mask_geometry import overhang as bounds_overhang
+from constraints.whfb7.mask_geometry import rect_overhang
+from constraints.whfb7.mask_poses import (
+    Verdicts,
+    WayBatch,
+    reform_masker,
+    whfb7_setting,
+)
 from constraints.whfb7.way_rows import encode_way_table
 from constraints.whfb7.ways import reform_failing
 
@@ -35,6 +46,7 @@ class _TableEdge(Clause):
 
 
 class TableEdge(_TableEdge):
+    id = "whfb7.table_edge"
     judges = Judges.WAY
 
     examples = (
@@ -56,12 +68,39 @@ class TableEdge(_TableEdge):
     )
     what = "the unit, on its way or at the end,"
 
+    def masker(self, setting: MaskSetting) -> Masker:
+        """The overhang of the start and prefix (the checker's own parts' bounds), of leg 1
+        (its rectangles' bounds), the wheel's area (its bounds slid by a f) and leg 2 and
+        the end (the wheeled rectangle's), within 0 (exact but within a float's noise)."""
+        geometry, table = whfb7_setting(setting).ways(), setting.scenario.battlefield
+        prefixes: dict[tuple[float, float], float] = {}
+
+        def judge(poses: WayBatch, ok: np.ndarray) -> np.ndarray:
+            start, verdicts = poses.start, Verdicts(len(poses))
+            if poses.prefix not in prefixes:
+                prefixes[poses.prefix] = bounds_overhang(start.bounds, table)
+            verdicts.within(np.full(len(poses), prefixes[poses.prefix]), 0.0)
+            over = rect_overhang(np.asarray(start.unit.corners()), poses.origin,
+                                 poses.leg_end, table)
+            for k, rows in poses.by_way:
+                offsets = poses.end_offsets[k]
+                for centres in (poses.q[rows], poses.d[rows]):
+                    over[rows] = np.maximum(over[rows], rect_overhang(
+                        offsets, np.zeros(2), centres, table))
+                if poses.delta[k]:
+                    sweep = geometry.wheel_sweep(poses.prefix, float(poses.delta[k]))
+                    over[rows] = np.maximum(over[rows], sweep.overhang(poses.a[rows], table))
+            verdicts.within(over, 0.0)
+            return poses.record(ok, verdicts)
+        return Masker(self.id, Stage.END, judge)
+
     def encode(self, ectx: EncodeContext) -> None:
         """The whole way's area on the table (constraints.whfb7.way_rows)."""
         encode_way_table(ectx, self.id)
 
 
 class ReformTableEdge(_TableEdge):
+    id = "whfb7.reform.table_edge"
     judges = Judges.END_POSE
 
     examples = (
@@ -73,6 +112,10 @@ class ReformTableEdge(_TableEdge):
                     ("overhang", 0.0)),
     )
     what = "the reformed unit"
+
+    def masker(self, setting: MaskSetting) -> Masker:
+        """Each (files, facing) judged once by this check (exact)."""
+        return reform_masker(self, setting)
 
     def encode(self, ectx: EncodeContext) -> None:
         """A reform option's pose is fixed (the centre kept): forbid those it refuses."""

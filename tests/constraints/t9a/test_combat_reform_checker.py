@@ -33,7 +33,7 @@ from constraints.rank_and_file.contact import model_contacts
 from constraints.rank_and_file.formation import Character
 from constraints.rank_and_file.unit import Base
 from constraints.t9a.clauses.combat_reform.checker import check_combat_reform, unit_contexts
-from constraints.t9a.clauses.combat_reform.eligibility import Eligible
+from constraints.t9a.clauses.combat_reform.eligible import Eligible
 from constraints.t9a.combat_reform import (
     ModelPlacement,
     UnitReform,

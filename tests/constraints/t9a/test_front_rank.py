@@ -14,7 +14,7 @@ import pytest
 
 from constraints.core.scenario_io import load_scenario, scenario_from_json
 from constraints.t9a.checker import check_move
-from constraints.t9a.clauses.movement.front_rank import CharactersFrontRank
+from constraints.t9a.clauses.movement.characters_front_rank import CharactersFrontRank
 from constraints.t9a.move_io import move_from_json
 from constraints.t9a.moves import Move
 from optimizer.cli import main

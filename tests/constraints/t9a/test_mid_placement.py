@@ -15,7 +15,7 @@ from constraints.geometry import relay
 from constraints.schema import validate
 from constraints.t9a.checker import check_move
 from constraints.t9a.clauses.movement.dangerous_terrain import UNCHECKED_MID
-from constraints.t9a.clauses.movement.mid_placement import light_by_marsh, reform_through
+from constraints.t9a.clauses.movement.reform_mid_placement import light_by_marsh, reform_through
 from constraints.t9a.move_io import move_from_json
 from constraints.t9a.moves import MidPlacement, Move
 from optimizer.cli import main

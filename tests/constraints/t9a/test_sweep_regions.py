@@ -14,7 +14,7 @@ from constraints.core.scenario_io import load_scenario
 from constraints.rank_and_file.sweep_regions import last_leg_cut
 from constraints.sat.lattice import Lattice
 from constraints.t9a.checker import check_move
-from constraints.t9a.clauses.movement.spacing import FLOAT_ROOM_IN
+from constraints.t9a.clauses.movement.unit_spacing import FLOAT_ROOM_IN
 from optimizer.families.base import family_for, options_for
 from optimizer.search.regions import CentreRegions
 from tests.solver_support import make_scenario

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from constraints.t9a.clauses.post_combat.spacing import PostCombatSpacing
+from constraints.t9a.clauses.post_combat.unit_spacing import PostCombatSpacing
 from optimizer.cli import main
 from tests.support import ROOT
 

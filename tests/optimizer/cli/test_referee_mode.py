@@ -106,7 +106,7 @@ def test_cli_bad_tolerance_is_one_line_of_bad_input(tmp_path, capsys):
 
 def test_a_nudge_check_takes_the_referee_too():
     """Seed 001's nudge back into contact: 0.5" sideways regains it; 0.495" stops 0.005"
-    short of the enemy, a close call of `nudge.regain` inside 0.01"."""
+    short of the enemy, a close call of `nudge.contact` inside 0.01"."""
     from constraints.core.scenario_io import scenario_from_json
     from constraints.t9a.clauses.nudge.checker import check_nudge
     from constraints.t9a.clauses.nudge.context import Leg

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.reform_baselines import JointBest, joint_exhaustive
+from benchmarks.reform_joint_baselines import JointBest, joint_exhaustive
 from constraints.core.scenario_io import scenario_from_json
 from constraints.t9a.clauses.combat_reform.checker import check_combat_reform
 from constraints.t9a.examples import field, unit

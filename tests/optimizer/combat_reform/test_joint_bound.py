@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from benchmarks.bench_reform import seq_2, seq_3
-from benchmarks.reform_baselines import JointBest, joint_exhaustive
+from benchmarks.reform_joint_baselines import JointBest, joint_exhaustive
+from benchmarks.reform_scenes import seq_2, seq_3
 from constraints.core.scenario import Scenario
 from constraints.core.scenario_io import scenario_from_json
 from constraints.rank_and_file.combats import engagements

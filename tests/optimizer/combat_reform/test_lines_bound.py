@@ -11,8 +11,8 @@ from dataclasses import replace
 
 import pytest
 
-from benchmarks.bench_reform import MM20, MM25, Y, corner, down, up
-from benchmarks.reform_baselines import placements_exhaustive
+from benchmarks.reform_joint_baselines import placements_exhaustive
+from benchmarks.reform_scenes import MM20, MM25, Y, corner, down, up
 from constraints.core.scenario import Scenario
 from constraints.core.scenario_io import scenario_from_json
 from constraints.errors import InvalidInputError

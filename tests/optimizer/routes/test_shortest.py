@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 import shapely
 
-from benchmarks.infinity_maps import queries, ruined_town
+from benchmarks.infinity_maps import ruined_town
+from benchmarks.infinity_queries import queries
 from constraints.core.scenario_io import scenario_from_json
 from constraints.core.status import Status
 from constraints.errors import InvalidInputError

@@ -9,7 +9,7 @@ from constraints.t9a.clauses.combat_reform.contact_count import (
     ContactCount,
     ContactCountAfterAll,
 )
-from constraints.t9a.clauses.combat_reform.eligibility import Eligible, EligibleCommand
+from constraints.t9a.clauses.combat_reform.eligible import Eligible, EligibleCommand
 from constraints.t9a.clauses.combat_reform.enemy_models import EnemyModels
 from constraints.t9a.clauses.combat_reform.file_change import FileChange
 from constraints.t9a.clauses.combat_reform.formation import LegalFormation

@@ -19,7 +19,7 @@ from constraints.rank_and_file.formation import Formation
 from constraints.t9a.clauses.combat_reform.base import CombatReformClause, ReformExample
 from constraints.t9a.clauses.combat_reform.context import ReformContext
 from constraints.t9a.clauses.combat_reform.examples import at, foe, line, reform, scene
-from constraints.t9a.clauses.movement.viable_formation import formation_problem
+from constraints.t9a.clauses.movement.reform_viable_formation import formation_problem
 
 _SCENE = scene(line(), foe(0.0))
 _LED = scene(line(models=9, characters=[{"id": "cap", "slot": [0, 2]}]), foe(0.0))

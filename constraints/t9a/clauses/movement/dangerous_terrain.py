@@ -12,7 +12,7 @@ reports the tests it triggers (`dangerous_terrain`).  What "touched during" mean
   the Front Facing, which travels the path and re-expands at the end), touching included;
 - a Light Troops Reform whose centre travels more than the unit's Mobility: its end position
   and, where the move states it (`mid`), its placement mid-move (seed 000, "Mid-Reform Move
-  Actions": the unit is placed where its position becomes relevant; `mid_placement.py` judges
+  Actions": the unit is placed where its position becomes relevant; `reform_mid_placement.py` judges
   that placement).  Without `mid` the models' own walks are not followed and the verdict
   carries a note saying so (`unchecked_mid`; docs/rules.md §5.6);
 - an Advance or any other Reform: never (they do not trigger the test).

@@ -81,3 +81,12 @@ class HeadingWindow(Clause):
         for option in ectx.options:
             if not within(abs(option.wheel_deg), limit):
                 ectx.enc.forbid(option.index, self.id)
+
+
+# One class an id (docs/architecture.md): the rule is the same for both manoeuvres.
+class AdvanceHeadingWindow(HeadingWindow):
+    id = "t9a.advance.heading_window"
+
+
+class MarchHeadingWindow(HeadingWindow):
+    id = "t9a.march.heading_window"

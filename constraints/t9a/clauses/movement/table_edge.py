@@ -51,6 +51,7 @@ class _TableEdge(Clause):
 
 
 class TableEdgeEnd(_TableEdge):
+    id = "t9a.table_edge.end"
     judges = Judges.END_POSE
 
     examples = (
@@ -90,6 +91,7 @@ class TableEdgeEnd(_TableEdge):
 
 
 class TableEdgeFront(_TableEdge):
+    id = "t9a.table_edge.front"
     judges = Judges.WAY
 
     # A 5" front at y = 41 on a 45" deep table: a 90 deg left wheel swings its outer corner

@@ -40,6 +40,7 @@ def farthest_corner(start: tuple[Point, ...], end: tuple[Point, ...]) -> tuple[i
 
 
 class ValidFinalPosition(Clause):
+    id = "t9a.valid_final_position"
     judges = Judges.END_POSE  # start and end corners only, whatever the way between
 
     examples = (

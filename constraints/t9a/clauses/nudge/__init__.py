@@ -1,13 +1,13 @@
 """The clauses of "Nudge units to maintain contact" (seed 001; docs/rules.md §11)."""
 
 from constraints.t9a.clauses.nudge.base import NudgeClause
+from constraints.t9a.clauses.nudge.contact import NudgeRegain
 from constraints.t9a.clauses.nudge.eligible import NudgeEligible
 from constraints.t9a.clauses.nudge.legs import NudgeLegs
 from constraints.t9a.clauses.nudge.minimum import NudgeMinimum
 from constraints.t9a.clauses.nudge.new_enemy import NudgeNewEnemy
 from constraints.t9a.clauses.nudge.order import NudgeOrder
 from constraints.t9a.clauses.nudge.path import NudgePath
-from constraints.t9a.clauses.nudge.regain import NudgeRegain
 from constraints.t9a.clauses.nudge.table import NudgeTable
 
 NUDGE_CLAUSES: tuple[type[NudgeClause], ...] = (

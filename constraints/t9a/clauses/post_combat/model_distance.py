@@ -8,12 +8,13 @@ from __future__ import annotations
 from typing import ClassVar
 
 from constraints.core.clause import RuleExample
-from constraints.t9a.clauses.movement.pivot import PivotModelDistance
+from constraints.t9a.clauses.movement.pivot_model_distance import PivotModelDistance
 from constraints.t9a.clauses.post_combat.examples import pcp
 from constraints.t9a.examples import field, unit
 
 
 class PostCombatModelDistance(PivotModelDistance):
+    id = "t9a.post_combat_pivot.model_distance"
     examples: ClassVar[tuple[RuleExample, ...]] = (
         RuleExample("staying as it stands moves nobody", field(), pcp(), False,
                     ("pivot_model_move", 0.0)),

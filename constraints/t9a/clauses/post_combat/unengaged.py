@@ -42,6 +42,7 @@ def why_not_eligible(scenario: Any, own: Any) -> str:
 
 
 class PostCombatUnengaged(Clause):
+    id = "t9a.post_combat_pivot.unengaged"
     judges = Judges.END_POSE
 
     examples = (

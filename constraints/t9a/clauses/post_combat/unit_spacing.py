@@ -64,6 +64,7 @@ def _rocks_below(top: float) -> dict:
 
 
 class PostCombatSpacing(Clause):
+    id = "t9a.post_combat_pivot.unit_spacing"
     judges = Judges.END_POSE
 
     examples = (

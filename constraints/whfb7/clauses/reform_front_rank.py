@@ -10,11 +10,13 @@ cannot hold, max(0, command + characters - files).
 
 from __future__ import annotations
 
-from constraints.core.clause import Clause, Judges, RuleExample
+from constraints.core.clause import Clause, Judges, Masker, RuleExample
 from constraints.core.verdict import ClauseResult
+from constraints.rank_and_file.poses import MaskSetting
 from constraints.sat.context import EncodeContext
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.examples import field, reform, unit
+from constraints.whfb7.mask_poses import reform_masker
 from constraints.whfb7.reform import chosen_slots, front_models
 from constraints.whfb7.ways import reform_failing
 
@@ -29,6 +31,7 @@ _OTHERS = {"u.1": [0, 0], "u.2": [0, 2], "u.3": [1, 0], "u.4": [1, 2]}
 
 
 class FrontRank(Clause):
+    id = "whfb7.reform.front_rank"
     judges = Judges.END_POSE
 
     examples = (
@@ -59,6 +62,10 @@ class FrontRank(Clause):
                    f"the front rank of {end.files} files, limit 0")
         return self.result("out_of_front_rank", float(behind), 0.0, behind == 0, message,
                            dimension="models")
+
+    def masker(self, setting: MaskSetting) -> Masker:
+        """Each (files, facing) judged once by this check (exact)."""
+        return reform_masker(self, setting)
 
     def encode(self, ectx: EncodeContext) -> None:
         """A reform option's pose is fixed (the centre kept): forbid those it refuses."""

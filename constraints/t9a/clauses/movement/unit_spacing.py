@@ -2,9 +2,9 @@
 
 - `unit_spacing` (here): at the end the Unit Boundary is more than 1" from other units and
   Impassable Terrain.
-- `pivot_spacing` (`pivot_spacing.py`): after an Advance's Pivot, more than 0.5" (partway
+- `pivot_spacing` (`pivot_unit_spacing.py`): after an Advance's Pivot, more than 0.5" (partway
   through a move).
-- `front_spacing` (`front_spacing.py`): while snaking only the Front Facing counts: the area
+- `front_spacing` (`snaking_front_spacing.py`): while snaking only the Front Facing counts: the area
   it sweeps stays more than 0.5" away (so it never touches).
 All comparisons are strict: exactly at the limit is illegal.  The shared check (the shape
 kept clear, the clearance, units that start closer) is `SpacingClause`'s.
@@ -109,6 +109,7 @@ def beside() -> dict:
 
 
 class UnitSpacing(SpacingClause):
+    id = "t9a.unit_spacing"
     judges = Judges.END_POSE
 
     examples = (

@@ -1,5 +1,5 @@
 """Unit Spacing after an Advance's Pivot (docs/rules.md §3.2): the Unit Boundary more than
-0.5" from other units and Impassable Terrain, partway through the move (`spacing.py` has
+0.5" from other units and Impassable Terrain, partway through the move (`unit_spacing.py` has
 the shared check)."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from constraints.geometry.plane import rectangle_corners
 from constraints.rank_and_file.poses import MaskSetting
 from constraints.rank_and_file.start_close import StartClose
 from constraints.sat.context import EncodeContext
-from constraints.t9a.clauses.movement.pivot import pivot_masker
-from constraints.t9a.clauses.movement.spacing import (
+from constraints.t9a.clauses.movement.pivot_model_distance import pivot_masker
+from constraints.t9a.clauses.movement.unit_spacing import (
     SpacingClause,
 )
 from constraints.t9a.context import MoveContext
@@ -25,6 +25,7 @@ from constraints.t9a.ways_sweep import WayContext
 
 
 class PivotSpacing(SpacingClause):
+    id = "t9a.pivot.unit_spacing"
     judges = Judges.WAY
 
     # A 5 x 2 unit pivoting 90 deg is 2 wide and 5 deep: its rear reaches y = 7.5.

@@ -4,17 +4,20 @@ well formed, the rules refuse it.  Measured as the number of turns."""
 
 from __future__ import annotations
 
-from constraints.core.clause import Clause, Judges, RuleExample
+from constraints.core.clause import Clause, Judges, Masker, RuleExample
 from constraints.core.verdict import ClauseResult
+from constraints.rank_and_file.poses import MaskSetting
 from constraints.rank_and_file.steps import StepKind
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.context import EncodeContext
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.examples import field, fw, march, tn, wh
+from constraints.whfb7.mask_poses import turn_masker
 from constraints.whfb7.ways import option_turn
 
 
 class NoTurnInMarch(Clause):
+    id = "whfb7.march.no_turn"
     judges = Judges.WAY
 
     examples = (
@@ -35,6 +38,10 @@ class NoTurnInMarch(Clause):
 
     def refuses_turn(self, unit: Unit, angle_deg: float) -> bool:
         return bool(angle_deg)
+
+    def masker(self, setting: MaskSetting) -> Masker:
+        """Every pose whose way begins with a refused turn, blocked (exact)."""
+        return turn_masker(self, setting)
 
     def encode(self, ectx: EncodeContext) -> None:
         """An option that turns on the spot is forbidden (a march's options never do)."""

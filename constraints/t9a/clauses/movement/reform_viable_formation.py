@@ -40,6 +40,7 @@ def _troop(models: int, height: int) -> dict:
 
 
 class ViableFormation(Clause):
+    id = "t9a.reform.viable_formation"
 
     examples = (
         RuleExample("no more ranks than files: 9 models 3 x 3 is fine", _troop(9, 1),

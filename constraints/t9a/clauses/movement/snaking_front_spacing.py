@@ -1,6 +1,6 @@
 """Unit Spacing while snaking (docs/rules.md §3.3): only the Front Facing counts, and the
 area it sweeps stays more than 0.5" from other units and Impassable Terrain (so it never
-touches; `spacing.py` has the shared check)."""
+touches; `unit_spacing.py` has the shared check)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from constraints.sat.sweep_bounds import (
     last_leg_vertices,
     option_ways,
 )
-from constraints.t9a.clauses.movement.spacing import (
+from constraints.t9a.clauses.movement.unit_spacing import (
     FLOAT_ROOM_IN,
     SpacingClause,
     beside,
@@ -45,6 +45,7 @@ from constraints.t9a.ways_sweep import WayContext, keep_clear
 
 
 class FrontSpacing(SpacingClause):
+    id = "t9a.snaking.front_spacing"
     judges = Judges.WAY
     sound_regions = False  # its region cuts relaxations only: the checker judges the sweep
 

@@ -30,9 +30,9 @@ from constraints.rank_and_file.start_close import StartClose, nearest_limit
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.context import EncodeContext
 from constraints.t9a.clauses.movement.dangerous_terrain import TOUCH_IN, light_troops_march
-from constraints.t9a.clauses.movement.spacing import clearance
+from constraints.t9a.clauses.movement.reform_viable_formation import formation_problem
 from constraints.t9a.clauses.movement.table_edge import overhang
-from constraints.t9a.clauses.movement.viable_formation import formation_problem
+from constraints.t9a.clauses.movement.unit_spacing import clearance
 from constraints.t9a.context import MoveContext
 from constraints.t9a.examples import field, reform, unit
 
@@ -63,6 +63,7 @@ def _friend(x: float) -> dict:
 
 
 class MidPlacement(Clause):
+    id = "t9a.reform.mid_placement"
     judges = Judges.END_POSE
 
     examples = (

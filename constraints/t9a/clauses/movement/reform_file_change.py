@@ -27,6 +27,7 @@ def _block(rules: str = "t9a", musician: bool = False) -> dict:
 
 
 class FileChange(Clause):
+    id = "t9a.reform.file_change"
 
     examples = (
         RuleExample("seed 000: files may change by 3", _block(), reform(files=8), False,

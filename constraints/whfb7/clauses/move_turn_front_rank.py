@@ -11,14 +11,16 @@ outside its new front rank, max(0, command + characters - new files); limit 0.
 
 from __future__ import annotations
 
-from constraints.core.clause import Clause, Judges, RuleExample
+from constraints.core.clause import Clause, Judges, Masker, RuleExample
 from constraints.core.verdict import ClauseResult
+from constraints.rank_and_file.poses import MaskSetting
 from constraints.rank_and_file.steps import StepKind
 from constraints.rank_and_file.turns import turned
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.context import EncodeContext
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.examples import field, fw, move, tn, unit
+from constraints.whfb7.mask_poses import turn_masker
 from constraints.whfb7.reform import front_models
 from constraints.whfb7.ways import option_turn
 
@@ -42,6 +44,7 @@ def left_behind(start: Unit, angles: list[float]) -> int:
 
 
 class TurnFrontRank(Clause):
+    id = "whfb7.move.turn_front_rank"
     judges = Judges.WAY
 
     examples = (
@@ -75,3 +78,7 @@ class TurnFrontRank(Clause):
 
     def refuses_turn(self, unit: Unit, angle_deg: float) -> bool:
         return bool(angle_deg) and left_behind(unit, [angle_deg]) > 0
+
+    def masker(self, setting: MaskSetting) -> Masker:
+        """Every pose whose way begins with a refused turn, blocked (exact)."""
+        return turn_masker(self, setting)

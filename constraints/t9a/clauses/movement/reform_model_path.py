@@ -32,9 +32,9 @@ from constraints.rank_and_file.unit import Unit
 from constraints.sat.context import EncodeContext
 from constraints.sat.lattice import inscribed_polygon
 from constraints.sat.option import Option
-from constraints.t9a.clauses.movement.mid_placement import light_by_marsh, reform_through
 from constraints.t9a.clauses.movement.mid_walks import relay_walk
 from constraints.t9a.clauses.movement.model_moves import allowed_pairs, assign
+from constraints.t9a.clauses.movement.reform_mid_placement import light_by_marsh, reform_through
 from constraints.t9a.context import MoveContext
 from constraints.t9a.examples import field, gap_wall, reform, rock, unit, wall
 
@@ -90,6 +90,7 @@ class ModelPath(Clause):
     clearance (tests/constraints/geometry/test_paths.py).  A path that keeps exactly the
     clearance from one obstacle is measured as the infimum of the legal paths beside it.
     """
+    id = "t9a.reform.model_path"
 
     examples = (
         RuleExample("a Reform in place moves nobody", field(), reform(), False,

@@ -51,6 +51,7 @@ def front_slots(formation: Formation) -> int:
 
 
 class CharactersFrontRank(Clause):
+    id = "t9a.characters.front_rank"
     judges = Judges.END_POSE  # the end formation and the assignment, whatever the way
 
     examples = (

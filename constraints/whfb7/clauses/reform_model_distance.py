@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import math
 
-from constraints.core.clause import Clause, Judges, RuleExample
+from constraints.core.clause import Clause, Judges, Masker, RuleExample
 from constraints.core.limits import within
 from constraints.core.verdict import ClauseResult
+from constraints.rank_and_file.poses import MaskSetting
 from constraints.sat.context import EncodeContext
 from constraints.whfb7.context import WarhammerContext
 from constraints.whfb7.examples import field, reform, unit
+from constraints.whfb7.mask_poses import reform_masker
 from constraints.whfb7.reform import model_moves
 from constraints.whfb7.unit_io import model_ids
 from constraints.whfb7.ways import reform_failing
@@ -27,6 +29,7 @@ _SWAP = {f"u.{i}": [0, i] for i in range(1, 4)} | {f"u.{i}": [1, i - 5] for i in
 
 
 class ModelDistance(Clause):
+    id = "whfb7.reform.model_distance"
     judges = Judges.END_POSE
 
     examples = (
@@ -56,6 +59,10 @@ class ModelDistance(Clause):
         return self.result("model_move", found.bottleneck, limit,
                            within(found.bottleneck, limit), message,
                            ((float(sx), float(sy)), (float(ex), float(ey))))
+
+    def masker(self, setting: MaskSetting) -> Masker:
+        """Each (files, facing) judged once by this check (exact)."""
+        return reform_masker(self, setting)
 
     def encode(self, ectx: EncodeContext) -> None:
         """A reform option's pose is fixed (the centre kept): forbid those it refuses."""

@@ -29,6 +29,7 @@ from constraints.t9a.ways_sweep import WayContext
 
 
 class PivotModelDistance(Clause):
+    id = "t9a.pivot.model_distance"
     judges = Judges.WAY
 
     examples: ClassVar[tuple[RuleExample, ...]] = (

@@ -15,6 +15,7 @@ from constraints.t9a.examples import field, fw, march
 
 
 class ReorderFiles(Clause):
+    id = "t9a.reorder.files"
     judges = Judges.END_POSE  # the files a way ends in
 
     examples = (

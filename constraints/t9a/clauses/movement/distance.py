@@ -93,3 +93,12 @@ class SnakingDistance(Clause):
                 continue
             a, b = option.a_map, option.b_map
             enc.affine_row((a[0] + b[0], a[1] + b[1], a[2] + b[2]), spare, [lit])
+
+
+# One class an id (docs/architecture.md): the rule is the same, its limit the profile's.
+class AdvanceDistance(SnakingDistance):
+    id = "t9a.advance.distance"
+
+
+class MarchDistance(SnakingDistance):
+    id = "t9a.march.distance"

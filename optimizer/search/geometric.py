@@ -76,8 +76,13 @@ def geometric_answer(request: SearchRequest, options: list[Option], bounds: np.n
     if not family.answers_by_geometry:
         return learned
     sign = -1.0 if goal.maximise else 1.0
+    # A point's key, less a lattice step where the family says so (`judges_within_step`).
+    credit = request.lattice.inch if family.judges_within_step else 0.0
+    # Keys (value, -stage, option, point): on a tie the option furthest on goes first, so
+    # that options sharing one bound (a Reform's facings, when nothing cuts their regions
+    # near their best point) do not all have their regions cut before one point is judged.
     queue: list[tuple[float, int, int, tuple[float, float] | None]] = [
-        (sign * float(b), k, REACH, None) for k, b in enumerate(bounds) if np.isfinite(b)]
+        (sign * float(b), -REACH, k, None) for k, b in enumerate(bounds) if np.isfinite(b)]
     heapq.heapify(queue)
     relaxed, sound = request.relaxed_regions, request.sound_regions
     spare: dict[int, tuple[float, tuple[float, float]]] = {}  # each option's second point
@@ -86,12 +91,14 @@ def geometric_answer(request: SearchRequest, options: list[Option], bounds: np.n
     while queue and checks < MAX_CHECKS and regions < MAX_REGIONS:
         if clock is not None and clock.expired(PREFILTER_SHARE):
             return learned
-        _, k, stage, point = heapq.heappop(queue)
+        _, stage, k, point = heapq.heappop(queue)
+        stage = -stage
         option = options[k]
         if stage in (REACH, RELAXED):  # its relaxed region; then less the sweep's cut
             if stage == REACH:
-                regions += 1
                 region = relaxed.of(option)
+                # Counted when not empty: a formation the rules refuse is left at once.
+                regions += not region.is_empty
             else:
                 learned.swept.add(k)
                 region = relaxed.less_swept(option, learned.relaxed.pop(k))
@@ -100,13 +107,13 @@ def geometric_answer(request: SearchRequest, options: list[Option], bounds: np.n
                 continue
             learned.relaxed[k] = region
             learned.bounds[k] = goal.bounds([option], [region])[0]
-            heapq.heappush(queue, (sign * learned.bounds[k], k, stage + 1, None))
+            heapq.heappush(queue, (sign * learned.bounds[k], -(stage + 1), k, None))
         elif stage == CUT:  # its sound region's best point, less the sweep's cut, then not
             regions += 1
             points = _best_points(goal, option, sound.of(option), relaxed.sweep_cut(option))
             if points:
                 value, best = points[0]
-                heapq.heappush(queue, (sign * value, k, SWEPT, best))
+                heapq.heappush(queue, (sign * value - credit, -SWEPT, k, best))
             if len(points) > 1:
                 spare[k] = points[1]
         else:
@@ -120,7 +127,7 @@ def geometric_answer(request: SearchRequest, options: list[Option], bounds: np.n
                 return learned
             if k in spare:  # its whole sound region's best point, next
                 value, best = spare.pop(k)
-                heapq.heappush(queue, (sign * value, k, SOUND, best))
+                heapq.heappush(queue, (sign * value - credit, -SOUND, k, best))
     return learned
 
 

@@ -60,7 +60,12 @@ class CentreRegions:
         """The part of `base` (centres of the option's end facing and formation) the
         end-position rules leave."""
         query = RegionQuery.of(self.setting, option, base)
-        parts = [clause.region(query) for clause in self.clauses]
+        parts = []
+        for clause in self.clauses:
+            part = clause.region(query)
+            if part is not None and part.keep and any(g.is_empty for g in part.keep):
+                return part.keep[0].intersection(base)  # no centre at all (a formation)
+            parts.append(part)
         keep = [base] + [g for part in parts if part is not None and part.keep
                          for g in part.keep]
         region = shapely.intersection_all(keep)

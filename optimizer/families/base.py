@@ -93,6 +93,9 @@ class Family(ABC, Generic[M]):
     # lattice step of the best key left, as the pruning after it forgives a step anyway;
     # otherwise every option's region would be cut before the first point is judged.
     judges_within_step: bool = False
+    # Its options come in runs of facings of one formation that a region can bound together
+    # (optimizer.search.option_groups): the search bounds the runs before the options.
+    groups_facings: bool = False
     # The batch judge of its poses (a class taking scenario, unit id, manoeuvre); None:
     # optimizer.batch.BatchJudge, which reads the clauses' own masks.
     judge_kind: type | None = None

@@ -28,6 +28,7 @@ class ReformFamily(Family):
     # leave out: the search starts from the sound regions' best points (docs/techniques.md §8).
     answers_by_geometry = True
     judges_within_step = True
+    groups_facings = True
 
     def options(self, unit: Unit, frame: Frame, lattice: Lattice,
                 limits: FamilyLimits) -> tuple[list[Option], list[shapely.Geometry]]:

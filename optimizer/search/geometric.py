@@ -117,8 +117,8 @@ def geometric_answer(request: SearchRequest, options: list[Option], bounds: np.n
         if stage in (REACH, RELAXED):  # its relaxed region; then less the sweep's cut
             if stage == REACH:
                 region = relaxed.of(option)
-                # Counted when not empty: a formation the rules refuse is left at once.
-                regions += not region.is_empty
+                # Not counted where a clause refused the option outright (no overlay made).
+                regions += option not in relaxed.refused
             else:
                 learned.swept.add(k)
                 region = relaxed.less_swept(option, learned.relaxed.pop(k))

@@ -41,6 +41,8 @@ class CentreRegions:
         self.clauses = scenario.profile.clauses(manoeuvre)
         self.setting = RegionSetting.of(scenario, unit, outer)
         self._sweep_cuts: dict[Option, shapely.Geometry] = {}
+        # Options a clause leaves no centre whatever the base (a formation the rules refuse)
+        self.refused: set[Option] = set()
         self.frame = self.setting.frame
         travel = family_limits(self.clauses, unit).centre_reach_or(2.0 * unit.mobility_in)
         self.family = family_for(scenario.profile, manoeuvre)
@@ -64,7 +66,8 @@ class CentreRegions:
         for clause in self.clauses:
             part = clause.region(query)
             if part is not None and part.keep and any(g.is_empty for g in part.keep):
-                return part.keep[0].intersection(base)  # no centre at all (a formation)
+                self.refused.add(option)  # no centre at all (a formation): no overlay made
+                return shapely.Polygon()
             parts.append(part)
         keep = [base] + [g for part in parts if part is not None and part.keep
                          for g in part.keep]

@@ -181,3 +181,25 @@ def test_a_reform_in_the_open_keeps_its_proof():
     result = best_move(load_scenario(SCENARIOS / "open.json"), "solo", "reform",
                        Objective("target_pose", (25.0, 13.0), 45.0), time_limit_s=120.0)
     assert "inexact" not in result.stats and result.status == Status.OPTIMAL
+
+
+def test_the_inexact_options_of_a_pruned_model_are_the_requests_own(monkeypatch):
+    """bench_random's request 11 (a Reform, `front_target_distance`), searched by the model
+    over the 46-119 options the pruning keeps: the model numbers them 0, 1, ..., and its
+    inexact options were read as the request's options of those numbers, so the inexact
+    option 626 (files 4, facing 87, legal at 2.7242) was never bounded and 3.2126 was called
+    OPTIMAL.  In the request's numbering it bounds the answer: FEASIBLE, its bound within
+    reach of that legal move."""
+    from benchmarks.random_requests import random_requests
+
+    monkeypatch.setattr(ReformFamily, "answers_by_geometry", False)
+    request = random_requests(12, 20261201)[11]
+    result = best_move(request.scenario, request.unit, request.manoeuvre, request.objective,
+                       time_limit_s=120.0)
+    assert result.move is not None and check_move(request.scenario, result.move).legal
+    assert result.value is not None
+    if result.status == Status.OPTIMAL:  # only by an answer as good as the legal one
+        assert result.value <= 2.7242 + result.lattice.inch
+    else:
+        assert result.status == Status.FEASIBLE and result.bound is not None
+        assert result.bound <= 2.7242

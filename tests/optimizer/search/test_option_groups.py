@@ -143,3 +143,27 @@ def test_the_shared_shape_lies_in_every_members_rectangle(seed):
             whole = shapely.Polygon(corner_offsets(middle))
             assert not all(shapely.Polygon(corner_offsets(options[k])).buffer(1e-9)
                            .contains(whole) for k in run)
+
+
+@pytest.mark.parametrize("n", [0, 3, 5, 8])
+def test_the_bounds_the_search_leaves_hold_each_options_relaxed_bound(n):
+    """After the geometric search (runs best first, halved), every option's bound, whether
+    its run's key or its own, is no better than its own relaxed region's bound: the pruning
+    after the search may drop by it."""
+    from optimizer.search.geometric import geometric_answer
+    from optimizer.search.request import SearchRequest
+
+    request = REFORMS[n]
+    lattice = Lattice(degree=5.0)
+    search = SearchRequest(request.scenario, request.unit, "reform", request.objective, lattice)
+    assert search.goal.centre_only
+    options, reach = options_for(request.scenario, search.unit, "reform", lattice)
+    learned = geometric_answer(search, options, search.goal.bounds(options, reach))
+    assert learned.answer is not None and learned.answer.verdict.legal
+    sign = -1.0 if search.goal.maximise else 1.0
+    for k, option in enumerate(options):
+        region = search.relaxed_regions.of(option)
+        if region.is_empty:
+            continue
+        own = float(search.goal.bounds([option], [region])[0])
+        assert sign * learned.bounds[k] <= sign * own + 1e-7, (k, learned.bounds[k], own)

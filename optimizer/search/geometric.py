@@ -180,8 +180,9 @@ def _run(queue: list, learned: Learned, grouped: GroupRegions, options: list[Opt
 
 
 def _snap(new: float, old: float, noise: float) -> float:
-    """`new` (a key no better than `old`), or `old` where they differ by float noise."""
-    return old if new <= old + noise else new
+    """`new`, or `old` where `new` is worse by float noise only (a lower key for the same
+    option or run is still a bound)."""
+    return old if old <= new <= old + noise else new
 
 
 def _left_in_runs(queue: list, learned: Learned, runs: list[tuple[int, ...]],

@@ -78,13 +78,17 @@ class RegionSetting:
         framed = [p for label, shape in scenario.obstacles_for(unit.id)
                   for p in convex_pieces(label, shape, frame)]
         pieces = [p.vertices for p in framed]
-        # A regular polygon with its vertices on the unit circle is inscribed in the disc; the
-        # relaxation scales it out by 1 / cos(pi / n) so that its edges touch the circle.
-        n = 4 * DISC_SEGS
-        circle = shapely.get_coordinates(Point(0.0, 0.0).buffer(1.0, quad_segs=DISC_SEGS))
-        circle = circle / math.cos(math.pi / n) if outer else circle
         return cls(unit, frame, outer, table, start, pieces, [Polygon(v) for v in pieces],
-                   circle, [p.label for p in framed], StartClose.of(scenario, unit.id))
+                   unit_circle(outer), [p.label for p in framed],
+                   StartClose.of(scenario, unit.id))
+
+
+def unit_circle(outer: bool) -> np.ndarray:
+    """The vertices of the regions' unit disc: a regular polygon with its vertices on the unit
+    circle is inscribed in the disc; the relaxation (`outer`) scales it out by 1 / cos(pi / n)
+    so that its edges touch the circle (it holds the disc)."""
+    circle = shapely.get_coordinates(Point(0.0, 0.0).buffer(1.0, quad_segs=DISC_SEGS))
+    return circle / math.cos(math.pi / (4 * DISC_SEGS)) if outer else circle
 
 
 @dataclass

@@ -60,6 +60,14 @@ class Family(ABC, Generic[M]):
     # the regions leave out: the search starts from the best points of the options' sound
     # regions (optimizer.search.geometric).
     answers_by_geometry: bool = False
+    # Its options share one bound (a Reform's facings and files, where nothing cuts their
+    # regions near the best point): a best point is judged once its value is within a
+    # lattice step of the best key left, as the pruning after it forgives a step anyway;
+    # otherwise every option's region would be cut before the first point is judged.
+    judges_within_step: bool = False
+    # Its options come in runs of facings of one formation that a region can bound together
+    # (optimizer.search.option_groups): the search bounds the runs before the options.
+    groups_facings: bool = False
     # The batch judge of its poses (a class taking scenario, unit id, manoeuvre); None:
     # optimizer.batch.BatchJudge, which reads the clauses' own masks.
     judge_kind: type | None = None

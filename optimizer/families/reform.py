@@ -3,17 +3,17 @@ the end centre anywhere in the centre's travel disc."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
 import shapely
-from shapely.geometry import Point
+from shapely.geometry import Polygon
 
 from constraints.geometry.frame import Frame
 from constraints.geometry.plane import normalise_deg
 from constraints.rank_and_file.family_limits import FamilyLimits
 from constraints.rank_and_file.poses import ReformPoses
+from constraints.rank_and_file.regions import unit_circle
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.lattice import Lattice
 from constraints.sat.option import Option
@@ -24,6 +24,11 @@ from optimizer.families.snaking import angles
 
 class ReformFamily(Family):
     manoeuvre = "reform"
+    # A move is an option and an end centre; the checker judges the model paths the regions
+    # leave out: the search starts from the sound regions' best points (docs/techniques.md §8).
+    answers_by_geometry = True
+    judges_within_step = True
+    groups_facings = True
 
     def options(self, unit: Unit, frame: Frame, lattice: Lattice,
                 limits: FamilyLimits) -> tuple[list[Option], list[shapely.Geometry]]:
@@ -38,7 +43,10 @@ class ReformFamily(Family):
                 found.append(Option(len(found), unit.pose.facing_deg + turn, 90.0 + turn, f,
                                     width, depth))
         # Circumscribed: it holds every centre the travel clause's inscribed polygon allows.
-        disc = Point(0.0, 0.0).buffer(radius / math.cos(math.pi / 64), 64)
+        # The relaxed regions' own travel disc (optimizer.search.regions), so that an option
+        # whose region the other rules leave uncut near its best point has its reach's bound
+        # exactly: the best-first search then judges its point before cutting the others.
+        disc = Polygon(unit_circle(outer=True) * radius)
         return found, [disc] * len(found)
 
     def reach(self, option: Option, travel_disc: shapely.Geometry) -> shapely.Geometry:

@@ -185,6 +185,7 @@ class Distance(Goal):
 @register_goal
 class TargetDistance(Distance):
     name = "target_distance"
+    centre_only = True
 
     def at_lattice_floor(self, option: Option, centre: Point, tick: float) -> bool:
         return _at_floor(self, option, centre, tick)

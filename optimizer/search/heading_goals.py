@@ -28,6 +28,7 @@ class Forward(Goal):
     name = "forward"
     maximise = True
     needs_point = False
+    centre_only = True
 
     def post(self, enc: MoveEncoding, regions: list[shapely.Geometry],
              worst: float | None = None) -> None:

@@ -31,10 +31,17 @@ class Search:
     request: SearchRequest
     ectx: EncodeContext
     clause_lits: dict[str, Any]
+    # The request's index of each model option (`build_search(only=...)` numbers the kept
+    # options 0, 1, ...); None: all of them, in order
+    kept: tuple[int, ...] | None = None
 
     @property
     def enc(self) -> MoveEncoding:
         return self.ectx.enc
+
+    def request_index(self, k: int) -> int:
+        """The request's index of the model's option `k`."""
+        return k if self.kept is None else self.kept[k]
 
 
 def build_search(request: SearchRequest, *, guard_clauses: bool = False,
@@ -71,7 +78,7 @@ def build_search(request: SearchRequest, *, guard_clauses: bool = False,
         else:
             clause.encode(ectx)
         ectx.check_time()
-    return Search(request, ectx, lits)
+    return Search(request, ectx, lits, None if only is None else tuple(kept))
 
 
 def _look(deadline: float | None) -> None:

@@ -94,6 +94,9 @@ class Goal(ABC):
     # Whether `exact` orders answers as the search does (face_point's does not: it leaves
     # out the penalty of facing away from the point); optimizer.search.simplest needs it.
     exact_orders: ClassVar[bool] = True
+    # Whether `values` and `bounds` read the end centre alone, whatever the option's facing
+    # and files (a group of options then shares one bound: optimizer.search.option_groups).
+    centre_only: ClassVar[bool] = False
 
     def __init__(self, objective: Objective, frame: Frame) -> None:
         self.objective, self.frame = objective, frame

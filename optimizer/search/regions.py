@@ -41,6 +41,8 @@ class CentreRegions:
         self.clauses = scenario.profile.clauses(manoeuvre)
         self.setting = RegionSetting.of(scenario, unit, outer)
         self._sweep_cuts: dict[Option, shapely.Geometry] = {}
+        # Options a clause leaves no centre whatever the base (a formation the rules refuse)
+        self.refused: set[Option] = set()
         self.frame = self.setting.frame
         travel = family_limits(self.clauses, unit).centre_reach_or(2.0 * unit.mobility_in)
         self.family = family_for(scenario.profile, manoeuvre)
@@ -60,7 +62,13 @@ class CentreRegions:
         """The part of `base` (centres of the option's end facing and formation) the
         end-position rules leave."""
         query = RegionQuery.of(self.setting, option, base)
-        parts = [clause.region(query) for clause in self.clauses]
+        parts = []
+        for clause in self.clauses:
+            part = clause.region(query)
+            if part is not None and part.keep and any(g.is_empty for g in part.keep):
+                self.refused.add(option)  # no centre at all (a formation): no overlay made
+                return shapely.Polygon()
+            parts.append(part)
         keep = [base] + [g for part in parts if part is not None and part.keep
                          for g in part.keep]
         region = shapely.intersection_all(keep)

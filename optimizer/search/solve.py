@@ -317,7 +317,9 @@ def _result(search: Search, solver: cp_model.CpSolver, status: Any,
     stopped = _stopped_by(solver, name, request.effort, clock)
     if search.enc.inexact:  # rows that keep a safe part only (see `_unproved`)
         stats["inexact"] = sorted(set(search.enc.inexact.values()))
-        stats["inexact_options"] = sorted(search.enc.inexact)
+        # In the request's numbering: `unproved` bounds those options by their regions (the
+        # model's own numbering named other options, and an OPTIMAL stood unproved).
+        stats["inexact_options"] = sorted(search.request_index(k) for k in search.enc.inexact)
     if not name.found:
         return SearchResult(request.objective, None, request.lattice, clock.elapsed(),
                             Proof(name, stopped_by=stopped), stats=stats)

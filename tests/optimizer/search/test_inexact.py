@@ -13,8 +13,11 @@ import shapely
 
 from constraints.core.scenario_io import load_scenario
 from constraints.core.status import Status
+from constraints.sat.lattice import Lattice
 from constraints.t9a.checker import check_move
 from constraints.t9a.moves import Move
+from optimizer.families.base import options_for
+from optimizer.families.reform import ReformFamily
 from optimizer.search.objectives import Objective
 from optimizer.search.proof import Proof
 from optimizer.search.regions import CentreRegions
@@ -123,24 +126,80 @@ def test_an_option_without_a_relaxed_region_gets_one():
     assert out.status == Status.FEASIBLE and out.bound == pytest.approx(far)
 
 
-def test_a_reform_whose_paths_bend_is_not_called_optimal():
-    """Crowded seed 1: obstacles near the model paths, safe discs posted; the answer is legal
-    and FEASIBLE, with a bound from the inexact options' regions (it was called OPTIMAL
-    before the rows' inexactness was stated)."""
-    s = make_scenario("crowded", 1)
-    u = s.unit("u")
-    point = tuple(np.asarray(u.pose.centre) + np.random.default_rng([1, 3]).uniform(-2.5, 2.5, 2))
+def test_a_reform_whose_paths_bend_is_optimal_only_as_no_inexact_option_beats_it(monkeypatch):
+    """Crowded seed 1: obstacles near the model paths, safe discs posted; searched by the
+    model (as where geometry finds no legal best point), the answer is legal.  It was FEASIBLE
+    with a bound of 1.70 from the inexact options' regions, all of them of 1 file, which no
+    viable formation of this unit allows (their regions are empty since issue 31): no
+    inexact option of a viable formation beats the answer by a lattice step, so OPTIMAL
+    (the unit tests above keep the case where one does)."""
+    monkeypatch.setattr(ReformFamily, "answers_by_geometry", False)
+    s, point = _crowded_reform()
     result = best_move(s, "u", "reform", Objective("target_distance", point),
                        time_limit_s=120.0)
     assert result.stats.get("inexact") == ["t9a.reform.model_path"]
     assert "inexact_options" not in result.stats
-    assert result.status == Status.FEASIBLE
-    assert result.value is not None and result.bound is not None
-    assert result.bound < result.value - result.lattice.inch
+    assert result.status == Status.OPTIMAL
     assert result.move is not None and check_move(s, result.move).legal
+    assert result.value is not None and _least_bound(s, point) >= result.value - \
+        result.lattice.inch
+
+
+def test_the_same_reform_by_geometry_is_optimal_as_no_option_can_beat_it():
+    """The same request as the search runs it (issue 31): the sound regions' best point is
+    legal and no option's relaxed region, recomputed here, beats it by more than a lattice
+    step, so OPTIMAL holds without a model.  The bound of the model's run above came from
+    options of 1 file, which no viable formation of this unit allows: their regions are now
+    empty."""
+    s, point = _crowded_reform()
+    result = best_move(s, "u", "reform", Objective("target_distance", point),
+                       time_limit_s=120.0)
+    assert result.status == Status.OPTIMAL and result.stats.get("options") == 0
+    assert result.move is not None and check_move(s, result.move).legal
+    assert result.value is not None
+    assert _least_bound(s, point) >= result.value - result.lattice.inch
+
+
+def _least_bound(s, point) -> float:
+    """The least bound over every option's relaxed region (its options of 1 file: none)."""
+    request = SearchRequest(s, "u", "reform", Objective("target_distance", point), Lattice())
+    options, _ = options_for(s, s.unit("u"), "reform", Lattice())
+    regions = [request.relaxed_regions.of(o) for o in options]
+    assert {o.files for o, r in zip(options, regions, strict=True) if r.is_empty} == {1}
+    return min(float(request.goal.bounds([o], [r])[0])
+               for o, r in zip(options, regions, strict=True) if not r.is_empty)
+
+
+def _crowded_reform():
+    s = make_scenario("crowded", 1)
+    u = s.unit("u")
+    point = tuple(np.asarray(u.pose.centre) + np.random.default_rng([1, 3]).uniform(-2.5, 2.5, 2))
+    return s, point
 
 
 def test_a_reform_in_the_open_keeps_its_proof():
     result = best_move(load_scenario(SCENARIOS / "open.json"), "solo", "reform",
                        Objective("target_pose", (25.0, 13.0), 45.0), time_limit_s=120.0)
     assert "inexact" not in result.stats and result.status == Status.OPTIMAL
+
+
+def test_the_inexact_options_of_a_pruned_model_are_the_requests_own(monkeypatch):
+    """bench_random's request 11 (a Reform, `front_target_distance`), searched by the model
+    over the 46-119 options the pruning keeps: the model numbers them 0, 1, ..., and its
+    inexact options were read as the request's options of those numbers, so the inexact
+    option 626 (files 4, facing 87, legal at 2.7242) was never bounded and 3.2126 was called
+    OPTIMAL.  In the request's numbering it bounds the answer: FEASIBLE, its bound within
+    reach of that legal move."""
+    from benchmarks.random_requests import random_requests
+
+    monkeypatch.setattr(ReformFamily, "answers_by_geometry", False)
+    request = random_requests(12, 20261201)[11]
+    result = best_move(request.scenario, request.unit, request.manoeuvre, request.objective,
+                       time_limit_s=120.0)
+    assert result.move is not None and check_move(request.scenario, result.move).legal
+    assert result.value is not None
+    if result.status == Status.OPTIMAL:  # only by an answer as good as the legal one
+        assert result.value <= 2.7242 + result.lattice.inch
+    else:
+        assert result.status == Status.FEASIBLE and result.bound is not None
+        assert result.bound <= 2.7242

@@ -17,6 +17,7 @@ from constraints.core.status import Status
 from constraints.sat.context import SearchTimeout
 from constraints.t9a.checker import check_move
 from optimizer import Objective, best_move
+from optimizer.families.reform import ReformFamily
 from optimizer.search.clock import Clock
 from optimizer.search.model import build_search
 from optimizer.search.request import SearchRequest
@@ -42,9 +43,16 @@ def _answer(case, effort: float, max_wheels: int = 3) -> dict:
     return out
 
 
-def test_the_same_answer_idle_and_under_load():
+def _by_model(monkeypatch) -> None:
+    """A Reform searched by the model, as where geometry finds no legal best point: since
+    issue 31 crowded.json's Reform is answered by geometry alone (OPTIMAL, no model)."""
+    monkeypatch.setattr(ReformFamily, "answers_by_geometry", False)
+
+
+def test_the_same_answer_idle_and_under_load(monkeypatch):
     """A budget small enough that CP-SAT stops on it (FEASIBLE, stopped_by
     deterministic_time): the answer is the same with the other core busy."""
+    _by_model(monkeypatch)
     idle = _answer(CROWDED_REFORM, effort=0.001)
     assert idle["status"] == "FEASIBLE" and idle["stopped_by"] == "deterministic_time"
     busy = multiprocessing.get_context("spawn").Process(target=_spin, args=(60.0,))
@@ -136,6 +144,7 @@ def test_a_small_row_budget_gives_the_same_answer_twice(monkeypatch):
     same twice, saying the work budget stopped it."""
     monkeypatch.setattr(search_request, "MIN_MODEL_ROWS", 1)
     monkeypatch.setattr(search_request, "ROWS_PER_EFFORT", 100)
+    _by_model(monkeypatch)
     file, unit_id, manoeuvre, objective = CROWDED_REFORM
     first, second = (best_move(load_scenario(SCENARIOS / file), unit_id, manoeuvre, objective,
                                effort=1.0, time_limit_s=120.0) for _ in range(2))

@@ -232,3 +232,35 @@ def test_a_relaxed_difference_that_lost_a_piece_is_left_uncut(monkeypatch):
     monkeypatch.setattr(BaseGeometry, "difference", lambda self, other: box(0, 0, 1, 1))
     assert relaxed._less(region, cut).equals(region)
     assert sound._less(region, cut).equals(box(0, 0, 1, 1))
+
+
+def test_a_formation_that_is_not_viable_leaves_its_options_no_centre():
+    """A Reform's option whose files make no viable formation has empty regions (relaxed and
+    sound), and the checker refuses it for that clause wherever its centre; every other
+    option keeps what the other rules leave (its region is not emptied by the formation)."""
+    from benchmarks.random_requests import random_requests
+
+    refused = kept = 0
+    for request in random_requests(30, 20261201):
+        if request.manoeuvre != "reform":
+            continue
+        s, unit = request.scenario, request.scenario.unit(request.unit)
+        frame = Frame(unit.pose.centre, unit.pose.facing_deg)
+        opts, reach = options_for(s, unit, "reform", Lattice(degree=45.0))
+        outer = CentreRegions(s, unit, "reform", outer=True)
+        inner = CentreRegions(s, unit, "reform", outer=False)
+        plain = CentreRegions(s, unit, "reform", outer=True)
+        plain.clauses = [c for c in plain.clauses if c.id != "t9a.reform.viable_formation"]
+        rng = np.random.default_rng(len(opts))
+        for option in opts:
+            centre = rng.uniform(-0.5, 0.5, 2) * unit.mobility_in
+            move = family_for(s.profile, "reform").move(request.unit, frame, option,
+                                                        (float(centre[0]), float(centre[1])))
+            clauses = {v.clause for v in check_move(s, move).violations}
+            if "t9a.reform.viable_formation" in clauses:
+                refused += 1
+                assert outer.of(option).is_empty and inner.of(option).is_empty
+            else:
+                kept += 1
+                assert outer.of(option).equals(plain.of(option))
+    assert refused > 0 and kept > 0

@@ -10,11 +10,13 @@ that starts deeper than wide (after casualties, say) may Reform keeping its file
 from __future__ import annotations
 
 import numpy as np
+import shapely
 
-from constraints.core.clause import Clause, Masker, RuleExample, Stage
+from constraints.core.clause import Clause, Masker, RegionPart, RuleExample, Stage
 from constraints.core.verdict import ClauseResult, Violation
 from constraints.rank_and_file.formation import Formation
 from constraints.rank_and_file.poses import MaskSetting, ReformPoses
+from constraints.rank_and_file.regions import RegionQuery
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.context import EncodeContext
 from constraints.t9a.context import MoveContext
@@ -77,6 +79,13 @@ class ViableFormation(Clause):
         """Whether `unit` reformed to `files` files stands in a viable formation."""
         width = self.proper_rank_width(unit.height)
         return not formation_problem(unit.formation.reformed(files), width, unit.files)[0]
+
+    def region(self, query: RegionQuery) -> RegionPart | None:
+        """No end centre for a formation that is not viable (the files alone decide it), so
+        the search's regions, relaxed and sound, leave such an option nothing."""
+        if self.viable(query.setting.unit, query.option.files):
+            return None
+        return RegionPart(keep=[shapely.Polygon()])
 
     def masker(self, setting: MaskSetting) -> Masker:
         """Per formation (files) of the batch."""

@@ -132,6 +132,11 @@ class Clause(RuleClause[Ctx], Generic[Ctx, WayCtx]):
     # Whether `region` also gives sound regions (every point left passes the clause); a
     # clause may cut relaxations only, and leave the rest to the checker.
     sound_regions: ClassVar[bool] = True
+    # Whether its region, asked for a shape inside the unit's end rectangle, holds every end
+    # centre the clause lets the rectangle take (a shape inside a legal rectangle passes too,
+    # or the clause reads only the centre or the files): a Reform's run of facings is then
+    # bounded by one region of a shape every member holds (optimizer.search.option_groups).
+    monotone_in_shape: ClassVar[bool] = False
 
     def __init__(self, spec: ClauseSpec, profile: RulesProfile) -> None:
         self.params: dict[str, ParamValue] = {name: profile.param(key)

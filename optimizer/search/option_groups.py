@@ -17,9 +17,9 @@ Spacing and the table are monotone in the shape (a shape inside a legal end rect
 than the gap from every obstacle and on the table too), so a legal member's centre passes
 them for E: it lies in the region the relaxed regions (`CentreRegions(outer=True)`) give E.
 Valid Final Position is left out (an end corner of E is not an end corner of the unit), and
-the clauses without regions are, as in every relaxed region.  Leaving a clause out only
-grows the region, so a clause missing from MONOTONE (say, renamed) loosens the bound and
-never breaks it.
+the clauses without regions are, as in every relaxed region.  Only the clauses that say so
+(`Clause.monotone_in_shape`) cut the region: leaving a clause out only grows it, so a clause
+that does not say loosens the bound and never breaks it.
 """
 
 from __future__ import annotations
@@ -35,10 +35,6 @@ from constraints.sat.option import Option
 from optimizer.search.objectives import Goal
 from optimizer.search.regions import CentreRegions
 
-# Clauses whose region a shape inside the end rectangle passes whenever the rectangle does
-# (or that judge the files alone).
-MONOTONE = frozenset({"t9a.unit_spacing", "t9a.table_edge.end", "t9a.reform.viable_formation",
-                      "t9a.reform.centre_travel"})
 GROUP_SIZE = 64  # facings in a first group (then halved, best first)
 EMPTY_SIDE = 1e-6
 
@@ -85,7 +81,7 @@ class GroupRegions:
         assert goal.centre_only, goal.name
         self.goal = goal
         self.regions = CentreRegions(scenario, unit, manoeuvre, outer=True)
-        self.regions.clauses = [c for c in self.regions.clauses if c.id in MONOTONE]
+        self.regions.clauses = [c for c in self.regions.clauses if c.monotone_in_shape]
 
     def of(self, options: list[Option], members: tuple[int, ...]) -> shapely.Geometry:
         """The group's region (empty: no member has a legal end centre)."""

@@ -28,6 +28,7 @@ _LIGHT = field(unit(models=20, files=5, centre=(36.0, 20.0), light_troops=True))
 
 class CentreTravel(Clause):
     id = "t9a.reform.centre_travel"
+    monotone_in_shape = True  # it reads the centre alone
 
     examples = (
         RuleExample("up to half the Mobility: exactly 2\" at Mob 4", _BLOCK,

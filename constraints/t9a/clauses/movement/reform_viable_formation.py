@@ -43,6 +43,7 @@ def _troop(models: int, height: int) -> dict:
 
 class ViableFormation(Clause):
     id = "t9a.reform.viable_formation"
+    monotone_in_shape = True  # it reads the files alone
 
     examples = (
         RuleExample("no more ranks than files: 9 models 3 x 3 is fine", _troop(9, 1),

@@ -52,6 +52,7 @@ class _TableEdge(Clause):
 
 class TableEdgeEnd(_TableEdge):
     id = "t9a.table_edge.end"
+    monotone_in_shape = True  # a shape inside a rectangle on the table is on it too
     judges = Judges.END_POSE
 
     examples = (

@@ -110,6 +110,7 @@ def beside() -> dict:
 
 class UnitSpacing(SpacingClause):
     id = "t9a.unit_spacing"
+    monotone_in_shape = True  # a shape inside a rectangle clear of everything is clear too
     judges = Judges.END_POSE
 
     examples = (

@@ -153,7 +153,7 @@ def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
     family, ways_search, wheels = request.family, ways_of(request.family), request.max_wheels
     if not ways_search.models_ways(request):
         return None
-    candidate = ways_search.way_candidates(request, wheels, result.value, clock.deadline)
+    candidate = ways_search.way_candidates(request, wheels, _rank(request, result), clock.deadline)
     clock.expired()  # the candidates stop at the deadline: a cut is the clock's
     if candidate is not None:  # a legal way of two wheels, better than the answer so far
         result = _better(request, result, candidate[:2])

@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_random.py                 # 200 requests
     .venv/bin/python benchmarks/bench_random.py --count 500 --json out.json
+    .venv/bin/python benchmarks/bench_random.py --objective face_point --manoeuvre march
 
 The requests come from `random_requests.py` (seeded: walls, rocks, L/U shapes, friends and
 enemies; Advance, March, Reform; all five objectives; a fifth of them with a wall 0.2-0.9"
@@ -148,9 +149,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--objective", help="only requests of these objectives (comma list)")
+    parser.add_argument("--manoeuvre", help="only requests of these manoeuvres (comma list)")
     args = parser.parse_args(argv)
     rows = []
     for request in random_requests(args.count, args.seed)[args.start:]:
+        if not _wanted(request, args.objective, args.manoeuvre):
+            continue
         rows.append(run_one(request, args.time_limit))
         r = rows[-1]
         print(f"{r['label']:40s} {r['status']:10s} {r['elapsed_s']:6.2f}s "
@@ -158,6 +163,12 @@ def main(argv: list[str] | None = None) -> None:
     print(report(rows, args.time_limit))
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
+
+
+def _wanted(request: RandomRequest, objectives: str | None, manoeuvres: str | None) -> bool:
+    """Whether the request is of a wanted objective and manoeuvre (None: any)."""
+    return (objectives is None or request.objective.name in objectives.split(",")) and \
+        (manoeuvres is None or request.manoeuvre in manoeuvres.split(","))
 
 
 if __name__ == "__main__":

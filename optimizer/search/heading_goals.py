@@ -4,6 +4,7 @@ the unit's centre line, ahead of it)."""
 
 from __future__ import annotations
 
+import copy
 import math
 from typing import Any
 
@@ -12,13 +13,14 @@ import shapely
 
 from constraints.core.verdict import Verdict
 from constraints.geometry.frame import Frame
-from constraints.geometry.pieces import ReachPieces, sector_support
+from constraints.geometry.pieces import ReachPieces, facing_gap_deg, sector_support
 from constraints.geometry.plane import Point, angle_between_deg, unit_vector
 from constraints.sat.encoding import MoveEncoding
 from constraints.sat.option import Option
 from optimizer.search.objectives import BEHIND_PENALTY, Goal, option_rows, register_goal
 
 FAR_IN = 10_000.0  # "unbounded" for the clips' half-planes and strips
+AWAY_ROOM_DEG = 1e-6  # a piece is wholly away only this far past 90 deg (float headings)
 
 
 @register_goal
@@ -87,6 +89,31 @@ class FacePoint(Goal):
             option_rows(enc, offset, bounds)
         enc.sat_model.minimize(offset)
 
+    # Whether `piece_values` charges the penalty to pieces whose every facing is away: a
+    # bound on `ranked`, not on `exact` (`bounding` turns it off for an answer facing away).
+    penalise_away = True
+
+    def ranked(self, verdict: Verdict) -> float:
+        """The offset, and the penalty when the end facing turns away from the point."""
+        away = angle_between_deg(verdict.end_facing_deg, self._bearing_world()) > 90.0
+        return self.exact(verdict) + (self._penalty_in if away else 0.0)
+
+    def bounding(self, verdict: Verdict | None) -> Goal:
+        """Itself when the answer faces the point and its offset is below the penalty: every
+        pose facing away then ranks worse than it (offset + penalty), so pieces holding only
+        such poses may be charged the penalty (docs/techniques.md §9, "Facing away").  For an
+        answer facing away, the offset alone, as `exact` (a copy)."""
+        if verdict is not None and self.ranked(verdict) < self._penalty_in:
+            return self
+        plain = copy.copy(self)
+        plain.penalise_away = False
+        return plain
+
+    def _bearing_world(self) -> float:
+        """The point's bearing from the start centre, world degrees (as `_away` sees it)."""
+        point = self._point()
+        return self.frame.heading_deg - 90.0 + math.degrees(math.atan2(point[1], point[0]))
+
     def _point(self) -> Point:
         assert self.point is not None
         return self.point
@@ -117,20 +144,21 @@ class FacePoint(Goal):
 
     _penalty_in = BEHIND_PENALTY * 0.01  # ticks, in inches
 
-    def _penalty(self, option: Option) -> float:
+    def penalty(self, option: Option) -> float:
+        """What an end pose of the option's facing pays above its offset (inches)."""
         return self._penalty_in if self._away(option) else 0.0
 
     def values(self, option: Option, centres: np.ndarray) -> np.ndarray:
         fx, fy = unit_vector(option.frame_facing_deg)
         lateral = np.abs((np.asarray(self._point()) - centres) @ np.array([fy, -fx]))
-        return lateral + self._penalty(option)
+        return lateral + self.penalty(option)
 
     def bounds(self, options: list[Option], regions: list) -> np.ndarray:
         return lateral_gaps(options, regions, self._point()) + \
-            np.array([self._penalty(o) for o in options])
+            np.array([self.penalty(o) for o in options])
 
     def clip(self, option: Option, worst: float) -> shapely.Geometry:
-        width = worst - self._penalty(option)
+        width = worst - self.penalty(option)
         if width < 0:
             return shapely.Polygon()
         f = np.array(unit_vector(option.frame_facing_deg))
@@ -170,6 +198,9 @@ class FacePoint(Goal):
         gap = np.maximum(np.maximum(at - upper, lower - at), 0.0)
         far = np.hypot(*(point - centres.apex).T) + centres.radius + centres.grow
         value = np.maximum(gap - far * np.radians(centres.spread), 0.0)
+        if self.penalise_away:  # every facing of the piece more than 90 deg from the bearing
+            away = facing_gap_deg(centres, self._bearing_world()) > 90.0 + AWAY_ROOM_DEG
+            value = value + np.where(away, self._penalty_in, 0.0)
         return np.where(centres.empty, np.inf, value)
 
 

@@ -78,7 +78,7 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
     result = replace(result, proof=result.proof.within_family(
         {"max_wheels": 1, **_described(request)}, bound=result.bound)).proved(
         family_claim=claimed)
-    certificates: dict[float, Any] = {}
+    certificates: dict[Any, Any] = {}
     certified = _certified(request, result, clock, certificates)
     if certified.status == Status.OPTIMAL or result.status == Status.TIMEOUT or \
             request.family.holds_ways(request.max_wheels, request.lattice) or \
@@ -153,7 +153,7 @@ def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
     family, ways_search, wheels = request.family, ways_of(request.family), request.max_wheels
     if not ways_search.models_ways(request):
         return None
-    candidate = ways_search.way_candidates(request, wheels, result.value, clock.deadline)
+    candidate = ways_search.way_candidates(request, wheels, _rank(request, result), clock.deadline)
     clock.expired()  # the candidates stop at the deadline: a cut is the clock's
     if candidate is not None:  # a legal way of two wheels, better than the answer so far
         result = _better(request, result, candidate[:2])
@@ -165,7 +165,7 @@ def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
     screen = _TemplateScreen(request)
     skipped = 0
     for headings in templates:
-        if screen.hopeless(headings, result.value):
+        if screen.hopeless(headings, _rank(request, result)):
             skipped += 1
             continue
         template = ways_search.way_search(request, wheels, clock.deadline, [headings])
@@ -248,15 +248,15 @@ def _bounded(goal: Goal) -> bool:
 
 
 def _exact_bound(goal: Goal, option: Option, region: shapely.Geometry) -> float:
-    """The best `goal.exact` of any end pose of the option's facing and formation whose
+    """The best `goal.ranked` of any end pose of the option's facing and formation whose
     centre (start frame) lies in `region` can have, or better (lower when minimising)."""
     if region.is_empty:
         return -math.inf if goal.maximise else math.inf
     if isinstance(goal, Forward):
         return float(region.bounds[3])
-    if isinstance(goal, FacePoint):  # the point's least distance from the end centre line
+    if isinstance(goal, FacePoint):  # the least offset, and the penalty if facing away
         assert goal.point is not None
-        return float(lateral_gaps([option], [region], goal.point)[0])
+        return float(lateral_gaps([option], [region], goal.point)[0]) + goal.penalty(option)
     assert isinstance(goal, TargetDistance | FrontTargetDistance | TargetPose)
     assert goal.point is not None
     sx, sy = goal.shift(option)
@@ -293,10 +293,15 @@ def _better(request: SearchRequest, result: SearchResult,
     """The result with the found move instead, when it is better."""
     if found is None:
         return result
-    value = request.goal.exact(found[1])
-    if result.value is None or request.goal.better(value, result.value):
-        return replace(result, value=value, move=found[0], verdict=found[1])
+    goal, ranked = request.goal, _rank(request, result)
+    if ranked is None or goal.better(goal.ranked(found[1]), ranked):
+        return replace(result, value=goal.exact(found[1]), move=found[0], verdict=found[1])
     return result
+
+
+def _rank(request: SearchRequest, result: SearchResult) -> float | None:
+    """The answer's value as the search ranks answers (face_point: facing away last)."""
+    return result.value if result.verdict is None else request.goal.ranked(result.verdict)
 
 
 def _lattice_points(request: SearchRequest, clock: Clock) -> np.ndarray:
@@ -364,7 +369,7 @@ def _family_status(ways: Status, result: SearchResult) -> Status:
 
 
 def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
-               certificates: dict[float, Certificate] | None = None) -> SearchResult:
+               certificates: dict[Any, Certificate] | None = None) -> SearchResult:
     """The answer's status under the rules: OPTIMAL within the tolerance of the bound over
     every way, FEASIBLE with the bound otherwise; no answer: NOT_FOUND for an INFEASIBLE
     family, else as it was.  `certificates` (by value) keeps the ones made before: the same
@@ -373,15 +378,17 @@ def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
     assert relaxation is not None
     if result.value is None:  # its status follows from the family's claim
         return result
-    certificate = None if certificates is None else certificates.get(result.value)
+    goal = request.goal.bounding(result.verdict)  # face_point: ways facing away, if worse
+    key = (result.value, goal is request.goal)
+    certificate = None if certificates is None else certificates.get(key)
     if certificate is None or certificate.timed_out:
         # A relaxation may ask for more boxes than the default (a whfb7 move's has five
         # parameters per kind: constraints.whfb7.reach.MoveReach.max_boxes).
-        certificate = certify(request.goal, relaxation, result.value, request.tolerance,
+        certificate = certify(goal, relaxation, result.value, request.tolerance,
                               max_boxes=relaxation.max_boxes or MAX_BOXES,
                               deadline=clock.started + clock.limit_s)
         if certificates is not None:
-            certificates[result.value] = certificate
+            certificates[key] = certificate
     clock.fired |= certificate.timed_out
     result.stats.update({"certificate_boxes": certificate.boxes,
                          "certificate_closed": certificate.closed,

@@ -159,6 +159,16 @@ class Goal(ABC):
     def better(self, value: float, than: float) -> bool:
         return value > than if self.maximise else value < than
 
+    def ranked(self, verdict: Verdict) -> float:
+        """A judged end pose's value in the order the search keeps (`exact`, but for
+        face_point's penalty of facing away): which of two answers is better."""
+        return self.exact(verdict)
+
+    def bounding(self, verdict: Verdict | None) -> Goal:
+        """The goal whose `piece_values` bound every way that could beat this answer (the
+        certificate's: optimizer.search.more_wheels); itself but for face_point."""
+        return self
+
 
 GOALS: dict[str, type[Goal]] = {}
 

@@ -99,7 +99,10 @@ def tidied(request: SearchRequest, result: SearchResult) -> SearchResult:
         if not verdict.legal:
             continue
         value = request.goal.exact(verdict)
-        if request.goal.better(result.value, value) and abs(value - result.value) > SAME:
+        # (ranked: face_point's tidied move must not turn away from the point)
+        ranked = request.goal.ranked(verdict)
+        was = result.value if result.verdict is None else request.goal.ranked(result.verdict)
+        if request.goal.better(was, ranked) and abs(ranked - was) > SAME:
             continue
         if result.status == Status.OPTIMAL and result.bound is not None \
                 and result.tolerance is not None and abs(value - result.bound) > result.tolerance:

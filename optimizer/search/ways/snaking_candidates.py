@@ -68,8 +68,9 @@ def two_wheel_way(request: Any, value: float | None,
     finer = np.array([(pivot, t1 + d1, t2 + d2) for d1 in near for d2 in near
                       if 0.0 < abs(t1 + d1) <= window + 1e-9 and 0.0 < abs(t2 + d2) <= 90.0
                       and abs(t1 + d1 + t2 + d2) <= window + 1e-9]).reshape(-1, 3)
-    better = _best_way(request, finer, goal.exact(found[1]), deadline)
-    if better is not None and goal.better(goal.exact(better[1]), goal.exact(found[1])):
+    # (ranked: a face_point way facing away from the point comes last, as in the model)
+    better = _best_way(request, finer, goal.ranked(found[1]), deadline)
+    if better is not None and goal.better(goal.ranked(better[1]), goal.ranked(found[1])):
         better[2]["coarse"] = found[2]
         return better
     return found

@@ -116,8 +116,8 @@ class PrefixSearch:
 def _better_move(request: SearchRequest, move: Any, incumbent: Any) -> bool:
     """Whether the model's move beats the geometric answer (the checker's exact values)."""
     verdict = find_system(request.scenario.rules).check(request.scenario, move)
-    return bool(verdict.legal and request.goal.better(request.goal.exact(verdict),
-                                                      request.goal.exact(
+    return bool(verdict.legal and request.goal.better(request.goal.ranked(verdict),
+                                                      request.goal.ranked(
                                                           incumbent.checked.verdict)))
 
 

@@ -55,7 +55,8 @@ class ReachPieces:
         """The same pieces for end centres: shifted by `back`, grown by `back_grow`."""
         return ReachPieces(self.facing, self.spread, self.apex + self.back, self.radius,
                            self.arc_lo, self.arc_hi, self.grow + self.back_grow,
-                           np.zeros_like(self.back), np.zeros_like(self.back_grow))
+                           np.zeros_like(self.back), np.zeros_like(self.back_grow),
+                           self.hull_points, self.hull_eps, self.hull_grow)
 
 
 class Relaxation(Protocol):
@@ -127,7 +128,7 @@ def _hull_support(e: np.ndarray, pieces: ReachPieces) -> np.ndarray:
     return np.maximum(along.max(axis=1), eps.max(axis=1)) + pieces.hull_grow
 
 
-HULL_SEARCH = 24  # golden-section steps for the direction that separates a point from the set
+HULL_SEARCH = 16  # golden-section steps for the direction that separates a point from the set
 
 
 def _hull_gap(q: np.ndarray, angle: np.ndarray, pieces: ReachPieces) -> np.ndarray:
@@ -141,7 +142,13 @@ def _hull_gap(q: np.ndarray, angle: np.ndarray, pieces: ReachPieces) -> np.ndarr
         return (q * x).sum(axis=1) - _hull_support(x, pieces) - pieces.grow
 
     golden = (np.sqrt(5.0) - 1.0) / 2.0
-    lo, hi = angle - np.pi / 2, angle + np.pi / 2
+    # x's best angle is that of q - x* for x* the set's nearest point, |x*| at most the
+    # set's reach: within asin(reach / |q|) of q's angle when q is beyond reach.
+    reach = (np.hypot(*np.moveaxis(pieces.hull_points, -1, 0)) + pieces.hull_eps).max(axis=1) \
+        + pieces.hull_grow + pieces.grow
+    ratio = reach / np.maximum(np.hypot(q[:, 0], q[:, 1]), 1e-12)
+    half = np.where(ratio < 1.0, np.arcsin(np.minimum(ratio, 1.0)), np.pi / 2)
+    lo, hi = angle - half, angle + half
     a, b = hi - golden * (hi - lo), lo + golden * (hi - lo)
     ga, gb = gap_at(a), gap_at(b)
     best = np.maximum(np.maximum(ga, gb), gap_at(angle))

@@ -34,7 +34,7 @@ import math
 
 import numpy as np
 
-HULL_GRID = 24  # equal steps over the way's range of headings, besides Psi's kinks
+HULL_GRID = 16  # equal steps over the way's range of headings, besides Psi's kinks
 
 
 def _pos(x: np.ndarray) -> np.ndarray:
@@ -93,8 +93,11 @@ def hull_pieces(least, start: np.ndarray, mids: np.ndarray, halves: np.ndarray,
     p_hi = np.minimum.reduce([p + dp, np.zeros_like(p), h_hi])
     q_lo = np.maximum.reduce([q - dq, np.zeros_like(q), h_lo])
     r = least.r[:, 0]  # (n, 1): one R per box
-    # Psi's kinks: where an argument of m crosses 0 or a multiple of R.
-    mult = np.arange(1, max(1, math.ceil(4.0 * window / np.pi)) + 1)[None, :] * r[:, None]
+    # Psi's kinks: where an argument of m crosses 0 or a multiple k R of R.  Only kinks
+    # strictly inside the range [p_lo, q_hi] (of length at most 2 window) matter, and
+    # there k R < 2 window with R = 90 deg (a range under 90 deg is R itself: no k fits).
+    count = max(1, math.ceil(4.0 * window / np.pi - 1e-9) - 1)
+    mult = np.arange(1, count + 1)[None, :] * r[:, None]
     zero = np.zeros_like(h)[:, None]
     kinks = [zero, p_hi[:, None], q_lo[:, None], h_lo[:, None], h_hi[:, None],
              mult, -mult, p_hi[:, None] + mult, q_lo[:, None] - mult,

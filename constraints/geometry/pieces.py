@@ -12,9 +12,10 @@ over the pieces (optimizer.search.certify).  Piece k holds:
 - end centres: the front centres plus `back[k]` (the offset at `facing[k]`), grown by
   `back_grow[k]` (how far the offset turns within the spread);
 - optionally, a second convex set holding the same front centres (a relaxation may know more
-  than a sector): apex[k] + conv(0, hull_points[k, i]) grown by grow[k] + hull_grow[k],
-  each point's support raised by hull_eps[k, i] (an infinite margin: no such set).  The
-  measures below use both sets.
+  than a sector): apex[k] + conv(0 and the curves c_i from hull_points[k, i] to [k, i + 1])
+  grown by grow[k] + hull_grow[k], where each curve strays from its chord, in any direction
+  x, by at most hull_bend[k, i] s (1 - s) at the fraction s along it (an infinite
+  hull_grow: no such set).  The measures below use both sets.
 
 Empty pieces (no way in the box) have a negative radius.
 """
@@ -41,7 +42,7 @@ class ReachPieces:
     back: np.ndarray       # (n, 2) end centre less front centre at `facing`
     back_grow: np.ndarray  # (n,) how far that offset moves within the spread
     hull_points: np.ndarray | None = None  # (n, K, 2) relative to the apex
-    hull_eps: np.ndarray | None = None     # (n, K) each point's own margin
+    hull_bend: np.ndarray | None = None    # (n, K - 1) how far each curve strays
     hull_grow: np.ndarray | None = None    # (n,) the whole set's margin
 
     def __len__(self) -> int:
@@ -56,7 +57,7 @@ class ReachPieces:
         return ReachPieces(self.facing, self.spread, self.apex + self.back, self.radius,
                            self.arc_lo, self.arc_hi, self.grow + self.back_grow,
                            np.zeros_like(self.back), np.zeros_like(self.back_grow),
-                           self.hull_points, self.hull_eps, self.hull_grow)
+                           self.hull_points, self.hull_bend, self.hull_grow)
 
 
 class Relaxation(Protocol):
@@ -120,12 +121,25 @@ def sector_support(directions: np.ndarray, pieces: ReachPieces) -> np.ndarray:
 
 
 def _hull_support(e: np.ndarray, pieces: ReachPieces) -> np.ndarray:
-    """The hull set's support in unit directions e (n, 2), less the apex's and `grow`."""
-    assert pieces.hull_points is not None and pieces.hull_eps is not None
+    """The hull set's support in unit directions e (n, 2), less the apex's and `grow`: per
+    curve the largest A + D s + b s (1 - s) over s in [0, 1] (A, A + D its ends' and b its
+    bend), which is an end's unless |D| < b, then A + (D + b)^2 / 4b."""
+    assert pieces.hull_points is not None and pieces.hull_bend is not None
     assert pieces.hull_grow is not None
-    eps = pieces.hull_eps
-    along = np.einsum("nki,ni->nk", pieces.hull_points, e) + eps
-    return np.maximum(along.max(axis=1), eps.max(axis=1)) + pieces.hull_grow
+    along = np.einsum("nki,ni->nk", pieces.hull_points, e)
+    first, second, bend = along[:, :-1], along[:, 1:], pieces.hull_bend
+    rise = second - first
+    inner = first + (rise + bend) ** 2 / (4.0 * np.maximum(bend, 1e-300))
+    best = np.where(np.abs(rise) >= bend, np.maximum(first, second), inner)
+    return np.maximum(best.max(axis=1), 0.0) + pieces.hull_grow
+
+
+def hull_reach(pieces: ReachPieces) -> np.ndarray:
+    """How far the hull set strays from the apex, at most (inf: no hull set)."""
+    assert pieces.hull_points is not None and pieces.hull_bend is not None
+    assert pieces.hull_grow is not None
+    return np.hypot(*np.moveaxis(pieces.hull_points, -1, 0)).max(axis=1) + \
+        pieces.hull_bend.max(axis=1) / 4.0 + pieces.hull_grow
 
 
 HULL_SEARCH = 16  # golden-section steps for the direction that separates a point from the set
@@ -144,8 +158,7 @@ def _hull_gap(q: np.ndarray, angle: np.ndarray, pieces: ReachPieces) -> np.ndarr
     golden = (np.sqrt(5.0) - 1.0) / 2.0
     # x's best angle is that of q - x* for x* the set's nearest point, |x*| at most the
     # set's reach: within asin(reach / |q|) of q's angle when q is beyond reach.
-    reach = (np.hypot(*np.moveaxis(pieces.hull_points, -1, 0)) + pieces.hull_eps).max(axis=1) \
-        + pieces.hull_grow + pieces.grow
+    reach = hull_reach(pieces) + pieces.grow
     ratio = reach / np.maximum(np.hypot(q[:, 0], q[:, 1]), 1e-12)
     half = np.where(ratio < 1.0, np.arcsin(np.minimum(ratio, 1.0)), np.pi / 2)
     lo, hi = angle - half, angle + half

@@ -80,10 +80,10 @@ def hull_pieces(least, start: np.ndarray, mids: np.ndarray, halves: np.ndarray,
                 left: np.ndarray, corner_turns: np.ndarray, rho: float, width: float,
                 window: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For boxes of (h, p, q) on one side of h = 0 (their corner's apex, `_corner_apex`):
-    points P_i (n, K, 2, relative to the apex, world), margins e_i (n, K) and a margin g
-    (n,) such that every way's front centre in the box lies in apex + conv(0, P_i) grown
-    by g, with each P_i's own e_i added to its support: the support in a unit direction x
-    is at most g + max(max_i e_i, max_i (P_i . x + e_i)) (docs/techniques.md §9).
+    points P_i (n, K, 2, relative to the apex, world), bends b_i (n, K - 1) and a margin g
+    (n,) such that every way's front centre in the box lies in apex + conv(0 and curves from
+    P_i to P_(i+1), each within b_i s (1 - s) of its chord at the fraction s) grown by g
+    (constraints.geometry.pieces; docs/techniques.md §9).
 
     `left` is B - rho T(c) per box, `least` m_R with the box's R (shaped (n, 1)), `window` the heading
     window (radians: how many multiples of R fit the range)."""
@@ -107,16 +107,16 @@ def hull_pieces(least, start: np.ndarray, mids: np.ndarray, halves: np.ndarray,
                         q_hi[:, None]), axis=1)
     col = (lambda a: a[:, None])  # noqa: E731 - box values against every point
     psi = least_event_psi(least, t, t, col(h_lo), col(h_hi), col(p_hi), col(q_lo))
-    # Between kinks Psi is concave in t, so the radius bound left - W Psi (clipped at 0) is
-    # at most the chord of its values at the points: the curve r(t) u(t) strays from the
-    # segment P_i P_(i+1) by at most d^2/8 max|d2/dt2 (r u)| <= d^2/8 (r + 2 |r'|).
+    # Between kinks Psi is concave in t, so the radius bound left - W Psi, clipped at 0, is
+    # at most the chord r(t) of its clipped values at the points; the curve P(t) = r(t) u(t)
+    # strays from the segment P_i P_(i+1), in any direction, by at most (t - t_i) (t_(i+1)
+    # - t) / 2 max|P''|, and P'' = 2 r' left(t) - r u(t): the bend d^2/2 (r^2 + 4 r'^2)^0.5.
     radius = np.maximum(col(left) - width * psi, 0.0)
     points = radius[..., None] * _u(col(start) + t)
     step = np.diff(t, axis=1)
-    stray = step ** 2 / 8.0 * np.maximum(radius[:, 1:], radius[:, :-1]) + \
-        step * np.abs(np.diff(radius, axis=1)) / 4.0
-    eps = np.maximum(np.pad(stray, ((0, 0), (1, 0))), np.pad(stray, ((0, 0), (0, 1))))
+    bend = step / 2.0 * np.hypot(step * np.maximum(radius[:, 1:], radius[:, :-1]),
+                                 2.0 * np.diff(radius, axis=1))
     h_abs_least = np.where((h_lo <= 0) & (h_hi >= 0), 0.0,
                            np.minimum(np.abs(h_lo), np.abs(h_hi)))
     drift = rho * np.maximum(2 * (q_hi - p_lo) - h_abs_least - corner_turns, 0.0)
-    return points, eps, drift
+    return points, bend, drift

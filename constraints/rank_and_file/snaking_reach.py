@@ -49,7 +49,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from constraints.geometry.pieces import FULL, ReachPieces
+from constraints.geometry.pieces import FULL, ReachPieces, hull_reach
 from constraints.rank_and_file.snaking_hull import hull_pieces
 
 INITIAL_CELL = math.radians(15.0)  # the first boxes' width in every parameter
@@ -192,22 +192,22 @@ def _way_pieces(s: SnakingShape, start: np.ndarray, mids: np.ndarray,
     one_side = (h - dh >= 0.0) | (h + dh <= 0.0)
     # The hull of what the budget left buys at each heading (module snaking_hull): only
     # for boxes with their corner's apex; an infinite margin leaves the others a sector.
-    hull_points = np.zeros((len(h), 1, 2))
-    hull_eps = np.full((len(h), 1), np.inf)
-    hull_grow = np.zeros(len(h))
+    hull_points = np.zeros((len(h), 2, 2))
+    hull_bend = np.zeros((len(h), 1))
+    hull_grow = np.full(len(h), np.inf)
     if one_side.any():
         corner, corner_turns = _corner_apex(s, start[one_side], mids[one_side],
                                             halves[one_side])
         drift[one_side] = corner
         radius[one_side] = s.budget - s.rho * corner_turns - s.width * psi_least[one_side]
         grow[one_side] = 0.0
-        side_points, side_eps, hull_grow[one_side] = hull_pieces(
+        side_points, side_bend, hull_grow[one_side] = hull_pieces(
             _LeastPsi(r[one_side][:, None], s.psi), start[one_side], mids[one_side],
             halves[one_side], s.budget - s.rho * corner_turns, corner_turns, s.rho,
             s.width, s.window)
         hull_points = np.zeros((len(h),) + side_points.shape[1:])
-        hull_eps = np.full(hull_points.shape[:2], np.inf)
-        hull_points[one_side], hull_eps[one_side] = side_points, side_eps
+        hull_bend = np.zeros((len(h), side_bend.shape[1]))
+        hull_points[one_side], hull_bend[one_side] = side_points, side_bend
     # No point of the box keeps p <= min(0, h) and q >= max(0, h): no way at all.
     radius = np.where((p - dp > np.minimum(0.0, h + dh)) |
                       (q + dq < np.maximum(0.0, h - dh)), -1.0, radius)
@@ -219,7 +219,7 @@ def _way_pieces(s: SnakingShape, start: np.ndarray, mids: np.ndarray,
     ahead = np.stack([trig["h"][1], trig["h"][0]], axis=-1)
     return ReachPieces(
         np.degrees(facing), np.degrees(dh), front + drift, radius, arc_lo, arc_hi,
-        grow, -s.depth / 2.0 * ahead, s.depth / 2.0 * dh, hull_points, hull_eps, hull_grow)
+        grow, -s.depth / 2.0 * ahead, s.depth / 2.0 * dh, hull_points, hull_bend, hull_grow)
 
 
 def _corner_apex(s: SnakingShape, start: np.ndarray, mids: np.ndarray,
@@ -314,15 +314,12 @@ class AdvanceReach:
         # The hull set turns too: a point x of it moves by at most |x - centre| dphi, and
         # |x - apex| is at most its farthest point, margins included (`moved` holds the
         # apex's own share, through `grow`).
-        assert inner.hull_points is not None and inner.hull_eps is not None
-        assert inner.hull_grow is not None
-        reach = (np.hypot(*np.moveaxis(inner.hull_points, -1, 0)) + inner.hull_eps).max(axis=1)
+        reach = hull_reach(inner)
         finite = np.isfinite(reach)
         hull_grow = np.where(finite, inner.hull_grow + (np.where(finite, reach, 0.0) +
-                                                        inner.hull_grow + inner.grow) * dphi,
-                             np.inf)
+                                                        inner.grow) * dphi, np.inf)
         return ReachPieces(
             inner.facing, inner.spread + np.degrees(dphi), inner.apex, inner.radius,
             arc_lo, arc_hi, inner.grow + moved, inner.back,
-            inner.back_grow + s.depth / 2.0 * dphi, inner.hull_points, inner.hull_eps,
+            inner.back_grow + s.depth / 2.0 * dphi, inner.hull_points, inner.hull_bend,
             hull_grow)

@@ -20,12 +20,16 @@ what it adds to the front centre lies in (B - rho T - W P) x conv(0, u(t) : Psi(
 inside H = conv(0, M(t) u(t) : p <= t <= q), M(t) = B - rho T - W Psi(t).
 
 Over a box of (h, p, q) with its corner c (module snaking_reach, `_corner_apex`) the front
-centre is F0 + V(c) + [V(way) - V(c)] + D, D in H(way); the bracket lies in rho L S (S the
-box's sector, L = T(way) - T(c) <= L_max) and M_way(t) <= M(c) - rho L - W (Psi_way(t) -
-Psi_least).  So for every sub-interval I of the arc, with Psi_I the least of Psi over I and
-the box, the generators of I lie in R_I x Sector(I), R_I = max(0, M(c) - W (Psi_I -
-Psi_least)) ... bounded below by the corner's M(c): what is stored is the sets' union hull,
-grown by rho L_max (the bracket) -- see `hull_pieces`.
+centre is F0 + V(c) + [V(way) - V(c)] + D, D in H(way); the bracket lies in rho L x the
+unit disc, L = T(way) - T(c) <= L_max = 2 (q_hi - p_lo) - |h|_least - T(c), and M_way(t) <=
+B - rho T(c) - W Psi_box(t), Psi_box(t) the checkpoint sums with every argument at its least
+over the box.  So the front lies in F0 + V(c) + conv(0, r(t) u(t) : p_lo <= t <= q_hi) grown
+by rho L_max, r(t) = max(0, B - rho T(c) - W Psi_box(t)).  Psi_box is concave in t between
+its kinks (m is concave between multiples of R, and every argument is linear in t there),
+so r is at most the chord of its values at points that include every kink; the curve
+r(t) u(t) strays from the chord P_i P_(i+1) by the bend of `hull_pieces`, in any direction.
+The piece (constraints.geometry.pieces) is the sector and this set together: an objective's
+bound over it is the tighter of the two.
 """
 
 from __future__ import annotations
@@ -85,8 +89,8 @@ def hull_pieces(least, start: np.ndarray, mids: np.ndarray, halves: np.ndarray,
     P_i to P_(i+1), each within b_i s (1 - s) of its chord at the fraction s) grown by g
     (constraints.geometry.pieces; docs/techniques.md §9).
 
-    `left` is B - rho T(c) per box, `least` m_R with the box's R (shaped (n, 1)), `window` the heading
-    window (radians: how many multiples of R fit the range)."""
+    `left` is B - rho T(c) per box, `least` m_R with the box's R (shaped (n, 1)),
+    `window` the heading window (radians: how many multiples of R fit the range)."""
     h, p, q = mids.T
     dh, dp, dq = halves.T
     p_lo, q_hi, h_lo, h_hi = p - dp, q + dq, h - dh, h + dh

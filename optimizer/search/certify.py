@@ -62,7 +62,7 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
     sign = -1.0 if goal.maximise else 1.0  # work in "lower is better" terms
     target = sign * value - tolerance
     mids, halves = relaxation.initial()
-    values = sign * goal.piece_values(relaxation.pieces(mids, halves))
+    values = _values(goal, relaxation, mids, halves, sign, target)
     best, judged, reached = np.inf, len(mids), np.inf
     while True:
         open_ = values < target
@@ -86,18 +86,34 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
         keep = np.ones(len(values), dtype=bool)
         keep[refine] = False
         new_mids, new_halves = _split(mids[refine], halves[refine], relaxation.weights)
-        new_values = sign * goal.piece_values(relaxation.pieces(new_mids, new_halves))
+        # Once a point beats the answer the certificate cannot close: plain pieces then.
+        new_values = _values(goal, relaxation, new_mids, new_halves, sign, target,
+                             tight=reached >= target)
         judged += len(new_mids)
         mids = np.concatenate([mids[keep], new_mids])
         halves = np.concatenate([halves[keep], new_halves])
         values = np.concatenate([values[keep], new_values])
 
 
+def _values(goal: Goal, relaxation: Relaxation, mids: np.ndarray, halves: np.ndarray,
+            sign: float, target: float, tight: bool = True) -> np.ndarray:
+    """Each box's bound (lower is better).  A relaxation with tighter, dearer pieces
+    (`pieces(..., hull=True)`, flagged `has_hull`) gives them, while `tight`, to the boxes
+    its plain pieces leave open: a tighter piece is never looser, so a box the plain one
+    settles stays settled."""
+    values = sign * goal.piece_values(relaxation.pieces(mids, halves))
+    open_ = values < target
+    if tight and getattr(relaxation, "has_hull", False) and open_.any():
+        pieces = relaxation.pieces(mids[open_], halves[open_], hull=True)  # type: ignore[call-arg]
+        values[open_] = sign * goal.piece_values(pieces)
+    return values
+
+
 def _point_value(goal: Goal, relaxation: Relaxation, mids: np.ndarray, sign: float) -> float:
     """The best value of the relaxation at these points (boxes of no width)."""
     if not len(mids):
         return np.inf
-    return float((sign * goal.piece_values(relaxation.pieces(mids, np.zeros_like(mids)))).min())
+    return float(_values(goal, relaxation, mids, np.zeros_like(mids), sign, np.inf).min())
 
 
 def _signed(sign: float, reached: float) -> float | None:

@@ -126,14 +126,14 @@ def test_ways_with_legs_inside_their_wheels_end_inside_every_box(seed):
     if advance:
         params = np.concatenate([[math.radians(pivot)], params])
     reach = AdvanceReach(shape) if advance else MarchReach(shape)
-    _holds(reach.pieces(params[None, :], np.zeros((1, len(params)))), u, way.end, rng,
+    _holds(reach.pieces(params[None, :], np.zeros((1, len(params))), hull=True), u, way.end, rng,
            (seed, "point"))
     mids, halves = reach.initial()
     holds = np.all(np.abs(mids - params) <= halves + 1e-12, axis=1)
     k = int(np.flatnonzero(holds)[0])
     box_mid, box_half = mids[k:k + 1], halves[k:k + 1]
     for depth in range(60):
-        _holds(reach.pieces(box_mid, box_half), u, way.end, rng, (seed, depth))
+        _holds(reach.pieces(box_mid, box_half, hull=True), u, way.end, rng, (seed, depth))
         if (box_half * reach.weights).max() < 1e-9:
             break
         low_high = _split(box_mid, box_half, reach.weights)
@@ -151,7 +151,7 @@ def test_a_leg_inside_a_wheel_pays_its_split():
     shape = SnakingShape(u.pose.centre, 90.0, u.width_in, u.depth_in, 8.0, 90.0)
     reach = MarchReach(shape)
     point = np.radians([[-90.0, -90.0, 0.0]])
-    pieces = reach.pieces(point, np.zeros_like(point))
+    pieces = reach.pieces(point, np.zeros_like(point), hull=True)
     left = pieces.radius[0]
     middle = pieces.apex[0] + left * np.array([math.cos(math.radians(45.0)),
                                                math.sin(math.radians(45.0))])

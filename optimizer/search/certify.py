@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Protocol, cast
 
 import numpy as np
 
-from constraints.geometry.pieces import Relaxation
+from constraints.geometry.pieces import ReachPieces, Relaxation
 from optimizer.search.objectives import Goal
 
 CERTIFY_TOLERANCE_IN = 0.01  # OPTIMAL: the answer within this of every legal way's value
@@ -95,6 +96,11 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
         values = np.concatenate([values[keep], new_values])
 
 
+class _WithHull(Protocol):
+    def pieces(self, mids: np.ndarray, halves: np.ndarray, hull: bool = False) -> ReachPieces:
+        ...
+
+
 def _values(goal: Goal, relaxation: Relaxation, mids: np.ndarray, halves: np.ndarray,
             sign: float, target: float, tight: bool = True) -> np.ndarray:
     """Each box's bound (lower is better).  A relaxation with tighter, dearer pieces
@@ -104,7 +110,7 @@ def _values(goal: Goal, relaxation: Relaxation, mids: np.ndarray, halves: np.nda
     values = sign * goal.piece_values(relaxation.pieces(mids, halves))
     open_ = values < target
     if tight and getattr(relaxation, "has_hull", False) and open_.any():
-        pieces = relaxation.pieces(mids[open_], halves[open_], hull=True)  # type: ignore[call-arg]
+        pieces = cast(_WithHull, relaxation).pieces(mids[open_], halves[open_], hull=True)
         values[open_] = sign * goal.piece_values(pieces)
     return values
 

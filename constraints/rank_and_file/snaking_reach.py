@@ -38,6 +38,10 @@ Over a box of parameters, a piece (constraints.geometry.pieces) holds every fron
 every point of the box: the radius is M's largest value there, the arc the union of the
 arcs, and the sector is grown by the box's half widths times Lipschitz constants of the
 apex.  Every clause but the budget and the window is left out: the relaxation only grows.
+Asked for (`pieces(..., hull=True)`), a piece also carries a second set, the hull of what the
+budget left buys at each heading once a leg there pays for splitting its run of wheels
+(constraints.rank_and_file.snaking_hull); the certificate asks where the sector leaves a box
+open.
 """
 
 from __future__ import annotations

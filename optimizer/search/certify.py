@@ -64,7 +64,7 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
     target = sign * value - tolerance
     mids, halves = relaxation.initial()
     values = _values(goal, relaxation, mids, halves, sign, target)
-    best, judged, reached = np.inf, len(mids), np.inf
+    best, judged, reached, plain = np.inf, len(mids), np.inf, np.inf
     while True:
         open_ = values < target
         if (~open_).any():
@@ -75,10 +75,13 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
                                reached=_signed(sign, reached))
         late = deadline is not None and time.perf_counter() > deadline
         refine = np.argsort(values, kind="stable")[:ROUND_BOXES]
-        reached = min(reached, _point_value(goal, relaxation, mids[refine[:POINT_BOXES]], sign))
+        points = mids[refine[:POINT_BOXES]]
+        reached = min(reached, _point_value(goal, relaxation, points, sign))
+        # What refining by plain pieces (below, once stuck) could prove at most.
+        plain = min(plain, _point_value(goal, relaxation, points, sign, tight=False))
         cap = max_boxes if reached >= target else min(max_boxes, STUCK_BOXES)
         # Cannot close, and within the tolerance of what any refinement could prove.
-        settled = reached < target and float(values.min()) >= reached - tolerance
+        settled = reached < target and float(values.min()) >= plain - tolerance
         refine = refine[(halves[refine] * relaxation.weights).max(axis=1) >= MIN_HALF]
         if late or settled or not len(refine) or judged + 2 * len(refine) > cap:
             best = min(best, float(values.min()))
@@ -115,11 +118,14 @@ def _values(goal: Goal, relaxation: Relaxation, mids: np.ndarray, halves: np.nda
     return values
 
 
-def _point_value(goal: Goal, relaxation: Relaxation, mids: np.ndarray, sign: float) -> float:
-    """The best value of the relaxation at these points (boxes of no width)."""
+def _point_value(goal: Goal, relaxation: Relaxation, mids: np.ndarray, sign: float,
+                 tight: bool = True) -> float:
+    """The best value of the relaxation at these points (boxes of no width; `tight`: with
+    the hull where the relaxation has one)."""
     if not len(mids):
         return np.inf
-    return float(_values(goal, relaxation, mids, np.zeros_like(mids), sign, np.inf).min())
+    return float(_values(goal, relaxation, mids, np.zeros_like(mids), sign, np.inf,
+                         tight).min())
 
 
 def _signed(sign: float, reached: float) -> float | None:

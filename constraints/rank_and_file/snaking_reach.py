@@ -38,6 +38,10 @@ Over a box of parameters, a piece (constraints.geometry.pieces) holds every fron
 every point of the box: the radius is M's largest value there, the arc the union of the
 arcs, and the sector is grown by the box's half widths times Lipschitz constants of the
 apex.  Every clause but the budget and the window is left out: the relaxation only grows.
+Asked for (`pieces(..., hull=True)`), a piece also carries a second set, the hull of what the
+budget left buys at each heading once a leg there pays for splitting its run of wheels
+(constraints.rank_and_file.snaking_hull); the certificate asks where the sector leaves a box
+open.
 """
 
 from __future__ import annotations
@@ -49,7 +53,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from constraints.geometry.pieces import FULL, ReachPieces
+from constraints.geometry.pieces import FULL, ReachPieces, hull_reach
+from constraints.rank_and_file.snaking_hull import hull_pieces
 
 INITIAL_CELL = math.radians(15.0)  # the first boxes' width in every parameter
 
@@ -151,7 +156,7 @@ class SnakingShape:
 
 
 def _way_pieces(s: SnakingShape, start: np.ndarray, mids: np.ndarray,
-                halves: np.ndarray) -> ReachPieces:
+                halves: np.ndarray, hull: bool = False) -> ReachPieces:
     """Pieces of boxes of (h, p, q) (radians) from start headings `start` (world radians, per
     box): the March's relaxation (module docstring).  A box on one side of h = 0 gets its
     corner's apex and no margin (`_corner_apex`); a box across h = 0 the middle's apex grown
@@ -189,12 +194,26 @@ def _way_pieces(s: SnakingShape, start: np.ndarray, mids: np.ndarray,
     radius = s.budget - s.rho * turns - s.width * psi_least
     grow = s.rho * (dh + 2 * dp + 2 * dq)
     one_side = (h - dh >= 0.0) | (h + dh <= 0.0)
+    # The hull of what the budget left buys at each heading (module snaking_hull): only
+    # for boxes with their corner's apex; an infinite margin leaves the others a sector.
+    hull_points = np.zeros((len(h), 2, 2))
+    hull_bend = np.zeros((len(h), 1))
+    hull_grow = np.full(len(h), np.inf)
+    hull = hull and bool(one_side.any())
     if one_side.any():
         corner, corner_turns = _corner_apex(s, start[one_side], mids[one_side],
                                             halves[one_side])
         drift[one_side] = corner
         radius[one_side] = s.budget - s.rho * corner_turns - s.width * psi_least[one_side]
         grow[one_side] = 0.0
+    if hull:
+        side_points, side_bend, hull_grow[one_side] = hull_pieces(
+            _LeastPsi(r[one_side][:, None], s.psi), start[one_side], mids[one_side],
+            halves[one_side], s.budget - s.rho * corner_turns, corner_turns, s.rho,
+            s.width, s.window)
+        hull_points = np.zeros((len(h),) + side_points.shape[1:])
+        hull_bend = np.zeros((len(h), side_bend.shape[1]))
+        hull_points[one_side], hull_bend[one_side] = side_points, side_bend
     # No point of the box keeps p <= min(0, h) and q >= max(0, h): no way at all.
     radius = np.where((p - dp > np.minimum(0.0, h + dh)) |
                       (q + dq < np.maximum(0.0, h - dh)), -1.0, radius)
@@ -206,7 +225,8 @@ def _way_pieces(s: SnakingShape, start: np.ndarray, mids: np.ndarray,
     ahead = np.stack([trig["h"][1], trig["h"][0]], axis=-1)
     return ReachPieces(
         np.degrees(facing), np.degrees(dh), front + drift, radius, arc_lo, arc_hi,
-        grow, -s.depth / 2.0 * ahead, s.depth / 2.0 * dh)
+        grow, -s.depth / 2.0 * ahead, s.depth / 2.0 * dh,
+        *((hull_points, hull_bend, hull_grow) if hull else (None, None, None)))
 
 
 def _corner_apex(s: SnakingShape, start: np.ndarray, mids: np.ndarray,
@@ -252,6 +272,7 @@ def _way_cells(window: float) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
 class MarchReach:
     """Boxes of (h, p, q) (radians, relative to the start facing)."""
 
+    has_hull: ClassVar[bool] = True  # pieces(..., hull=True): the hull set too
     max_boxes: ClassVar[int | None] = None  # a certificate judges the search's default
 
     def __init__(self, shape: SnakingShape) -> None:
@@ -263,14 +284,16 @@ class MarchReach:
     def initial(self) -> tuple[np.ndarray, np.ndarray]:
         return _grid(*_way_cells(self.shape.window))
 
-    def pieces(self, mids: np.ndarray, halves: np.ndarray) -> ReachPieces:
+    def pieces(self, mids: np.ndarray, halves: np.ndarray, hull: bool = False) -> ReachPieces:
+        """The pieces: sectors, and with `hull` the hull set too (tighter, dearer)."""
         start = np.full(len(mids), math.radians(self.shape.facing_deg))
-        return _way_pieces(self.shape, start, mids, halves)
+        return _way_pieces(self.shape, start, mids, halves, hull)
 
 
 class AdvanceReach:
     """Boxes of (phi, h, p, q): the Pivot, then the March's parameters from its heading."""
 
+    has_hull: ClassVar[bool] = True  # pieces(..., hull=True): the hull set too
     max_boxes: ClassVar[int | None] = None  # a certificate judges the search's default
 
     def __init__(self, shape: SnakingShape) -> None:
@@ -282,11 +305,12 @@ class AdvanceReach:
     def initial(self) -> tuple[np.ndarray, np.ndarray]:
         return _grid(_cells(-np.pi, np.pi), *_way_cells(self.shape.window))
 
-    def pieces(self, mids: np.ndarray, halves: np.ndarray) -> ReachPieces:
+    def pieces(self, mids: np.ndarray, halves: np.ndarray, hull: bool = False) -> ReachPieces:
+        """The pieces: sectors, and with `hull` the hull set too (tighter, dearer)."""
         s = self.shape
         dphi = halves[:, 0]
         start = math.radians(s.facing_deg) + mids[:, 0]
-        inner = _way_pieces(s, start, mids[:, 1:], halves[:, 1:])
+        inner = _way_pieces(s, start, mids[:, 1:], halves[:, 1:], hull)
         # Within the box the Pivot turns the whole piece about the centre by at most dphi:
         # its apex moves by at most |apex - centre| dphi, its sector turns (the arc widened
         # by dphi either side, where that keeps it convex; else grown by its radius x dphi,
@@ -298,7 +322,17 @@ class AdvanceReach:
         arc_lo = np.where(turn, inner.arc_lo - dphi, inner.arc_lo)
         arc_hi = np.where(turn, inner.arc_hi + dphi, inner.arc_hi)
         moved = moved + np.where(turn | full, 0.0, np.maximum(inner.radius, 0.0) * dphi)
+        # The hull set turns too: a point x of it moves by at most |x - centre| dphi, and
+        # |x - apex| is at most its farthest point, margins included (`moved` holds the
+        # apex's own share, through `grow`).
+        hull_grow = None
+        if inner.hull_points is not None:
+            reach = hull_reach(inner)
+            finite = np.isfinite(reach)
+            hull_grow = np.where(finite, inner.hull_grow + (np.where(finite, reach, 0.0) +
+                                                            inner.grow) * dphi, np.inf)
         return ReachPieces(
             inner.facing, inner.spread + np.degrees(dphi), inner.apex, inner.radius,
             arc_lo, arc_hi, inner.grow + moved, inner.back,
-            inner.back_grow + s.depth / 2.0 * dphi)
+            inner.back_grow + s.depth / 2.0 * dphi, inner.hull_points, inner.hull_bend,
+            hull_grow)

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Protocol, cast
 
 import numpy as np
 
-from constraints.geometry.pieces import Relaxation
+from constraints.geometry.pieces import ReachPieces, Relaxation
 from optimizer.search.objectives import Goal
 
 CERTIFY_TOLERANCE_IN = 0.01  # OPTIMAL: the answer within this of every legal way's value
@@ -62,8 +63,8 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
     sign = -1.0 if goal.maximise else 1.0  # work in "lower is better" terms
     target = sign * value - tolerance
     mids, halves = relaxation.initial()
-    values = sign * goal.piece_values(relaxation.pieces(mids, halves))
-    best, judged, reached = np.inf, len(mids), np.inf
+    values = _values(goal, relaxation, mids, halves, sign, target)
+    best, judged, reached, plain = np.inf, len(mids), np.inf, np.inf
     while True:
         open_ = values < target
         if (~open_).any():
@@ -74,10 +75,13 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
                                reached=_signed(sign, reached))
         late = deadline is not None and time.perf_counter() > deadline
         refine = np.argsort(values, kind="stable")[:ROUND_BOXES]
-        reached = min(reached, _point_value(goal, relaxation, mids[refine[:POINT_BOXES]], sign))
+        points = mids[refine[:POINT_BOXES]]
+        reached = min(reached, _point_value(goal, relaxation, points, sign))
+        # What refining by plain pieces (below, once stuck) could prove at most.
+        plain = min(plain, _point_value(goal, relaxation, points, sign, tight=False))
         cap = max_boxes if reached >= target else min(max_boxes, STUCK_BOXES)
         # Cannot close, and within the tolerance of what any refinement could prove.
-        settled = reached < target and float(values.min()) >= reached - tolerance
+        settled = reached < target and float(values.min()) >= plain - tolerance
         refine = refine[(halves[refine] * relaxation.weights).max(axis=1) >= MIN_HALF]
         if late or settled or not len(refine) or judged + 2 * len(refine) > cap:
             best = min(best, float(values.min()))
@@ -86,18 +90,42 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
         keep = np.ones(len(values), dtype=bool)
         keep[refine] = False
         new_mids, new_halves = _split(mids[refine], halves[refine], relaxation.weights)
-        new_values = sign * goal.piece_values(relaxation.pieces(new_mids, new_halves))
+        # Once a point beats the answer the certificate cannot close: plain pieces then.
+        new_values = _values(goal, relaxation, new_mids, new_halves, sign, target,
+                             tight=reached >= target)
         judged += len(new_mids)
         mids = np.concatenate([mids[keep], new_mids])
         halves = np.concatenate([halves[keep], new_halves])
         values = np.concatenate([values[keep], new_values])
 
 
-def _point_value(goal: Goal, relaxation: Relaxation, mids: np.ndarray, sign: float) -> float:
-    """The best value of the relaxation at these points (boxes of no width)."""
+class _WithHull(Protocol):
+    def pieces(self, mids: np.ndarray, halves: np.ndarray, hull: bool = False) -> ReachPieces:
+        ...
+
+
+def _values(goal: Goal, relaxation: Relaxation, mids: np.ndarray, halves: np.ndarray,
+            sign: float, target: float, tight: bool = True) -> np.ndarray:
+    """Each box's bound (lower is better).  A relaxation with tighter, dearer pieces
+    (`pieces(..., hull=True)`, flagged `has_hull`) gives them, while `tight`, to the boxes
+    its plain pieces leave open: a tighter piece is never looser, so a box the plain one
+    settles stays settled."""
+    values = sign * goal.piece_values(relaxation.pieces(mids, halves))
+    open_ = values < target
+    if tight and getattr(relaxation, "has_hull", False) and open_.any():
+        pieces = cast(_WithHull, relaxation).pieces(mids[open_], halves[open_], hull=True)
+        values[open_] = sign * goal.piece_values(pieces)
+    return values
+
+
+def _point_value(goal: Goal, relaxation: Relaxation, mids: np.ndarray, sign: float,
+                 tight: bool = True) -> float:
+    """The best value of the relaxation at these points (boxes of no width; `tight`: with
+    the hull where the relaxation has one)."""
     if not len(mids):
         return np.inf
-    return float((sign * goal.piece_values(relaxation.pieces(mids, np.zeros_like(mids)))).min())
+    return float(_values(goal, relaxation, mids, np.zeros_like(mids), sign, np.inf,
+                         tight).min())
 
 
 def _signed(sign: float, reached: float) -> float | None:

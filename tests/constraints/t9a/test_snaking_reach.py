@@ -89,7 +89,7 @@ def test_every_random_way_ends_inside_the_piece_of_its_box(seed):
     h = math.radians(end.facing_deg)
     front = np.asarray(end.centre) + u.depth_in / 2.0 * np.array([math.cos(h), math.sin(h)])
     for zero in (True, False, False):
-        pieces = reach.pieces(*_box(rng, params, zero))
+        pieces = reach.pieces(*_box(rng, params, zero), hull=True)
         assert not pieces.empty[0]
         assert sector_distance(front, pieces)[0] <= 1e-9
         assert sector_distance(np.asarray(end.centre), pieces.centres())[0] <= 1e-9
@@ -116,7 +116,7 @@ def test_warhammer_wheels_end_inside_too(seed, cost, psi):
     h = math.radians(end.facing_deg)
     front = np.asarray(end.centre) + u.depth_in / 2.0 * np.array([math.cos(h), math.sin(h)])
     for zero in (True, False):
-        pieces = MarchReach(shape).pieces(*_box(rng, params, zero))
+        pieces = MarchReach(shape).pieces(*_box(rng, params, zero), hull=True)
         assert not pieces.empty[0]
         assert sector_distance(front, pieces)[0] <= 1e-9
 
@@ -212,7 +212,7 @@ def test_a_certificate_that_cannot_close_stops_early_and_stays_sound(claimed):
 # -- the certificate's own boxes, and legal ways beside walls and friends ----------------------
 
 def _inside(reach, mids, halves, way, u, tag):
-    pieces = reach.pieces(mids, halves)
+    pieces = reach.pieces(mids, halves, hull=True)
     end = way.end
     h = math.radians(end.facing_deg)
     front = np.asarray(end.centre) + u.depth_in / 2.0 * np.array([math.cos(h), math.sin(h)])

@@ -78,6 +78,11 @@ class Relaxation(Protocol):
         """Per box, a piece holding the end poses of every way in it."""
         ...
 
+    def tighter_pieces(self, mids: np.ndarray, halves: np.ndarray) -> ReachPieces | None:
+        """Per box, a piece inside `pieces`' one, dearer to compute (a certificate asks it
+        for the boxes the plain pieces leave open); None where the relaxation has none."""
+        ...
+
 
 def _inside_arc(angle: np.ndarray, pieces: ReachPieces) -> np.ndarray:
     width = pieces.arc_hi - pieces.arc_lo

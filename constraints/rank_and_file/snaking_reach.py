@@ -272,7 +272,6 @@ def _way_cells(window: float) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
 class MarchReach:
     """Boxes of (h, p, q) (radians, relative to the start facing)."""
 
-    has_hull: ClassVar[bool] = True  # pieces(..., hull=True): the hull set too
     max_boxes: ClassVar[int | None] = None  # a certificate judges the search's default
 
     def __init__(self, shape: SnakingShape) -> None:
@@ -289,11 +288,14 @@ class MarchReach:
         start = np.full(len(mids), math.radians(self.shape.facing_deg))
         return _way_pieces(self.shape, start, mids, halves, hull)
 
+    def tighter_pieces(self, mids: np.ndarray, halves: np.ndarray) -> ReachPieces:
+        """The sectors with the hull set too (constraints.rank_and_file.snaking_hull)."""
+        return self.pieces(mids, halves, hull=True)
+
 
 class AdvanceReach:
     """Boxes of (phi, h, p, q): the Pivot, then the March's parameters from its heading."""
 
-    has_hull: ClassVar[bool] = True  # pieces(..., hull=True): the hull set too
     max_boxes: ClassVar[int | None] = None  # a certificate judges the search's default
 
     def __init__(self, shape: SnakingShape) -> None:
@@ -304,6 +306,10 @@ class AdvanceReach:
 
     def initial(self) -> tuple[np.ndarray, np.ndarray]:
         return _grid(_cells(-np.pi, np.pi), *_way_cells(self.shape.window))
+
+    def tighter_pieces(self, mids: np.ndarray, halves: np.ndarray) -> ReachPieces:
+        """The March's pieces with the hull set, turned by the Pivot."""
+        return self.pieces(mids, halves, hull=True)
 
     def pieces(self, mids: np.ndarray, halves: np.ndarray, hull: bool = False) -> ReachPieces:
         """The pieces: sectors, and with `hull` the hull set too (tighter, dearer)."""

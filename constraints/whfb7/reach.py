@@ -241,6 +241,10 @@ class MoveReach:
         return _grid(_cells(-w, w, cell), _cells(-w, w, cell), _cells(-w, 0.0, cell),
                      _cells(0.0, w, cell), _cells(0.0, left, left / FRACTIONS))
 
+    def tighter_pieces(self, mids: np.ndarray, halves: np.ndarray) -> None:
+        """None: a move's turns on the spot have no hull set."""
+        return None
+
     def pieces(self, mids: np.ndarray, halves: np.ndarray) -> ReachPieces:
         n = len(mids)
         out = {"facing": np.zeros(n), "spread": np.zeros(n), "apex": np.zeros((n, 2)),

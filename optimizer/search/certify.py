@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Protocol, cast
 
 import numpy as np
 
-from constraints.geometry.pieces import ReachPieces, Relaxation
+from constraints.geometry.pieces import Relaxation
 from optimizer.search.objectives import Goal
 
 CERTIFY_TOLERANCE_IN = 0.01  # OPTIMAL: the answer within this of every legal way's value
@@ -99,22 +98,17 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
         values = np.concatenate([values[keep], new_values])
 
 
-class _WithHull(Protocol):
-    def pieces(self, mids: np.ndarray, halves: np.ndarray, hull: bool = False) -> ReachPieces:
-        ...
-
-
 def _values(goal: Goal, relaxation: Relaxation, mids: np.ndarray, halves: np.ndarray,
             sign: float, target: float, tight: bool = True) -> np.ndarray:
     """Each box's bound (lower is better).  A relaxation with tighter, dearer pieces
-    (`pieces(..., hull=True)`, flagged `has_hull`) gives them, while `tight`, to the boxes
-    its plain pieces leave open: a tighter piece is never looser, so a box the plain one
-    settles stays settled."""
+    (`tighter_pieces`) gives them, while `tight`, to the boxes its plain pieces leave open: a
+    tighter piece is never looser, so a box the plain one settles stays settled."""
     values = sign * goal.piece_values(relaxation.pieces(mids, halves))
     open_ = values < target
-    if tight and getattr(relaxation, "has_hull", False) and open_.any():
-        pieces = cast(_WithHull, relaxation).pieces(mids[open_], halves[open_], hull=True)
-        values[open_] = sign * goal.piece_values(pieces)
+    tighter = relaxation.tighter_pieces(mids[open_], halves[open_]) \
+        if tight and open_.any() else None
+    if tighter is not None:
+        values[open_] = sign * goal.piece_values(tighter)
     return values
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from constraints.geometry.pieces import Relaxation
+from optimizer.search.end_cut import EndCut, cut_values
 from optimizer.search.objectives import Goal
 
 CERTIFY_TOLERANCE_IN = 0.01  # OPTIMAL: the answer within this of every legal way's value
@@ -52,9 +53,10 @@ class Certificate:
 
 def certify(goal: Goal, relaxation: Relaxation, value: float,
             tolerance: float = CERTIFY_TOLERANCE_IN, max_boxes: int = MAX_BOXES,
-            deadline: float | None = None) -> Certificate:
+            deadline: float | None = None, cut: EndCut | None = None) -> Certificate:
     """The bound over every way, refined until it is within `tolerance` of `value` (an
     answer's objective), `max_boxes` are judged or the `deadline` (time.perf_counter) passes.
+    `cut` (optimizer.search.end_cut) settles the boxes whose legal ends cannot beat it.
 
     Boxes are refined lowest bound first, at most ROUND_BOXES a round, so that a certificate
     cut short still has the highest bound its work could give: the least over every box not
@@ -62,7 +64,7 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
     sign = -1.0 if goal.maximise else 1.0  # work in "lower is better" terms
     target = sign * value - tolerance
     mids, halves = relaxation.initial()
-    values = sign * goal.piece_values(relaxation.pieces(mids, halves))
+    values = _values(goal, relaxation, mids, halves, sign, cut)
     best, judged, reached = np.inf, len(mids), np.inf
     while True:
         open_ = values < target
@@ -74,7 +76,8 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
                                reached=_signed(sign, reached))
         late = deadline is not None and time.perf_counter() > deadline
         refine = np.argsort(values, kind="stable")[:ROUND_BOXES]
-        reached = min(reached, _point_value(goal, relaxation, mids[refine[:POINT_BOXES]], sign))
+        reached = min(reached, _point_value(goal, relaxation, mids[refine[:POINT_BOXES]], sign,
+                                                cut))
         cap = max_boxes if reached >= target else min(max_boxes, STUCK_BOXES)
         # Cannot close, and within the tolerance of what any refinement could prove.
         settled = reached < target and float(values.min()) >= reached - tolerance
@@ -86,18 +89,27 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
         keep = np.ones(len(values), dtype=bool)
         keep[refine] = False
         new_mids, new_halves = _split(mids[refine], halves[refine], relaxation.weights)
-        new_values = sign * goal.piece_values(relaxation.pieces(new_mids, new_halves))
+        new_values = _values(goal, relaxation, new_mids, new_halves, sign, cut)
         judged += len(new_mids)
         mids = np.concatenate([mids[keep], new_mids])
         halves = np.concatenate([halves[keep], new_halves])
         values = np.concatenate([values[keep], new_values])
 
 
-def _point_value(goal: Goal, relaxation: Relaxation, mids: np.ndarray, sign: float) -> float:
-    """The best value of the relaxation at these points (boxes of no width)."""
+def _values(goal: Goal, relaxation: Relaxation, mids: np.ndarray, halves: np.ndarray,
+            sign: float, cut: EndCut | None) -> np.ndarray:
+    """Per box, its bound in "lower is better" terms, less what the cut settles."""
+    pieces = relaxation.pieces(mids, halves)
+    return cut_values(cut, pieces, sign * goal.piece_values(pieces))
+
+
+def _point_value(goal: Goal, relaxation: Relaxation, mids: np.ndarray, sign: float,
+                 cut: EndCut | None = None) -> float:
+    """The best value of the relaxation (less the cut) at these points (boxes of no
+    width)."""
     if not len(mids):
         return np.inf
-    return float((sign * goal.piece_values(relaxation.pieces(mids, np.zeros_like(mids)))).min())
+    return float(_values(goal, relaxation, mids, np.zeros_like(mids), sign, cut).min())
 
 
 def _signed(sign: float, reached: float) -> float | None:

@@ -42,6 +42,7 @@ from constraints.sat.context import SearchTimeout
 from constraints.sat.option import Option
 from optimizer.search.certify import MAX_BOXES, Certificate, certify
 from optimizer.search.clock import Clock
+from optimizer.search.end_cut import end_cut
 from optimizer.search.distance_goals import FrontTargetDistance, TargetDistance, TargetPose
 from optimizer.search.heading_goals import FacePoint, Forward, lateral_gaps
 from optimizer.search.model import recheck, solver_for
@@ -379,7 +380,9 @@ def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
         # parameters per kind: constraints.whfb7.reach.MoveReach.max_boxes).
         certificate = certify(request.goal, relaxation, result.value, request.tolerance,
                               max_boxes=relaxation.max_boxes or MAX_BOXES,
-                              deadline=clock.started + clock.limit_s)
+                              deadline=clock.started + clock.limit_s,
+                              cut=end_cut(request.scenario, request.unit, request.manoeuvre,
+                                          request.goal, result.value, request.tolerance))
         if certificates is not None:
             certificates[result.value] = certificate
     clock.fired |= certificate.timed_out

@@ -47,7 +47,8 @@ from optimizer.search.regions import CentreRegions
 CELL_DEG = 0.0625       # the finest cell of end facings
 MAX_LEVEL = 7          # cells up to CELL_DEG x 2^MAX_LEVEL = 8 deg wide
 MAX_SPREAD_DEG = CELL_DEG * 2 ** MAX_LEVEL  # boxes with wider facing ranges are not cut
-MAX_CELLS = 1000       # regions made per certificate, at most
+MAX_CELLS = 400        # regions made per certificate, at most
+MAX_TESTS = 60_000     # boxes tested per certificate, at most
 ARC_SEGMENTS = 8       # chords of a sector's arc (circumscribed)
 CLIP_SEGS = 16         # quarter-circle segments of a clip disc (circumscribed)
 FAR_IN = 10_000.0
@@ -66,6 +67,8 @@ class EndCut:
         self._regions: CentreRegions | None = None  # made when a box first asks
         self.cells: dict[tuple[int, int], shapely.Geometry | None] = {}
         self.made = 0  # regions made (at most MAX_CELLS)
+        self.tested = 0  # boxes tested (at most MAX_TESTS)
+        self.bounds: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
     def settled(self, pieces: ReachPieces) -> np.ndarray:
         """Per piece (front-centre pieces, world terms), whether no legal end pose in it can
@@ -81,21 +84,28 @@ class EndCut:
         first = np.floor((pieces.facing - pieces.spread) / size).astype(np.int64)
         last = np.floor((pieces.facing + pieces.spread) / size).astype(np.int64)
         rows = np.flatnonzero(eligible)
+        rows = rows[:max(MAX_TESTS - self.tested, 0)]  # the work cap: counted, not timed
         if not len(rows):
             return out
+        self.tested += len(rows)
         sectors = _sector_polygons(centres, rows, self.frame)
+        grow = centres.grow[rows] + ROOM_IN
+        lo, hi = _sector_bounds(sectors, grow)
         clear = np.ones(len(rows), dtype=bool)
-        for cell_end in (first, last):
-            keys = list(zip(level[rows].astype(int), cell_end[rows], strict=True))
-            for key in sorted(set(keys)):
-                members = np.array([k == key for k in keys])
-                g = self._cell(key)
+        for cell_end in (first[rows], last[rows]):
+            keys = np.stack([level[rows].astype(np.int64), cell_end], axis=1)
+            cells, which = np.unique(keys, axis=0, return_inverse=True)
+            for n, (lev, k) in enumerate(cells):
+                members = np.flatnonzero((which.ravel() == n) & clear)
+                g = self._cell((int(lev), int(k)))
                 if g is None:  # not made (the cap): nothing is cut
                     clear[members] = False
-                elif not g.is_empty:
-                    near = shapely.dwithin(g, sectors[members],
-                                           centres.grow[rows][members] + ROOM_IN)
-                    clear[np.flatnonzero(members)[near]] = False
+                elif len(members) and not g.is_empty:
+                    g_lo, g_hi = self.bounds[(int(lev), int(k))]
+                    boxes = np.all((lo[members] <= g_hi) & (hi[members] >= g_lo), axis=1)
+                    members = members[boxes]
+                    near = shapely.dwithin(g, sectors[members], grow[members])
+                    clear[members[near]] = False
         out[rows] = clear
         return out
 
@@ -116,8 +126,9 @@ class EndCut:
             level, k = key
             size = CELL_DEG * 2.0 ** level
             g = self._better(k * size, (k + 1) * size)
-            if g is not None:
-                shapely.prepare(g)
+            shapely.prepare(g)
+            bounds = np.asarray(g.bounds) if not g.is_empty else np.zeros(4)
+            self.bounds[key] = (bounds[:2], bounds[2:])
             self.cells[key] = g
         return self.cells[key]
 
@@ -180,7 +191,8 @@ def end_cut(scenario: Scenario, unit: Unit, manoeuvre: str, goal: Goal,
 
 def _sector_polygons(pieces: ReachPieces, rows: np.ndarray, frame: Frame) -> np.ndarray:
     """Per row, a convex polygon (frame terms) holding the piece's sector before its margin:
-    the apex and the arc's circumscribed chords (a full disc's polygon for an arc past pi)."""
+    the apex and the arc's circumscribed chords (for an arc past pi, the full disc's
+    polygon)."""
     apex, radius = pieces.apex[rows], np.maximum(pieces.radius[rows], 0.0)
     lo, hi = pieces.arc_lo[rows], pieces.arc_hi[rows]
     full = (hi - lo) > math.pi
@@ -191,9 +203,17 @@ def _sector_polygons(pieces: ReachPieces, rows: np.ndarray, frame: Frame) -> np.
     angles = lo[:, None] + step[:, None] * np.arange(ARC_SEGMENTS + 1)[None]
     arc = apex[:, None, :] + far[:, None, None] * np.stack([np.cos(angles),
                                                             np.sin(angles)], axis=-1)
-    points = np.concatenate([apex[:, None, :], arc], axis=1)
+    # A full disc's ring is its chords alone (the apex, its centre, lies inside them).
+    first = np.where(full[:, None], arc[:, 0, :], apex)
+    points = np.concatenate([first[:, None, :], arc], axis=1)
     framed = frame.point_array(points.reshape(-1, 2)).reshape(points.shape)
-    return shapely.convex_hull(shapely.multipoints(framed))
+    return shapely.polygons(framed)
+
+
+def _sector_bounds(sectors: np.ndarray, grow: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each polygon's bounding box grown by its margin (low and high corners)."""
+    bounds = shapely.bounds(sectors)
+    return bounds[:, :2] - grow[:, None], bounds[:, 2:] + grow[:, None]
 
 
 def cut_values(cut: EndCut | None, pieces: ReachPieces, values: np.ndarray) -> np.ndarray:

@@ -42,8 +42,8 @@ from constraints.sat.context import SearchTimeout
 from constraints.sat.option import Option
 from optimizer.search.certify import MAX_BOXES, Certificate, certify
 from optimizer.search.clock import Clock
-from optimizer.search.end_cut import end_cut
 from optimizer.search.distance_goals import FrontTargetDistance, TargetDistance, TargetPose
+from optimizer.search.end_cut import end_cut
 from optimizer.search.heading_goals import FacePoint, Forward, lateral_gaps
 from optimizer.search.model import recheck, solver_for
 from optimizer.search.objectives import Goal

@@ -30,6 +30,7 @@ counted, the same on any machine.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import replace
 
 import numpy as np
@@ -55,6 +56,7 @@ ARC_SEGMENTS = 8       # chords of a sector's arc (circumscribed)
 CLIP_SEGS = 16         # quarter-circle segments of a clip disc (circumscribed)
 FAR_IN = 10_000.0
 CELL_KEY = 1 << 32      # a cell's key: level x CELL_KEY + its number + CELL_KEY / 2
+CHUNK = 4_096          # boxes tested between looks at the deadline
 ROOM_IN = 1e-9         # float room: a box is settled only this clear of G
 
 
@@ -63,8 +65,11 @@ class EndCut:
     unit's end-position rules (the module docstring)."""
 
     def __init__(self, scenario: Scenario, unit: Unit, manoeuvre: str, goal: Goal,
-                 target: float) -> None:
+                 target: float, deadline: float | None = None) -> None:
         self.goal, self.target = goal, target  # target: signed ("lower is better") terms
+        # Past the deadline (time.perf_counter) nothing more is cut: the certificate, late
+        # too, says so (timed_out); before it the work is counted, the same on any machine.
+        self.deadline = deadline
         self.scenario, self.unit, self.manoeuvre = scenario, unit, manoeuvre
         self.frame = Frame(unit.pose.centre, unit.pose.facing_deg)
         self._regions: CentreRegions | None = None  # made when a box first asks
@@ -87,10 +92,19 @@ class EndCut:
         size = CELL_DEG * 2.0 ** level
         first = np.floor((pieces.facing - pieces.spread) / size).astype(np.int64)
         last = np.floor((pieces.facing + pieces.spread) / size).astype(np.int64)
-        rows = np.flatnonzero(eligible)
-        rows = rows[:self._tests_left()]  # the work cap: counted, not timed
-        if not len(rows):
-            return out
+        candidates = np.flatnonzero(eligible)
+        for chunk in np.array_split(candidates, max(1, -(-len(candidates) // CHUNK))):
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                break
+            rows = chunk[:self._tests_left()]  # the work cap: counted, not timed
+            if len(rows):
+                out[rows] = self._clear(centres, rows, level, first, last)
+        return out
+
+    def _clear(self, centres: ReachPieces, rows: np.ndarray, level: np.ndarray,
+               first: np.ndarray, last: np.ndarray) -> np.ndarray:
+        """Per row, whether its sector stays farther than its margin from G of every cell
+        its facings touch."""
         self.tested += len(rows)
         sectors = _sector_polygons(centres, rows, self.frame)
         grow = centres.grow[rows] + ROOM_IN
@@ -114,9 +128,8 @@ class EndCut:
                     members = members[boxes]
                     near = shapely.dwithin(g, sectors[members], grow[members])
                     clear[members[near]] = False
-        out[rows] = clear
         self.settles += int(clear.sum())
-        return out
+        return clear
 
     def _tests_left(self) -> int:
         """Boxes the cut may still test: none past MAX_TESTS, nor once PROBE_TESTS have
@@ -195,14 +208,14 @@ class EndCut:
 CUT_GOALS = ("target_distance", "front_target_distance", "target_pose", "forward")
 
 
-def end_cut(scenario: Scenario, unit: Unit, manoeuvre: str, goal: Goal,
-            value: float, tolerance: float) -> EndCut | None:
+def end_cut(scenario: Scenario, unit: Unit, manoeuvre: str, goal: Goal, value: float,
+            tolerance: float, deadline: float | None = None) -> EndCut | None:
     """The cut of a certificate against the answer `value` (None: the goal is not cut)."""
     if goal.name not in CUT_GOALS or not any(
             c.monotone_in_shape for c in scenario.profile.clauses(manoeuvre)):
         return None
     sign = -1.0 if goal.maximise else 1.0
-    return EndCut(scenario, unit, manoeuvre, goal, sign * value - tolerance)
+    return EndCut(scenario, unit, manoeuvre, goal, sign * value - tolerance, deadline)
 
 
 def _sector_polygons(pieces: ReachPieces, rows: np.ndarray, frame: Frame) -> np.ndarray:

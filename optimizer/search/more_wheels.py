@@ -378,11 +378,12 @@ def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
     if certificate is None or certificate.timed_out:
         # A relaxation may ask for more boxes than the default (a whfb7 move's has five
         # parameters per kind: constraints.whfb7.reach.MoveReach.max_boxes).
+        deadline = clock.started + clock.limit_s
         certificate = certify(request.goal, relaxation, result.value, request.tolerance,
-                              max_boxes=relaxation.max_boxes or MAX_BOXES,
-                              deadline=clock.started + clock.limit_s,
+                              max_boxes=relaxation.max_boxes or MAX_BOXES, deadline=deadline,
                               cut=end_cut(request.scenario, request.unit, request.manoeuvre,
-                                          request.goal, result.value, request.tolerance))
+                                          request.goal, result.value, request.tolerance,
+                                          deadline))
         if certificates is not None:
             certificates[result.value] = certificate
     clock.fired |= certificate.timed_out

@@ -89,7 +89,9 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
         keep = np.ones(len(values), dtype=bool)
         keep[refine] = False
         new_mids, new_halves = _split(mids[refine], halves[refine], relaxation.weights)
-        new_values = _values(goal, relaxation, new_mids, new_halves, sign, cut)
+        # Once a point beats the answer (after the cut) no refinement closes: cut no more.
+        new_values = _values(goal, relaxation, new_mids, new_halves, sign,
+                             cut if reached >= target else None)
         judged += len(new_mids)
         mids = np.concatenate([mids[keep], new_mids])
         halves = np.concatenate([halves[keep], new_halves])

@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import replace
+from functools import cached_property
 
 import numpy as np
 import shapely
@@ -83,7 +84,7 @@ class EndCut:
         """Per piece (front-centre pieces, world terms), whether no legal end pose in it can
         beat the target (True: its bound may be raised to the target)."""
         out = np.zeros(len(pieces), dtype=bool)
-        if not len(pieces):
+        if not len(pieces) or not self.cuts_anything:
             return out
         centres = pieces.centres()
         width = 2.0 * pieces.spread
@@ -137,6 +138,21 @@ class EndCut:
         if self.tested >= PROBE_TESTS and self.settles * PROBE_SHARE < self.tested:
             return 0
         return max(MAX_TESTS - self.tested, 0)
+
+    @cached_property
+    def cuts_anything(self) -> bool:
+        """Whether the clauses cut anything from where the goal could beat the target, for
+        the square of side 2 r that holds every end rectangle (the half-diagonal r): every
+        cell's rectangle E lies in it, so a cell's G holds what is left of that square's
+        region; when nothing is cut from it, every G is the whole clip, which the pieces'
+        own bounds already judge, and no box is tested (an open field: no cost)."""
+        clip = self._clip(0.0, 360.0)
+        if clip.is_empty:
+            return True  # nothing beats the target: every box is settled
+        side = math.hypot(self.unit.width_in, self.unit.depth_in)
+        square = replace(self._option(self.unit.pose.facing_deg), width_in=side, depth_in=side)
+        left = self.regions.within(square, clip)
+        return bool(clip.area - left.area > 1e-9 * max(clip.area, 1.0))
 
     @property
     def regions(self) -> CentreRegions:

@@ -22,9 +22,11 @@ target itself, and it is settled.  Goals whose better set is not a region of end
 
 Cells are fixed (CELL_DEG x 2^level, world facings), so a box uses the smallest level whose
 cells are at least its facing range wide (at most two cells), and each cell's G is made once.
-Regions cost milliseconds, so at most MAX_CELLS are made per certificate, in the order boxes
-ask for them, and only boxes whose facings span at most MAX_SPREAD_DEG are cut: the work is
-counted, the same on any machine.
+Regions cost milliseconds, so at most MAX_CELLS are made and MAX_TESTS boxes tested per
+certificate, in the order boxes ask (after PROBE_TESTS, only while one box in PROBE_SHARE is
+settled), only boxes whose facings span at most MAX_SPREAD_DEG are cut, and none where the
+clauses cut nothing of the clip (`cuts_anything`): the work is counted, the same on any
+machine until the deadline, past which nothing more is cut.
 """
 
 from __future__ import annotations

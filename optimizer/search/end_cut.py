@@ -52,7 +52,7 @@ CELL_DEG = 0.0625       # the finest cell of end facings
 MAX_LEVEL = 7          # cells up to CELL_DEG x 2^MAX_LEVEL = 8 deg wide
 MAX_SPREAD_DEG = CELL_DEG * 2 ** MAX_LEVEL  # boxes with wider facing ranges are not cut
 MAX_CELLS = 400        # regions made per certificate, at most
-MAX_TESTS = 30_000     # boxes tested per certificate, at most
+MAX_TESTS = 25_000     # boxes tested per certificate, at most
 PROBE_TESTS = 4_000    # ... and after this many, only while they settle
 PROBE_SHARE = 50       # at least one box in 50
 ARC_SEGMENTS = 8       # chords of a sector's arc (circumscribed)
@@ -97,7 +97,7 @@ class EndCut:
         last = np.floor((pieces.facing + pieces.spread) / size).astype(np.int64)
         candidates = np.flatnonzero(eligible)
         for chunk in np.array_split(candidates, max(1, -(-len(candidates) // CHUNK))):
-            if self.deadline is not None and time.perf_counter() > self.deadline:
+            if self._late():
                 break
             rows = chunk[:self._tests_left()]  # the work cap: counted, not timed
             if len(rows):
@@ -134,6 +134,9 @@ class EndCut:
         self.settles += int(clear.sum())
         return clear
 
+    def _late(self) -> bool:
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
     def _tests_left(self) -> int:
         """Boxes the cut may still test: none past MAX_TESTS, nor once PROBE_TESTS have
         settled less than one in PROBE_SHARE (it is not what holds this certificate)."""
@@ -167,7 +170,7 @@ class EndCut:
     def _cell(self, key: tuple[int, int]) -> shapely.Geometry | None:
         """G of a cell of end facings (frame centres), made once; None past the cap."""
         if key not in self.cells:
-            if self.made >= MAX_CELLS:
+            if self.made >= MAX_CELLS or self._late():
                 return None
             self.made += 1
             level, k = key

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from constraints.geometry.pieces import Relaxation
+from optimizer.search.end_cut import EndCut, cut_values
 from optimizer.search.objectives import Goal
 
 CERTIFY_TOLERANCE_IN = 0.01  # OPTIMAL: the answer within this of every legal way's value
@@ -52,9 +53,10 @@ class Certificate:
 
 def certify(goal: Goal, relaxation: Relaxation, value: float,
             tolerance: float = CERTIFY_TOLERANCE_IN, max_boxes: int = MAX_BOXES,
-            deadline: float | None = None) -> Certificate:
+            deadline: float | None = None, cut: EndCut | None = None) -> Certificate:
     """The bound over every way, refined until it is within `tolerance` of `value` (an
     answer's objective), `max_boxes` are judged or the `deadline` (time.perf_counter) passes.
+    `cut` (optimizer.search.end_cut) settles the boxes whose legal ends cannot beat it.
 
     Boxes are refined lowest bound first, at most ROUND_BOXES a round, so that a certificate
     cut short still has the highest bound its work could give: the least over every box not
@@ -62,7 +64,7 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
     sign = -1.0 if goal.maximise else 1.0  # work in "lower is better" terms
     target = sign * value - tolerance
     mids, halves = relaxation.initial()
-    values = _values(goal, relaxation, mids, halves, sign, target)
+    values = _values(goal, relaxation, mids, halves, sign, target, cut=cut)
     best, judged, reached, plain = np.inf, len(mids), np.inf, np.inf
     while True:
         open_ = values < target
@@ -75,8 +77,8 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
         late = deadline is not None and time.perf_counter() > deadline
         refine = np.argsort(values, kind="stable")[:ROUND_BOXES]
         points = mids[refine[:POINT_BOXES]]
-        reached = min(reached, _point_value(goal, relaxation, points, sign))
-        # What refining by plain pieces (below, once stuck) could prove at most.
+        reached = min(reached, _point_value(goal, relaxation, points, sign, cut=cut))
+        # What refining by plain pieces, uncut (below, once stuck), could prove at most.
         plain = min(plain, _point_value(goal, relaxation, points, sign, tight=False))
         cap = max_boxes if reached >= target else min(max_boxes, STUCK_BOXES)
         # Cannot close, and within the tolerance of what any refinement could prove.
@@ -89,9 +91,11 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
         keep = np.ones(len(values), dtype=bool)
         keep[refine] = False
         new_mids, new_halves = _split(mids[refine], halves[refine], relaxation.weights)
-        # Once a point beats the answer the certificate cannot close: plain pieces then.
+        # Once a point beats the answer (after the cut) the certificate cannot close: plain
+        # pieces then, and no cut.
+        stuck = reached < target
         new_values = _values(goal, relaxation, new_mids, new_halves, sign, target,
-                             tight=reached >= target)
+                             tight=not stuck, cut=None if stuck else cut)
         judged += len(new_mids)
         mids = np.concatenate([mids[keep], new_mids])
         halves = np.concatenate([halves[keep], new_halves])
@@ -99,27 +103,30 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
 
 
 def _values(goal: Goal, relaxation: Relaxation, mids: np.ndarray, halves: np.ndarray,
-            sign: float, target: float, tight: bool = True) -> np.ndarray:
-    """Each box's bound (lower is better).  A relaxation with tighter, dearer pieces
-    (`tighter_pieces`) gives them, while `tight`, to the boxes its plain pieces leave open: a
-    tighter piece is never looser, so a box the plain one settles stays settled."""
-    values = sign * goal.piece_values(relaxation.pieces(mids, halves))
+            sign: float, target: float, tight: bool = True,
+            cut: EndCut | None = None) -> np.ndarray:
+    """Each box's bound (lower is better), less what the cut settles.  A relaxation with
+    tighter, dearer pieces (`tighter_pieces`) gives them, while `tight`, to the boxes its
+    plain pieces leave open: a tighter piece is never looser, so a box the plain one settles
+    stays settled.  The cut reads the plain pieces (they hold the tighter ones)."""
+    pieces = relaxation.pieces(mids, halves)
+    values = sign * goal.piece_values(pieces)
     open_ = values < target
     tighter = relaxation.tighter_pieces(mids[open_], halves[open_]) \
         if tight and open_.any() else None
     if tighter is not None:
         values[open_] = sign * goal.piece_values(tighter)
-    return values
+    return cut_values(cut, pieces, values)
 
 
 def _point_value(goal: Goal, relaxation: Relaxation, mids: np.ndarray, sign: float,
-                 tight: bool = True) -> float:
+                 tight: bool = True, cut: EndCut | None = None) -> float:
     """The best value of the relaxation at these points (boxes of no width; `tight`: with
-    the hull where the relaxation has one)."""
+    the tighter pieces where the relaxation has them; less the cut)."""
     if not len(mids):
         return np.inf
     return float(_values(goal, relaxation, mids, np.zeros_like(mids), sign, np.inf,
-                         tight).min())
+                         tight, cut).min())
 
 
 def _signed(sign: float, reached: float) -> float | None:

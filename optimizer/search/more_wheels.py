@@ -25,29 +25,23 @@ the one-wheel answer does not already settle it.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
-import shapely
 from ortools.sat.python import cp_model
 
 from constraints.core.status import Status
 from constraints.core.verdict import Verdict
 from constraints.errors import EncodingMismatchError
-from constraints.geometry.plane import angle_between_deg
 from constraints.sat.context import SearchTimeout
-from constraints.sat.option import Option
 from optimizer.search.certify import MAX_BOXES, Certificate, certify
 from optimizer.search.clock import Clock
-from optimizer.search.distance_goals import FrontTargetDistance, TargetDistance, TargetPose
-from optimizer.search.heading_goals import FacePoint, Forward, lateral_gaps
+from optimizer.search.end_cut import end_cut
 from optimizer.search.model import recheck, solver_for
-from optimizer.search.objectives import Goal
 from optimizer.search.request import SearchRequest
 from optimizer.search.result import SearchResult
+from optimizer.search.template_screen import TemplateScreen
 from optimizer.search.ways import ways_of
 
 # The K-wheel models' share of the work budget (CP-SAT deterministic time), at most: per
@@ -137,7 +131,7 @@ def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
     """The family's candidate ways of two wheels first (exact geometry per heading sequence,
     judged by the checker: a better answer screens more templates out); then the ways
     through the relaxation's best lattice points (each a small model of its
-    headings, legs free; left out where `_TemplateScreen` says so); then the ways near the
+    headings, legs free; left out where `TemplateScreen` says so); then the ways near the
     templates and the answer (the whole model when there is neither), unless an answer is
     known and the one-wheel options held every one-wheel way (a March) or its wheel was
     `refined` on the degree (an Advance); None when the family will not model ways under
@@ -162,7 +156,7 @@ def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
     points = _lattice_points(request, clock) if ways_search.template_points \
         else np.zeros((0, 0))
     templates = ways_search.way_templates(request, wheels, points, TEMPLATES, TEMPLATE_SPREAD)
-    screen = _TemplateScreen(request)
+    screen = TemplateScreen(request)
     skipped = 0
     for headings in templates:
         if screen.hopeless(headings, _rank(request, result)):
@@ -211,60 +205,6 @@ def _refined(request: SearchRequest, result: SearchResult) -> SearchResult | Non
         return None
     better = _better(request, result, found)
     return replace(better, stats={**better.stats, "wheel_refined": True})
-
-
-class _TemplateScreen:
-    """Whether a template's model can be left out: no legal way follows its headings (its
-    wheels alone cost more than the budget), or none of its ways can beat the answer so
-    far.  Its end centres lie in a small convex region (the family's `way_template_reach`,
-    tested against the checker's `snake`); the end-position rules, as the relaxed regions
-    of the one-wheel pruning (optimizer.search.regions, outer: every legal end centre stays
-    in), cut it further, and the objective's exact value is bounded over what is left.  A
-    template left out could not have changed the answer."""
-
-    def __init__(self, request: SearchRequest) -> None:
-        self.request = request
-    def hopeless(self, headings: Sequence[int], value: float | None) -> bool:
-        request = self.request
-        reach = ways_of(request.family).way_template_reach(request, request.max_wheels, headings)
-        if reach is None:
-            return True  # no legal way follows it
-        end, hull = reach
-        if value is None or end is None or hull is None or not _bounded(request.goal):
-            return False
-        best = _exact_bound(request.goal, end, request.relaxed_regions.within(end, hull))
-        # A hair for the float geometry: left out only when it cannot beat the answer.
-        if request.goal.maximise:
-            return best <= value - SCREEN_ROOM
-        return best >= value + SCREEN_ROOM
-
-
-SCREEN_ROOM = 1e-6  # inches: the region's float error, far above it
-
-
-def _bounded(goal: Goal) -> bool:
-    """Whether `_exact_bound` knows the goal."""
-    return type(goal) in (TargetDistance, FrontTargetDistance, TargetPose, Forward, FacePoint)
-
-
-def _exact_bound(goal: Goal, option: Option, region: shapely.Geometry) -> float:
-    """The best `goal.ranked` of any end pose of the option's facing and formation whose
-    centre (start frame) lies in `region` can have, or better (lower when minimising)."""
-    if region.is_empty:
-        return -math.inf if goal.maximise else math.inf
-    if isinstance(goal, Forward):
-        return float(region.bounds[3])
-    if isinstance(goal, FacePoint):  # the least offset, and the penalty if facing away
-        assert goal.point is not None
-        return float(lateral_gaps([option], [region], goal.point)[0]) + goal.penalty(option)
-    assert isinstance(goal, TargetDistance | FrontTargetDistance | TargetPose)
-    assert goal.point is not None
-    sx, sy = goal.shift(option)
-    gap = float(shapely.distance(region, shapely.Point(goal.point[0] - sx, goal.point[1] - sy)))
-    if isinstance(goal, TargetPose):
-        assert goal.facing is not None
-        return math.hypot(gap, 0.1 * angle_between_deg(option.frame_facing_deg, goal.facing))
-    return gap
 
 
 def _solved(request: SearchRequest, ways: Any, clock: Clock,
@@ -384,9 +324,11 @@ def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
     if certificate is None or certificate.timed_out:
         # A relaxation may ask for more boxes than the default (a whfb7 move's has five
         # parameters per kind: constraints.whfb7.reach.MoveReach.max_boxes).
+        deadline = clock.started + clock.limit_s
         certificate = certify(goal, relaxation, result.value, request.tolerance,
-                              max_boxes=relaxation.max_boxes or MAX_BOXES,
-                              deadline=clock.started + clock.limit_s)
+                              max_boxes=relaxation.max_boxes or MAX_BOXES, deadline=deadline,
+                              cut=end_cut(request.scenario, request.unit, request.manoeuvre,
+                                          goal, result.value, request.tolerance, deadline))
         if certificates is not None:
             certificates[key] = certificate
     clock.fired |= certificate.timed_out

@@ -18,9 +18,9 @@ from constraints.t9a.moves import Move, forward, wheel
 from optimizer import Objective, best_move
 from optimizer.search.certify import certify
 from optimizer.search.model import solver_for
-from optimizer.search.more_wheels import _exact_bound, _TemplateScreen
 from optimizer.search.regions import CentreRegions
 from optimizer.search.request import SearchRequest
+from optimizer.search.template_screen import TemplateScreen, exact_bound
 from optimizer.search.ways import ways_of
 from tests.solver_support import random_scenario
 
@@ -67,7 +67,7 @@ def test_a_templates_bound_holds_every_legal_way_through_it(seed):
             assert cost > budget  # no legal way follows it
             continue
         end, hull = reach
-        bound = _exact_bound(goal, end, regions.within(end, hull))
+        bound = exact_bound(goal, end, regions.within(end, hull))
         for _ in range(15):
             legs = rng.dirichlet(np.ones(4)) * max(budget - cost, 0.0) * rng.uniform()
             steps = [forward(float(legs[0]))]
@@ -92,7 +92,7 @@ def test_the_screen_keeps_every_template_that_finds_a_better_way(seed):
     name = OBJECTIVES[seed % len(OBJECTIVES)]
     request = SearchRequest(s, "u", "march", _objective(name, np.asarray(u.pose.centre), rng),
                             max_wheels=3)
-    screen = _TemplateScreen(request)
+    screen = TemplateScreen(request)
     solver_found = 0
     for n in range(4):
         headings = _headings(rng, 60 if n % 2 else 25)

@@ -1,0 +1,286 @@
+"""The end-position cut of a certificate's pieces (docs/techniques.md §9, "The end-position
+cut").
+
+A certificate (optimizer.search.certify) bounds the objective over pieces that hold every end
+pose of every way in a box, and the pieces ignore the end-position rules: a box whose piece
+reaches the target through a rock or past the table's edge stays open.  Every legal move ends
+with its end rectangle R(h) passing the clauses that say they are monotone in the shape
+(`Clause.monotone_in_shape`: Unit Spacing with each piece's own limit, A20; the table edge).
+For a cell of end facings [c - d, c + d] the rectangle E, R(c) shrunk by r d (r the
+half-diagonal; optimizer.search.option_groups.shared_shape), lies in R(h) for every h of the
+cell, so every legal end centre of a facing in the cell passes those clauses for E: it lies in
+the relaxed region (`CentreRegions(outer=True)`, those clauses only) of E.
+
+The cut asks one question per box: can any legal end beat the answer by more than the
+tolerance?  Per cell, G is that region within the clip of end centres where the objective
+could beat the target (a disc round the target point, grown for the front's offset turning in
+the cell; a half-plane for `forward`; circumscribed: it holds every such centre).  A box whose
+facings lie in cells whose G all stay more than the piece's margin from its end-centre
+sector (a circumscribed polygon) has no legal end that beats the target: its bound is the
+target itself, and it is settled.  Goals whose better set is not a region of end centres
+(`face_point`) are not cut.
+
+Cells are fixed (CELL_DEG x 2^level, world facings), so a box uses the smallest level whose
+cells are at least its facing range wide (at most two cells), and each cell's G is made once.
+Regions cost milliseconds, so at most MAX_CELLS are made and MAX_TESTS boxes tested per
+certificate, in the order boxes ask (after PROBE_TESTS, only while one box in PROBE_SHARE is
+settled), only boxes whose facings span at most MAX_SPREAD_DEG are cut, and none where the
+clauses cut nothing of the clip (`cuts_anything`): the work is counted, the same on any
+machine until the deadline, past which nothing more is cut.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import replace
+from functools import cached_property
+
+import numpy as np
+import shapely
+
+from constraints.core.scenario import Scenario
+from constraints.geometry.frame import Frame
+from constraints.geometry.pieces import FULL, ReachPieces
+from constraints.rank_and_file.unit import Unit
+from constraints.sat.option import Option, front_offset
+from optimizer.search.objectives import Goal
+from optimizer.search.option_groups import shared_shape
+from optimizer.search.regions import CentreRegions
+
+CELL_DEG = 0.0625       # the finest cell of end facings
+MAX_LEVEL = 7          # cells up to CELL_DEG x 2^MAX_LEVEL = 8 deg wide
+MAX_SPREAD_DEG = CELL_DEG * 2 ** MAX_LEVEL  # boxes with wider facing ranges are not cut
+MAX_CELLS = 400        # regions made per certificate, at most
+MAX_TESTS = 25_000     # boxes tested per certificate, at most
+PROBE_TESTS = 4_000    # ... and after this many, only while they settle
+PROBE_SHARE = 50       # at least one box in 50
+ARC_SEGMENTS = 8       # chords of a sector's arc (circumscribed)
+CLIP_SEGS = 16         # quarter-circle segments of a clip disc (circumscribed)
+FAR_IN = 10_000.0
+CELL_KEY = 1 << 32      # a cell's key: level x CELL_KEY + its number + CELL_KEY / 2
+CHUNK = 4_096          # boxes tested between looks at the deadline
+ROOM_IN = 1e-9         # float room: a box is settled only this clear of G
+
+
+class EndCut:
+    """The end-position cut of one certificate: a goal, an answer's signed target and the
+    unit's end-position rules (the module docstring)."""
+
+    def __init__(self, scenario: Scenario, unit: Unit, manoeuvre: str, goal: Goal,
+                 target: float, deadline: float | None = None) -> None:
+        self.goal, self.target = goal, target  # target: signed ("lower is better") terms
+        # Past the deadline (time.perf_counter) nothing more is cut: the certificate, late
+        # too, says so (timed_out); before it the work is counted, the same on any machine.
+        self.deadline = deadline
+        self.scenario, self.unit, self.manoeuvre = scenario, unit, manoeuvre
+        self.frame = Frame(unit.pose.centre, unit.pose.facing_deg)
+        self._regions: CentreRegions | None = None  # made when a box first asks
+        self.cells: dict[tuple[int, int], shapely.Geometry | None] = {}
+        self.made = 0  # regions made (at most MAX_CELLS)
+        self.tested = 0  # boxes tested (at most MAX_TESTS)
+        self.settles = 0  # boxes settled
+        self.bounds: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+    def settled(self, pieces: ReachPieces) -> np.ndarray:
+        """Per piece (front-centre pieces, world terms), whether no legal end pose in it can
+        beat the target (True: its bound may be raised to the target)."""
+        out = np.zeros(len(pieces), dtype=bool)
+        if not len(pieces) or not self.cuts_anything:
+            return out
+        centres = pieces.centres()
+        width = 2.0 * pieces.spread
+        eligible = (width <= MAX_SPREAD_DEG) & ~pieces.empty
+        level = np.clip(np.ceil(np.log2(np.maximum(width, 1e-12) / CELL_DEG)), 0, MAX_LEVEL)
+        size = CELL_DEG * 2.0 ** level
+        first = np.floor((pieces.facing - pieces.spread) / size).astype(np.int64)
+        last = np.floor((pieces.facing + pieces.spread) / size).astype(np.int64)
+        candidates = np.flatnonzero(eligible)
+        for chunk in np.array_split(candidates, max(1, -(-len(candidates) // CHUNK))):
+            if self._late():
+                break
+            rows = chunk[:self._tests_left()]  # the work cap: counted, not timed
+            if len(rows):
+                out[rows] = self._clear(centres, rows, level, first, last)
+        return out
+
+    def _clear(self, centres: ReachPieces, rows: np.ndarray, level: np.ndarray,
+               first: np.ndarray, last: np.ndarray) -> np.ndarray:
+        """Per row, whether its sector stays farther than its margin from G of every cell
+        its facings touch."""
+        self.tested += len(rows)
+        sectors = _sector_polygons(centres, rows, self.frame)
+        grow = centres.grow[rows] + ROOM_IN
+        lo, hi = _sector_bounds(sectors, grow)
+        clear = np.ones(len(rows), dtype=bool)
+        for cell_end in (first[rows], last[rows]):
+            keys = level[rows].astype(np.int64) * CELL_KEY + (cell_end + CELL_KEY // 2)
+            order = np.argsort(keys, kind="stable")
+            cells, starts = np.unique(keys[order], return_index=True)
+            for key, group in zip(cells, np.split(order, starts[1:]), strict=True):
+                members = group[clear[group]]
+                if not len(members):
+                    continue
+                cell = (int(key // CELL_KEY), int(key % CELL_KEY) - CELL_KEY // 2)
+                g = self._cell(cell)
+                if g is None:  # not made (the cap): nothing is cut
+                    clear[members] = False
+                elif not g.is_empty:
+                    g_lo, g_hi = self.bounds[cell]
+                    boxes = np.all((lo[members] <= g_hi) & (hi[members] >= g_lo), axis=1)
+                    members = members[boxes]
+                    near = shapely.dwithin(g, sectors[members], grow[members])
+                    clear[members[near]] = False
+        self.settles += int(clear.sum())
+        return clear
+
+    def _late(self) -> bool:
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
+    def _tests_left(self) -> int:
+        """Boxes the cut may still test: none past MAX_TESTS, nor once PROBE_TESTS have
+        settled less than one in PROBE_SHARE (it is not what holds this certificate)."""
+        if self.tested >= PROBE_TESTS and self.settles * PROBE_SHARE < self.tested:
+            return 0
+        return max(MAX_TESTS - self.tested, 0)
+
+    @cached_property
+    def cuts_anything(self) -> bool:
+        """Whether the clauses cut anything from where the goal could beat the target, for
+        the square of side 2 r that holds every end rectangle (the half-diagonal r): every
+        cell's rectangle E lies in it, so a cell's G holds what is left of that square's
+        region; when nothing is cut from it, every G is the whole clip, which the pieces'
+        own bounds already judge, and no box is tested (an open field: no cost)."""
+        clip = self._clip(0.0, 360.0)
+        if clip.is_empty:
+            return True  # nothing beats the target: every box is settled
+        side = math.hypot(self.unit.width_in, self.unit.depth_in)
+        square = replace(self._option(self.unit.pose.facing_deg), width_in=side, depth_in=side)
+        left = self.regions.within(square, clip)
+        return bool(clip.area - left.area > 1e-9 * max(clip.area, 1.0))
+
+    @property
+    def regions(self) -> CentreRegions:
+        """The relaxed regions of the clauses monotone in the shape (the module docstring)."""
+        if self._regions is None:
+            self._regions = CentreRegions(self.scenario, self.unit, self.manoeuvre, outer=True)
+            self._regions.clauses = [c for c in self._regions.clauses if c.monotone_in_shape]
+        return self._regions
+
+    def _cell(self, key: tuple[int, int]) -> shapely.Geometry | None:
+        """G of a cell of end facings (frame centres), made once; None past the cap."""
+        if key not in self.cells:
+            if self.made >= MAX_CELLS or self._late():
+                return None
+            self.made += 1
+            level, k = key
+            size = CELL_DEG * 2.0 ** level
+            g = self._better(k * size, (k + 1) * size)
+            shapely.prepare(g)
+            bounds = np.asarray(g.bounds) if not g.is_empty else np.zeros(4)
+            self.bounds[key] = (bounds[:2], bounds[2:])
+            self.cells[key] = g
+        return self.cells[key]
+
+    def _better(self, low_deg: float, high_deg: float) -> shapely.Geometry:
+        """Frame end centres, of a facing in [low, high] (world degrees), that pass the
+        monotone clauses for the shrunk rectangle and where the goal could beat the
+        target."""
+        clip = self._clip(low_deg, high_deg)
+        if clip.is_empty:
+            return clip
+        options = [self._option(low_deg), self._option(high_deg)]
+        shape = shared_shape(options, (0, 1))
+        return self.regions.within(shape, clip)
+
+    def _option(self, facing_deg: float) -> Option:
+        unit = self.unit
+        return Option(0, facing_deg, 90.0 + facing_deg - self.frame.heading_deg, unit.files,
+                      unit.width_in, unit.depth_in)
+
+    def _clip(self, low_deg: float, high_deg: float) -> shapely.Geometry:
+        """Frame end centres where the goal could beat the target, facings in [low, high]
+        (circumscribed: it holds every such centre)."""
+        name, target = self.goal.name, self.target
+        half = math.radians(high_deg - low_deg) / 2.0
+        if name == "forward":  # maximised: the end centre's y beyond -target
+            return shapely.box(-FAR_IN, -target, FAR_IN, FAR_IN)
+        point = np.asarray(self.goal.point, dtype=float)
+        radius = target
+        if name == "target_pose":
+            facing = self.goal.objective.facing_deg
+            assert facing is not None
+            mid = (low_deg + high_deg) / 2.0
+            off = abs((mid - facing + 180.0) % 360.0 - 180.0)
+            turn = max(off - (high_deg - low_deg) / 2.0, 0.0)
+            left = target ** 2 - (0.1 * turn) ** 2
+            radius = math.sqrt(left) if left > 0 and target > 0 else -1.0
+        elif name == "front_target_distance":
+            # front = end + offset(h); the offset turns by at most D/2 x half in the cell
+            offset = np.asarray(front_offset(self._option((low_deg + high_deg) / 2.0)))
+            point = point - offset
+            radius = target + self.unit.depth_in / 2.0 * half
+        if radius <= 0:
+            return shapely.Polygon()
+        grown = radius / math.cos(math.pi / (4 * CLIP_SEGS)) + ROOM_IN
+        return shapely.Point(*point).buffer(grown, quad_segs=CLIP_SEGS)
+
+
+CUT_GOALS = ("target_distance", "front_target_distance", "target_pose", "forward")
+
+
+def end_cut(scenario: Scenario, unit: Unit, manoeuvre: str, goal: Goal, value: float,
+            tolerance: float, deadline: float | None = None) -> EndCut | None:
+    """The cut of a certificate against the answer `value` (None: the goal is not cut)."""
+    if goal.name not in CUT_GOALS or not any(
+            c.monotone_in_shape for c in scenario.profile.clauses(manoeuvre)):
+        return None
+    sign = -1.0 if goal.maximise else 1.0
+    return EndCut(scenario, unit, manoeuvre, goal, sign * value - tolerance, deadline)
+
+
+def _sector_polygons(pieces: ReachPieces, rows: np.ndarray, frame: Frame) -> np.ndarray:
+    """Per row, a convex polygon (frame terms) holding the piece's sector before its margin:
+    the apex and the arc's circumscribed chords (for an arc past pi, the full disc's
+    polygon)."""
+    apex, radius = pieces.apex[rows], np.maximum(pieces.radius[rows], 0.0)
+    lo, hi = pieces.arc_lo[rows], pieces.arc_hi[rows]
+    full = (hi - lo) > math.pi
+    lo = np.where(full, 0.0, lo)
+    hi = np.where(full, FULL, hi)
+    step = (hi - lo) / ARC_SEGMENTS
+    far = radius / np.cos(step / 2.0)
+    angles = lo[:, None] + step[:, None] * np.arange(ARC_SEGMENTS + 1)[None]
+    arc = apex[:, None, :] + far[:, None, None] * np.stack([np.cos(angles),
+                                                            np.sin(angles)], axis=-1)
+    # A full disc's ring is its chords alone (the apex, its centre, lies inside them).
+    first = np.where(full[:, None], arc[:, 0, :], apex)
+    points = np.concatenate([first[:, None, :], arc], axis=1)
+    framed = frame.point_array(points.reshape(-1, 2)).reshape(points.shape)
+    return shapely.polygons(framed)
+
+
+def _sector_bounds(sectors: np.ndarray, grow: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each polygon's bounding box grown by its margin (low and high corners)."""
+    bounds = shapely.bounds(sectors)
+    return bounds[:, :2] - grow[:, None], bounds[:, 2:] + grow[:, None]
+
+
+def cut_values(cut: EndCut | None, pieces: ReachPieces, values: np.ndarray) -> np.ndarray:
+    """`values` (signed) with the boxes the cut settles raised to its target."""
+    if cut is None:
+        return values
+    open_ = values < cut.target
+    if not open_.any():
+        return values
+    rows = np.flatnonzero(open_)
+    settled = cut.settled(_take(pieces, rows))
+    out = values.copy()
+    out[rows[settled]] = np.maximum(values[rows[settled]], cut.target)
+    return out
+
+
+def _take(pieces: ReachPieces, rows: np.ndarray) -> ReachPieces:
+    return replace(pieces, **{f: getattr(pieces, f)[rows] for f in
+                              ("facing", "spread", "apex", "radius", "arc_lo", "arc_hi",
+                               "grow", "back", "back_grow")})

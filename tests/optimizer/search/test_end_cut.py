@@ -1,0 +1,175 @@
+"""The end-position cut of a certificate's pieces (optimizer.search.end_cut): no box holding a
+legal way that beats the cut's target is ever settled, on random tables (walls, rocks, L and
+U shapes, friends and enemies, units that start close: A20) and beside a wall with a friend
+touching within the contact tolerance (A21), for random legal ways of up to four wheels and
+every box the certificate's splits hold them in; end to end, no legal way beats a bound the
+cut helped make; and the cut closes a certificate the pieces alone cannot."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchmarks.random_requests import random_requests
+from constraints.core.scenario_io import load_scenario, scenario_from_json
+from constraints.geometry.pieces import sector_distance
+from constraints.rank_and_file.snaking_reach import AdvanceReach, MarchReach
+from constraints.sat.lattice import Lattice
+from constraints.t9a.checker import check_move
+from constraints.t9a.examples import field
+from constraints.t9a.examples import unit as ex_unit
+from constraints.t9a.examples import wall as ex_wall
+from constraints.t9a.moves import Manoeuvre, Move, wheel
+from optimizer.search.certify import _split, certify
+from optimizer.search.end_cut import CUT_GOALS, EndCut, end_cut
+from optimizer.search.objectives import Objective
+from optimizer.search.request import SearchRequest
+from tests.constraints.t9a.test_snaking_reach import _close_scene, _random_way
+
+MOVES = [r for r in random_requests(80, 20261201) if r.manoeuvre != "reform"]
+SCENARIOS = Path(__file__).resolve().parents[3] / "benchmarks" / "scenarios"
+
+
+def _objective(rng: np.random.Generator, centre) -> Objective:
+    name = CUT_GOALS[int(rng.integers(len(CUT_GOALS)))]
+    if name == "forward":
+        return Objective(name)
+    point = (float(centre[0] + rng.uniform(-8, 8)), float(centre[1] + rng.uniform(-8, 8)))
+    return Objective(name, point, float(rng.uniform(0, 360)) if name == "target_pose" else None)
+
+
+def _legal_ways(rng: np.random.Generator, scn, unit_id: str, manoeuvre: str, wanted: int,
+                tries: int):
+    """Random ways of up to four wheels the checker passes: (move, verdict, parameters)."""
+    advance = manoeuvre == "advance"
+    found = []
+    for _ in range(tries):
+        if len(found) == wanted:
+            break
+        pivot = float(rng.choice([0.0, rng.uniform(-15.0, 15.0), rng.uniform(-180.0, 180.0)])) \
+            if advance else 0.0
+        steps, headings = _random_way(rng, float(rng.choice([30.0, 90.0])),
+                                      int(rng.integers(0, 5)))
+        if rng.uniform() < 0.2 and headings[-1] != 0.0 and abs(headings[-1]) <= 90.0:
+            steps += (wheel(-headings[-1]),)  # back to the start facing: h = 0 exactly
+            headings.append(0.0)
+        move = Move(unit_id, Manoeuvre(manoeuvre), steps, pivot_deg=pivot)
+        verdict = check_move(scn, move)
+        if not verdict.legal:
+            continue
+        params = np.radians([headings[-1], min(headings), max(headings)])
+        if advance:
+            params = np.concatenate([[math.radians(pivot)], params])
+        found.append((move, verdict, params))
+    return found
+
+
+def _never_settles_a_better_way(scn, unit_id: str, manoeuvre: str, rng, wanted: int,
+                                tries: int) -> int:
+    """For each legal way and a random objective: the cut against a target the way beats
+    (by 1e-6) settles no box that holds it, from the first grid down to tiny boxes."""
+    checked = 0
+    for move, verdict, params in _legal_ways(rng, scn, unit_id, manoeuvre, wanted, tries):
+        request = SearchRequest(scn, unit_id, manoeuvre,
+                                _objective(rng, scn.unit(unit_id).pose.centre), Lattice(),
+                                10.0, 1, 1.0, 0.01, 3)
+        goal, reach = request.goal, request.relaxation
+        assert isinstance(reach, AdvanceReach | MarchReach)
+        sign = -1.0 if goal.maximise else 1.0
+        cut = EndCut(scn, request.unit, manoeuvre, goal, sign * goal.exact(verdict) + 1e-6)
+        mids, halves = reach.initial()
+        holds = np.flatnonzero(np.all(np.abs(mids - params) <= halves + 1e-12, axis=1))
+        assert len(holds)
+        box_mid, box_half = mids[holds[:1]], halves[holds[:1]]
+        for depth in range(70):
+            for half in (box_half, np.zeros_like(box_half)):
+                mid = params[None, :] if not half.any() else box_mid
+                pieces = reach.pieces(mid, half)
+                assert sector_distance(np.asarray(verdict.end_centre),
+                                       pieces.centres())[0] <= 1e-9  # the relaxation holds it
+                assert not cut.settled(pieces)[0], (move, goal.name, depth, half)
+            if (box_half * reach.weights).max() < 1e-7:
+                break
+            low_high = _split(box_mid, box_half, reach.weights)
+            child = np.all(np.abs(low_high[0] - params) <= low_high[1] + 1e-12, axis=1)
+            pick = int(np.flatnonzero(child)[rng.integers(child.sum())])
+            box_mid, box_half = low_high[0][pick:pick + 1], low_high[1][pick:pick + 1]
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("k", range(len(MOVES)))
+def test_no_box_holding_a_better_legal_way_is_settled_on_random_tables(k):
+    request = MOVES[k]
+    rng = np.random.default_rng(9000 + k)
+    _never_settles_a_better_way(request.scenario, request.unit, request.manoeuvre, rng, 3, 60)
+
+
+def _close_scene_with_rocks(rng: np.random.Generator):
+    """tests/constraints/t9a/test_snaking_reach.py's close scene (spears at (36, 10) facing
+    +y, a wall 0.3-0.9" behind, a friend touching the right flank 0.0005" away) with three
+    rocks ahead."""
+    gap = float(rng.uniform(0.3, 0.9))
+    rocks = tuple(ex_wall(f"rock{n}", x, y, x + float(rng.uniform(1, 3)),
+                          y + float(rng.uniform(1, 2)))
+                  for n, (x, y) in enumerate(rng.uniform([28.0, 13.0], [44.0, 20.0], (3, 2))))
+    return scenario_from_json(field(
+        ex_unit(mobility=float(rng.uniform(3.0, 6.0))),
+        ex_unit("f", models=5, files=5, centre=(41.0005, 10.106)),
+        terrain=(ex_wall("wall", 30.0, 8.5 - gap, 42.0, 9.0 - gap),) + rocks))
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_no_box_holding_a_better_legal_way_is_settled_beside_a_wall_and_a_friend(seed):
+    """A unit 0.3-0.9" in front of a wall (A20), a friend touching its flank within the
+    contact tolerance (A21), rocks ahead."""
+    rng = np.random.default_rng(9500 + seed)
+    scn = _close_scene_with_rocks(rng)
+    manoeuvre = "advance" if seed % 2 == 0 else "march"
+    assert _never_settles_a_better_way(scn, "u", manoeuvre, rng, 4, 150) >= 2
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_no_legal_way_beats_a_bound_the_cut_made(seed):
+    """End to end: the certificate against an answer just worse than a legal way (by 0.02)
+    with the cut has a bound no better than the way's value."""
+    rng = np.random.default_rng(9800 + seed)
+    scn = _close_scene(rng)
+    manoeuvre = "advance" if seed % 2 == 0 else "march"
+    for move, verdict, _ in _legal_ways(rng, scn, "u", manoeuvre, 3, 120):
+        request = SearchRequest(scn, "u", manoeuvre, _objective(rng, (36.0, 10.0)), Lattice(),
+                                10.0, 1, 1.0, 0.01, 3)
+        goal = request.goal
+        value = goal.exact(verdict)
+        worse = value - 0.02 if goal.maximise else value + 0.02
+        cut = end_cut(scn, request.unit, manoeuvre, goal, worse, 0.01)
+        assert cut is not None
+        bound = certify(goal, request.relaxation, worse, max_boxes=20_000, cut=cut).bound
+        assert (bound >= value - 1e-9) if goal.maximise else (bound <= value + 1e-9), \
+            (move, goal.name, value, bound)
+
+
+def test_the_cut_closes_what_the_pieces_alone_cannot():
+    """rocks.json's band, Advance forward: its answer 4.8704 (bench_solve's rocks-advance);
+    the pieces alone leave boxes above it by more than the tolerance (a front through the
+    rocks), the cut settles them."""
+    scn = load_scenario(SCENARIOS / "rocks.json")
+    request = SearchRequest(scn, "band", "advance", Objective("forward"), Lattice(), 10.0, 1,
+                            1.0, 0.01, 3)
+    value = 4.870432
+    alone = certify(request.goal, request.relaxation, value)
+    assert not alone.closed and alone.bound > value + 0.01
+    cut = end_cut(scn, request.unit, "advance", request.goal, value, 0.01)
+    with_cut = certify(request.goal, request.relaxation, value, cut=cut)
+    assert with_cut.closed and with_cut.proves(value, 0.01)
+    assert cut is not None and cut.made > 0
+
+
+def test_face_point_is_not_cut():
+    scn = load_scenario(SCENARIOS / "rocks.json")
+    request = SearchRequest(scn, "band", "march", Objective("face_point", (30.0, 30.0)),
+                            Lattice(), 10.0, 1, 1.0, 0.01, 3)
+    assert end_cut(scn, request.unit, "march", request.goal, 1.0, 0.01) is None

@@ -35,10 +35,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import shapely
 from bench_args import choose
 from nudge_baselines import exhaustive
 from nudge_scenes import SCENES
+from scene_checks import check_placed
 
 import optimizer.nudge.least as least_module
 import optimizer.nudge.order as order_module
@@ -54,15 +54,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def validate(scenario: Scenario) -> None:
     """Units on the table, overlapping neither each other nor impassable terrain."""
-    shapes = [(u.id, u.boundary()) for u in scenario.units]
-    field = scenario.battlefield
-    table = shapely.box(0.0, 0.0, field.width_in, field.depth_in)
-    for k, (a, pa) in enumerate(shapes):
-        if pa.difference(table).area > 1e-9:
-            raise AssertionError(f"{a} is off the table")
-        for b, pb in shapes[k + 1:] + [(t.id, t.shape) for t in scenario.impassable()]:
-            if pa.intersection(pb).area > 1e-9:
-                raise AssertionError(f"{a} overlaps {b}")
+    check_placed(scenario)
 
 
 # -- one scene -------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import shapely
+from scene_checks import check_placed
 
 from constraints.core.scenario import Scenario
 from constraints.core.scenario_io import scenario_from_json
@@ -240,15 +240,7 @@ SCENES: dict[str, Scene] = {
 def validate(scenario: Scenario, reforming: tuple[str, ...]) -> None:
     """Units on the table, overlapping neither each other nor impassable terrain; every
     reforming unit Engaged on its Front only."""
-    shapes = [(u.id, u.boundary()) for u in scenario.units]
-    field_ = scenario.battlefield
-    table = shapely.box(0.0, 0.0, field_.width_in, field_.depth_in)
-    for k, (a, pa) in enumerate(shapes):
-        if pa.difference(table).area > 1e-9:
-            raise AssertionError(f"{a} is off the table")
-        for b, pb in shapes[k + 1:] + [(t.id, t.shape) for t in scenario.impassable()]:
-            if pa.intersection(pb).area > 1e-9:
-                raise AssertionError(f"{a} overlaps {b}")
+    check_placed(scenario)
     engaged = engagements(scenario.units)
     for uid in reforming:
         facings = set(engaged.get(uid, {}).values())

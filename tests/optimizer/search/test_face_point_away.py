@@ -18,11 +18,12 @@ from constraints.t9a.checker import check_move
 from constraints.t9a.examples import field
 from constraints.t9a.examples import unit as ex_unit
 from constraints.t9a.examples import wall as ex_wall
-from constraints.t9a.moves import Manoeuvre, Move, forward, wheel
+from constraints.t9a.moves import Manoeuvre, Move
 from optimizer.search.certify import certify
 from optimizer.search.heading_goals import FacePoint
 from optimizer.search.objectives import Objective
 from optimizer.search.request import SearchRequest
+from tests.constraints.t9a.test_snaking_reach import _random_way
 
 WAYS = 10  # legal ways per seed
 
@@ -40,17 +41,7 @@ def _scene(rng: np.random.Generator):
 def _way(rng: np.random.Generator) -> tuple[tuple, list[float]]:
     """Up to four wheels within 90 deg of the start heading, legs of up to 2"; the headings
     after each wheel (degrees from the start facing)."""
-    steps, heading, headings = [], 0.0, [0.0]
-    for _ in range(int(rng.integers(0, 5))):
-        if rng.uniform() < 0.6:
-            steps.append(forward(float(rng.uniform(0.0, 2.0))))
-        turn = float(rng.uniform(max(-90.0, -90.0 - heading), min(90.0, 90.0 - heading)))
-        steps.append(wheel(turn))
-        heading += turn
-        headings.append(heading)
-    if rng.uniform() < 0.7:
-        steps.append(forward(float(rng.uniform(0.0, 2.0))))
-    return tuple(steps), headings
+    return _random_way(rng, 90.0, int(rng.integers(0, 5)))
 
 
 def _legal_ways(seed: int):

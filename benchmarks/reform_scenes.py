@@ -9,8 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from scene_checks import check_placed
-
+from benchmarks.scene_checks import check_placed
 from constraints.core.scenario import Scenario
 from constraints.core.scenario_io import scenario_from_json
 from constraints.rank_and_file.combats import engagements

@@ -28,10 +28,10 @@ ZeroLegs = tuple[int, tuple[float, float], float, Any, Verdict]
 
 
 def zero_leg_answer(request: SearchRequest, options: list[Option]) -> ZeroLegs | None:
-    """The best legal way of the options with legs of 0 that turns (a Pivot or a wheel:
-    standing still is judged elsewhere): its option, end centre, value, move and verdict;
-    None when the mask passes none the checker confirms."""
-    turning = [o for o in options if o.wheel_deg != 0.0 or o.pivot_deg != 0.0]
+    """The best legal way of the options with legs of 0 (a Pivot and a wheel, or standing
+    still): its option, end centre, value, move and verdict; None when the mask passes none
+    the checker confirms."""
+    turning = list(options)
     if not turning or not request.family.answers_by_geometry:
         return None
     centres = np.array([o.wheel_shift for o in turning], dtype=float)

@@ -34,7 +34,6 @@ from constraints.sat.option import Option
 from optimizer.search.clock import PREFILTER_SHARE, Clock
 from optimizer.search.option_groups import GroupRegions, facing_runs, halves
 from optimizer.search.request import SearchRequest
-from optimizer.search.zero_legs import zero_leg_answer
 
 MAX_REGIONS = 400  # regions cut (relaxed and sound), at most
 MAX_CHECKS = 24    # moves judged by the checker, at most
@@ -151,9 +150,6 @@ def geometric_answer(request: SearchRequest, options: list[Option], bounds: np.n
                 value, best = spare.pop(k)
                 heapq.heappush(queue, (sign * value - credit, -SOUND, k, best))
     _left_in_runs(queue, learned, runs, sign)
-    found = zero_leg_answer(request, options) if learned.answer is None else None
-    if found is not None:  # a wheel clear of what blocks every leg (A20)
-        learned.answer = Checked(*found)
     return learned
 
 

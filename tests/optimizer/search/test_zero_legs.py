@@ -1,6 +1,6 @@
-"""Ways with legs of 0 as a starting answer (optimizer.search.zero_legs): a unit that starts
-close to a wall (A20) with no legal forward leg wheels clear of it instead of standing still;
-every answer the stage gives is legal by the checker and has no leg."""
+"""Ways with legs of 0 beside the model's answer (optimizer.search.zero_legs): a unit that
+starts close to a wall (A20) with no legal forward leg wheels clear of it instead of standing
+still; every answer the stage gives is legal by the checker and has no leg."""
 
 from __future__ import annotations
 

@@ -116,6 +116,30 @@ def least_psi(x: np.ndarray, r: np.ndarray, psi: Psi = psi_projected) -> np.ndar
     return np.where(r > 1e-9, value, 0.0)
 
 
+def net_psi(x: np.ndarray, r: np.ndarray, psi: Psi = psi_projected) -> np.ndarray:
+    """L_R(x) = floor(x / R) psi(R) + psi(x mod R): the least psi-sum of wheels of at most R
+    (R <= 90 deg) in either direction whose signed turns add up to exactly x >= 0.  Two
+    wheels of opposite signs, a >= b, cost at least their net: psi(a) + psi(b) >= psi(a -
+    b) (docs/techniques.md §9, "Runs of a known net turn"), so pairing them off leaves turns
+    of one sign adding up to x, whose concave psi-sum is least with all but one at R.  Not
+    monotone in x (psi falls past 60 deg): `m_R` is its least over every y >= x."""
+    safe = np.maximum(r, 1e-9)
+    whole = np.floor(x / safe)
+    return np.where(r > 1e-9, whole * psi(safe) + psi(x - whole * safe), 0.0)
+
+
+def least_net_psi(lo: np.ndarray, hi: np.ndarray, r: np.ndarray,
+                  psi: Psi = psi_projected) -> np.ndarray:
+    """The least of L_R(x) over x in [lo, hi] (0 <= lo <= hi): L_R is concave between the
+    multiples of R and continuous, so its least is at an end or at the first multiple k R
+    past lo (k psi(R), the least of them, psi(R) >= 0)."""
+    safe = np.maximum(r, 1e-9)
+    ends = np.minimum(net_psi(lo, r, psi), net_psi(hi, r, psi))
+    k = np.ceil(lo / safe)
+    inner = np.where(k * safe < hi, k * psi(safe), np.inf)
+    return np.where(r > 1e-9, np.minimum(ends, inner), 0.0)
+
+
 class _LeastPsi:
     """`least_psi(x, r, psi)` for many x with one r: psi(R) computed once (the same
     values, bit for bit)."""
@@ -182,15 +206,17 @@ def _way_pieces(s: SnakingShape, start: np.ndarray, mids: np.ndarray,
     span_least = np.maximum((q - dq) - (p + dp), 0.0)
     turns = np.maximum.reduce([2 * span_least - h_most, span_least, h_least])
     r = np.minimum((q + dq) - (p - dp), np.pi / 2)
-    least = _LeastPsi(r, s.psi)
 
-    def runs(*lengths: np.ndarray) -> np.ndarray:
-        return sum((least(np.maximum(x, 0.0)) for x in lengths), np.zeros_like(h))
+    def runs(*nets: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        return sum((least_net_psi(np.maximum(lo, 0.0), np.maximum(hi, 0.0), r, s.psi)
+                    for lo, hi in nets), np.zeros_like(h))
 
     # p reached first: right -p, left q - p, right q - h; q first: left q, right q - p,
-    # left h - p (each run's least length over the box).
-    psi_least = np.minimum(runs(-(p + dp), span_least, (q - dq) - (h + dh)),
-                           runs(q - dq, span_least, (h - dh) - (p + dp)))
+    # left h - p: each run's net turn exactly that, in its range over the box.
+    span = (span_least, (q + dq) - (p - dp))
+    psi_least = np.minimum(
+        runs((-(p + dp), -(p - dp)), span, ((q - dq) - (h + dh), (q + dq) - (h - dh))),
+        runs((q - dq, q + dq), span, ((h - dh) - (p + dp), (h + dh) - (p - dp))))
     radius = s.budget - s.rho * turns - s.width * psi_least
     grow = s.rho * (dh + 2 * dp + 2 * dq)
     one_side = (h - dh >= 0.0) | (h + dh <= 0.0)

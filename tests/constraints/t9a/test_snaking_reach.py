@@ -352,8 +352,17 @@ def test_sidesteps_whose_runs_turn_back_end_inside_each_box(seed):
     files, ranks = int(rng.integers(2, 8)), int(rng.integers(1, 5))
     u = unit(models=files * ranks, files=files, centre=(50.0, 50.0),
              facing=float(rng.uniform(0.0, 360.0)))
-    window, side = 90.0, float(rng.choice([-1.0, 1.0]))
-    first = float(rng.uniform(30.0, 90.0))
+    steps, headings = _sidestep(rng, 90.0)
+    way, params, reach = _relaxed(u, 0.0, steps, headings, 90.0, False)
+    _descend(rng, reach, params, way, u, seed)
+
+
+def _sidestep(rng: np.random.Generator, window: float):
+    """Steps of a way of three or four wheels whose first run turns back within itself: a
+    wheel of 30-90 deg, a small one back, on (within the window), back towards the start;
+    forward legs between at random.  (steps, headings after each wheel)."""
+    side = float(rng.choice([-1.0, 1.0]))
+    first = float(rng.uniform(30.0, min(90.0, window)))
     turns = [side * first, -side * float(rng.uniform(0.0, 0.3)) * first]
     heading = sum(turns)
     turns.append(float(rng.uniform(max(-90.0, -window - heading), min(90.0, window - heading))))
@@ -366,8 +375,7 @@ def test_sidesteps_whose_runs_turn_back_end_inside_each_box(seed):
             steps.append(forward(float(rng.uniform(0.0, 1.5))))
         steps.append(wheel(turn))
         headings.append(headings[-1] + turn)
-    way, params, reach = _relaxed(u, 0.0, tuple(steps), headings, window, False)
-    _descend(rng, reach, params, way, u, seed)
+    return tuple(steps), headings
 
 
 def _close_scene(rng: np.random.Generator):
@@ -423,3 +431,42 @@ def test_no_legal_way_beside_a_wall_and_a_friend_beats_the_bound(seed):
         assert (bound >= value - 1e-9) if goal.maximise else (bound <= value + 1e-9), \
             (seed, move, name, value, bound)
     assert legal >= 3
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_legal_sidesteps_beside_a_wall_and_a_friend_stay_inside_and_below_the_bound(seed):
+    """The close scene (A20: 0.3-0.9" before a wall; A21: a friend touching within the
+    contact tolerance): checker-legal sidesteps whose runs turn back within themselves lie in
+    every split box of a relaxation whose budget is exactly their length, and no certificate
+    against an answer 0.02 worse (the scene's own relaxation) claims a bound past them."""
+    rng = np.random.default_rng(11000 + seed)
+    scn = _close_scene(rng)
+    advance, manoeuvre = False, "march"  # an Advance's budget (its rate) rarely buys three wheels
+    u = scn.unit("u")
+    legal = 0
+    for _ in range(400):
+        if legal == 4:
+            break
+        steps, headings = _sidestep(rng, 90.0)
+        steps = (forward(float(rng.uniform(0.0, 1.0))),) + steps
+        verdict = check_move(scn, Move("u", Manoeuvre(manoeuvre), steps))
+        if not verdict.legal:
+            continue
+        legal += 1
+        way, params, reach = _relaxed(u, 0.0, steps, headings, 90.0, advance)
+        _descend(rng, reach, params, way, u, (seed, legal))
+        name = OBJECTIVES[int(rng.integers(len(OBJECTIVES)))]
+        objective = Objective(name) if name == "forward" else Objective(
+            name, (float(rng.uniform(25, 47)), float(rng.uniform(5, 25))),
+            float(rng.uniform(0, 360)) if name == "target_pose" else None)
+        request = SearchRequest(scn, "u", manoeuvre, objective, Lattice(), 10.0, 1, 1.0,
+                                0.01, 3)
+        goal = request.goal
+        assert request.relaxation is not None
+        value = goal.exact(verdict)
+        worse = value - 0.02 if goal.maximise else value + 0.02
+        bound = certify(goal.bounding(verdict), request.relaxation, worse,
+                        max_boxes=20_000).bound
+        assert (bound >= value - 1e-9) if goal.maximise else (bound <= value + 1e-9), \
+            (seed, steps, name, value, bound)
+    assert legal >= 2

@@ -187,7 +187,7 @@ def test_the_old_charge_was_l_r_least_over_every_longer_turn():
     r90 = np.radians([90.0])
     for deg in (30.0, 50.0, 86.0):
         assert net_psi(np.radians([deg]), r90)[0] > least_psi(np.radians([deg]), r90)[0] + 0.02
-        assert least_psi(np.radians([deg]), r90)[0] == pytest.approx(psi_projected(math.pi / 2))
+        assert least_psi(np.radians([deg]), r90)[0] == pytest.approx(psi_projected(r90)[0])
     assert net_psi(np.radians([20.0]), r90)[0] == least_psi(np.radians([20.0]), r90)[0]
 
 

@@ -137,7 +137,7 @@ def solve(request: SearchRequest) -> SearchResult:
         result = _solve_kept(request, list(range(len(options))), None, clock, regions)
     if result.move is None:
         result = _fallback(request, options, result, incumbent, still, clock)
-    result = unproved(request, options, result, regions, relaxed)
+    result = unproved(request, options, result, regions, relaxed, clock)
     result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
     result = with_more_wheels(request, result, clock)
     result = simplest(request, options, regions, result, clock, _solve_kept)

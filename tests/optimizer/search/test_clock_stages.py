@@ -5,6 +5,8 @@ doing its work with time left, so that the stop is the clock's."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -22,7 +24,8 @@ from optimizer.search.regions import CentreRegions
 from optimizer.search.request import SearchRequest
 from optimizer.search.result import SearchResult
 from optimizer.search.ways import ways_of
-from tests.support import SCENARIOS, scenario, unit
+from optimizer.search.unproved import unproved
+from tests.support import SCENARIOS, scenario, unit, wall
 
 # Issue 22's Advance among scattered terrain (tests/optimizer/search/test_limits.py).
 ADVANCE = ("advance_over_time_limit.json", "hero", "advance",
@@ -144,3 +147,29 @@ def test_past_the_limit_a_new_answer_reuses_the_certificate_made_before(monkeypa
     assert more_wheels._made_before({(1.0, False): earlier}, (2.0, False)) is None
     with pytest.raises(AssertionError, match="past the limit"):
         more_wheels._certified(request, result, Clock(600.0), certificates)
+
+
+def test_past_the_limit_an_inexact_option_keeps_its_reachs_bound():
+    """optimizer.search.unproved makes a relaxed region for an inexact option only while the
+    clock runs: past the limit the option keeps its reach's bound (sound, looser), and an
+    answer that bound beats is FEASIBLE with it, not OPTIMAL (the test_inexact case of a wall
+    2.5" ahead, whose relaxed region would have kept the proof)."""
+    s = scenario(unit(), terrain=(wall("wall", 0.0, 13.5, 72.0, 14.5),))
+    request = SearchRequest(s, "u", "reform", Objective("forward"))
+    options, regions = request.options()
+    relaxed = CentreRegions(s, s.unit("u"), "reform", outer=True)
+    k = next(o.index for o in options if not relaxed.of(o).is_empty)
+    far = float(request.goal.bounds([options[k]], [relaxed.of(options[k])])[0])
+    near = float(request.goal.bounds([options[k]], [regions[k]])[0])
+    unit_ = request.unit
+    move = Move(unit_.id, "reform", files=unit_.files, centre=unit_.pose.centre,
+                facing_deg=unit_.pose.facing_deg)
+    answer = SearchResult(request.objective, far, request.lattice, 0.0,
+                          Proof(Status.OPTIMAL, bound=far), move,
+                          stats={"inexact_options": [k], "search_value": far})
+    live = unproved(request, options, replace(answer, stats=dict(answer.stats)), regions, {},
+                    Clock(600.0))
+    assert live.status == Status.OPTIMAL
+    late = unproved(request, options, replace(answer, stats=dict(answer.stats)), regions, {},
+                    Clock(0.0))
+    assert late.status == Status.FEASIBLE and late.bound == pytest.approx(near)

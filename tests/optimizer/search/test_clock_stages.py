@@ -23,8 +23,8 @@ from optimizer.search.proof import Proof
 from optimizer.search.regions import CentreRegions
 from optimizer.search.request import SearchRequest
 from optimizer.search.result import SearchResult
-from optimizer.search.ways import ways_of
 from optimizer.search.unproved import unproved
+from optimizer.search.ways import ways_of
 from tests.support import SCENARIOS, scenario, unit, wall
 
 # Issue 22's Advance among scattered terrain (tests/optimizer/search/test_limits.py).

@@ -339,7 +339,7 @@ def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
     if certificate is None or certificate.timed_out and not clock.expired():
         # A relaxation may ask for more boxes than the default (a whfb7 move's has five
         # parameters per kind: constraints.whfb7.reach.MoveReach.max_boxes).
-        deadline = clock.started + clock.limit_s
+        deadline = clock.deadline  # (less the reserve kept for re-checking the answer)
         certificate = certify(goal, relaxation, result.value, request.tolerance,
                               max_boxes=relaxation.max_boxes or MAX_BOXES, deadline=deadline,
                               cut=end_cut(request.scenario, request.unit, request.manoeuvre,

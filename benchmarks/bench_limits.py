@@ -153,12 +153,43 @@ def _objective_args(objective: Any) -> list[str]:
     return ["--target", str(point)]
 
 
+# `--in-process`: the search alone, `best_move` timed around its call in a fresh process (as
+# bench_random.py times it), the objective read from the command's arguments.
+IN_PROCESS = """
+import json, sys, time
+from constraints.core.scenario_io import load_scenario
+from optimizer import Objective, best_move
+path, unit, manoeuvre, limit, *extra = sys.argv[1:]
+point = lambda text: tuple(float(v) for v in text.split(","))
+if "--forward" in extra:
+    objective = Objective("forward")
+elif "--face" in extra:
+    objective = Objective("face_point", point(extra[extra.index("--face") + 1]))
+else:
+    target = point(extra[extra.index("--target") + 1])
+    if "--facing" in extra:
+        objective = Objective("target_pose", target, float(extra[extra.index("--facing") + 1]))
+    else:
+        objective = Objective("front_target_distance" if "--front" in extra
+                              else "target_distance", target)
+scenario = load_scenario(path)
+started = time.perf_counter()
+result = best_move(scenario, unit, manoeuvre, objective, time_limit_s=float(limit))
+elapsed = time.perf_counter() - started
+print(json.dumps({**result.to_json(), "elapsed_s": elapsed}))
+"""
+
+
 def run(path: Path, unit: str, manoeuvre: str, extra: list[str], limit: float,
-        tree: Path | None = None) -> dict:
-    """One command; with `tree`, that tree's code (`python -m optimizer.cli` on its path)."""
+        tree: Path | None = None, in_process: bool = False) -> dict:
+    """One command; with `tree`, that tree's code (`python -m optimizer.cli` on its path);
+    `in_process`: the search alone (IN_PROCESS), its own time as the wall time."""
     head = [str(MANOEUVRE)] if tree is None else [sys.executable, "-m", "optimizer.cli"]
     command = [*head, "solve", str(path), "--unit", unit, "--manoeuvre", manoeuvre,
                *extra, "--time-limit", str(limit), "--json"]
+    if in_process:
+        command = [sys.executable, "-c", IN_PROCESS, str(path), unit, manoeuvre, str(limit),
+                   *extra]
     env = None if tree is None else {**os.environ, "PYTHONPATH": str(tree)}
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, check=False, env=env,
@@ -168,6 +199,8 @@ def run(path: Path, unit: str, manoeuvre: str, extra: list[str], limit: float,
         answer = json.loads(done.stdout)
     except json.JSONDecodeError:
         answer = {"status": f"exit {done.returncode}: {done.stderr.strip()[:120]}"}
+    if in_process and "elapsed_s" in answer:
+        wall = answer["elapsed_s"]
     return {"wall_s": wall, "search_s": answer.get("elapsed_s"), "status": answer.get("status"),
             "stopped_by": answer.get("stopped_by"), "value": (answer.get("objective") or {})
             .get("value")}
@@ -183,6 +216,8 @@ def main() -> None:
     parser.add_argument("--random", help="bench_random.py's requests of these numbers")
     parser.add_argument("--tree", type=Path, help="also run with this tree's code")
     parser.add_argument("--loads", default="idle,loaded")
+    parser.add_argument("--in-process", action="store_true",
+                        help="time the search alone (best_move), not the whole command")
     args = parser.parse_args()
     limits = [5.0] if args.quick else [float(v) for v in args.limits.split(",")]
     cases = dict(CASES)
@@ -203,7 +238,7 @@ def main() -> None:
                 for load in args.loads.split(","):
                     for tree in trees:
                         runs = _runs(path, unit, manoeuvre, extra, limit, load, args.repeats,
-                                     tree)
+                                     tree, args.in_process)
                         key = f"{name}/{limit:g}/{load}" + ("" if tree is None else "/tree")
                         _print(key, runs, limit)
                         out[key] = runs
@@ -220,7 +255,7 @@ def _print(key: str, runs: list[dict], limit: float) -> None:
 
 
 def _runs(path: Path, unit: str, manoeuvre: str, extra: list[str], limit: float, load: str,
-          repeats: int, tree: Path | None = None) -> list[dict]:
+          repeats: int, tree: Path | None = None, in_process: bool = False) -> list[dict]:
     """`repeats` runs of one request; "loaded": beside a busy loop on another core."""
     busy = None
     if load == "loaded":
@@ -228,7 +263,8 @@ def _runs(path: Path, unit: str, manoeuvre: str, extra: list[str], limit: float,
             target=_spin, args=(repeats * (limit + 30.0),))
         busy.start()
     try:
-        return [run(path, unit, manoeuvre, extra, limit, tree) for _ in range(repeats)]
+        return [run(path, unit, manoeuvre, extra, limit, tree, in_process)
+                for _ in range(repeats)]
     finally:
         if busy is not None:
             busy.terminate()

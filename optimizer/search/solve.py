@@ -140,7 +140,7 @@ def solve(request: SearchRequest) -> SearchResult:
         result = _fallback(request, options, result, incumbent, still, clock)
     if incumbent is None or incumbent.checked is None:  # geometry found no legal point
         result = beside_zero_legs(request, options, result)
-    result = unproved(request, options, result, regions, relaxed)
+    result = unproved(request, options, result, regions, relaxed, clock)
     result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
     result = with_more_wheels(request, result, clock)
     result = simplest(request, options, regions, result, clock, _solve_kept)

@@ -33,6 +33,7 @@ MIN_HALF = 1e-7              # radians x weight: boxes this small are not split 
 ROUND_BOXES = 50_000         # boxes split per round, lowest bound first
 STUCK_BOXES = 20_000         # the cap once a point of the relaxation beats the answer
 POINT_BOXES = 16             # the lowest boxes whose middles are valued each round
+VALUE_CHUNK = 16_384         # new boxes valued between looks at the deadline
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,11 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
         if not len(values):
             return Certificate(sign * min(best, sign * value), judged, True,
                                reached=_signed(sign, reached))
-        late = deadline is not None and time.perf_counter() > deadline
+        late = _late(deadline)
+        if late:  # nothing more is valued: the bound so far, sound
+            best = min(best, float(values.min()))
+            return Certificate(sign * min(best, sign * value), judged, False, True,
+                               _signed(sign, reached))
         refine = np.argsort(values, kind="stable")[:ROUND_BOXES]
         points = mids[refine[:POINT_BOXES]]
         reached = min(reached, _point_value(goal, relaxation, points, sign, cut=cut))
@@ -94,12 +99,24 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
         # Once a point beats the answer (after the cut) the certificate cannot close: plain
         # pieces then, and no cut.
         stuck = reached < target
-        new_values = _values(goal, relaxation, new_mids, new_halves, sign, target,
-                             tight=not stuck, cut=None if stuck else cut)
+        # Valued a chunk at a time, with a look at the deadline between: a child not valued
+        # keeps its parent's bound (the parent's piece holds the child's: sound, looser).
+        new_values = np.concatenate([values[refine], values[refine]])
+        for start in range(0, len(new_mids), VALUE_CHUNK):
+            if start and _late(deadline):
+                break
+            part = slice(start, start + VALUE_CHUNK)
+            new_values[part] = _values(goal, relaxation, new_mids[part], new_halves[part],
+                                       sign, target, tight=not stuck,
+                                       cut=None if stuck else cut)
         judged += len(new_mids)
         mids = np.concatenate([mids[keep], new_mids])
         halves = np.concatenate([halves[keep], new_halves])
         values = np.concatenate([values[keep], new_values])
+
+
+def _late(deadline: float | None) -> bool:
+    return deadline is not None and time.perf_counter() > deadline
 
 
 def _values(goal: Goal, relaxation: Relaxation, mids: np.ndarray, halves: np.ndarray,

@@ -138,7 +138,8 @@ def solve(request: SearchRequest) -> SearchResult:
         result = _solve_kept(request, list(range(len(options))), None, clock, regions)
     if result.move is None:
         result = _fallback(request, options, result, incumbent, still, clock)
-    if incumbent is None or incumbent.checked is None:  # geometry found no legal point
+    # Geometry found no legal point: ways with legs of 0 (bounded work: one mask, 4 checks).
+    if (incumbent is None or incumbent.checked is None) and not clock.expired():
         result = beside_zero_legs(request, options, result)
     result = unproved(request, options, result, regions, relaxed, clock)
     result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})

@@ -173,3 +173,32 @@ def test_past_the_limit_an_inexact_option_keeps_its_reachs_bound():
     late = unproved(request, options, replace(answer, stats=dict(answer.stats)), regions, {},
                     Clock(0.0))
     assert late.status == Status.FEASIBLE and late.bound == pytest.approx(near)
+
+
+def test_a_certificate_stopped_within_a_round_keeps_its_parents_bounds(monkeypatch):
+    """The certificate values a round's new boxes a chunk at a time: the deadline passing
+    after the first chunk stops it (timed out), the children not valued keep their parents'
+    bounds, so its bound is sound, no tighter than the whole certificate's."""
+    import optimizer.search.certify as certify_module
+
+    request = _request()
+    relaxation, goal = request.relaxation, request.goal
+    assert relaxation is not None
+    answer = 30.0  # far worse than the relaxation: the certificate refines, round by round
+    whole = certify_module.certify(goal, relaxation, answer, max_boxes=40_000)
+    looks = iter([False, True])  # the round's first look passes, the next is late
+
+    def late(deadline: float | None) -> bool:
+        return deadline is not None and next(looks, True)
+    monkeypatch.setattr(certify_module, "_late", late)
+    monkeypatch.setattr(certify_module, "VALUE_CHUNK", 1)
+    cut_short = certify_module.certify(goal, relaxation, answer, max_boxes=40_000,
+                                       deadline=1.0)
+    assert cut_short.timed_out and not cut_short.closed
+    assert cut_short.bound <= whole.bound + 1e-12  # minimised: a bound no higher
+    mids, halves = relaxation.initial()
+    assert cut_short.boxes > len(mids)  # it did split a round
+    # One child valued: every other keeps its parent's bound, so the bound is no higher
+    # than the second-lowest first box's.
+    first = certify_module._values(goal, relaxation, mids, halves, 1.0, answer - 0.01)
+    assert cut_short.bound <= float(np.sort(first)[1]) + 1e-12

@@ -308,6 +308,12 @@ def _family_status(ways: Status, result: SearchResult) -> Status:
     return ways
 
 
+def certified(request: SearchRequest, result: SearchResult, clock: Clock) -> SearchResult:
+    """The answer's status under the rules (`_certified`), for a stage after the ways'
+    search that changes the answer (optimizer.search.polish)."""
+    return _certified(request, result, clock)
+
+
 def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
                certificates: dict[Any, Certificate] | None = None) -> SearchResult:
     """The answer's status under the rules: OPTIMAL within the tolerance of the bound over

@@ -47,6 +47,9 @@ from optimizer.search.tidy import tidy_move
 STEP_START = 0.5    # inches of leg, degrees of wheel or Pivot: the first moves
 STEP_LEAST = 2.0 ** -8  # the last step tried (0.004" or deg; the tolerance is 0.01")
 MAX_CHECKS = 800    # candidates judged per polish, at most (1 to 3 ms each)
+# The share of the wall-clock limit after which the polish stops (the answer then says the
+# wall clock stopped it): the certificate of a better answer needs the rest.
+POLISH_SHARE = 0.75
 # Polished: answers whose certificate leaves a gap of at most this (inches).  The polish
 # moves an answer by hundredths; where the gap is wider it cannot close it, and it costs
 # a second or two.
@@ -115,7 +118,7 @@ def polished(request: SearchRequest, result: SearchResult, clock: Clock) -> Sear
     if move is None or result.verdict is None or result.status == Status.OPTIMAL or \
             gap is None or gap > MAX_GAP_IN or request.relaxation is None or \
             getattr(move, "centre", None) is not None or not hasattr(move, "steps") or \
-            clock.expired():
+            clock.expired(POLISH_SHARE):
         return result
     found = Polish(request, move, result.verdict, clock).run()
     if found is None:
@@ -124,7 +127,24 @@ def polished(request: SearchRequest, result: SearchResult, clock: Clock) -> Sear
     value = request.goal.exact(verdict)
     stats = {**result.stats, "polished": {"from": result.value, "checks": checks}}
     moved = replace(result, move=better, verdict=verdict, value=value, stats=stats)
-    return certified(request, moved, clock)
+    return _tighter(request, certified(request, moved, clock), result)
+
+
+def _tighter(request: SearchRequest, polished: SearchResult,
+             was: SearchResult) -> SearchResult:
+    """The polished answer with the tighter of its own bound and the one made for the answer
+    before it.  Both hold for every legal way (a certificate's bound does not depend on the
+    answer it was made for: every box it settled, it settled against the bound alone, and the
+    end cut only where no legal end beats its target), so the new answer may use the better;
+    a certificate cut short by the wall clock is looser than a finished one."""
+    old, new, covers = was.bound, polished.bound, was.proof.bound_covers
+    if old is None or covers is None or polished.value is None or \
+            (new is not None and not request.goal.better(old, new)):
+        return polished
+    tolerance = request.tolerance
+    proof = polished.proof.bounded(old, covers, abs(polished.value - old) <= tolerance + 1e-12,
+                                   tolerance)
+    return replace(polished, proof=proof)
 
 
 def _gap(result: SearchResult) -> float | None:
@@ -178,7 +198,7 @@ class Polish:
         best: tuple[float, Any, Verdict] | None = None
         step = STEP_START
         while step >= STEP_LEAST and self.checks < MAX_CHECKS:
-            if self.clock.expired():
+            if self.clock.expired(POLISH_SHARE):
                 break
             moved = self._round(step, best_rank)
             if moved is None:
@@ -233,8 +253,8 @@ class Polish:
         for moves in (last, singles, pairs):
             best = None
             for change in moves:
-                if self.checks >= MAX_CHECKS:
-                    break
+                if self.checks >= MAX_CHECKS or self.clock.expired(POLISH_SHARE):
+                    break  # (the clock remembers that it cut the polish short)
                 x = list(self.x)
                 for i, d in change:
                     x[i] += d

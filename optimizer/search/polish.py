@@ -139,7 +139,7 @@ def _tighter(request: SearchRequest, polished: SearchResult,
     a certificate cut short by the wall clock is looser than a finished one."""
     old, new, covers = was.bound, polished.bound, was.proof.bound_covers
     if old is None or covers is None or polished.value is None or \
-            (new is not None and not request.goal.better(old, new)):
+            (new is not None and not request.goal.better(new, old)):
         return polished
     tolerance = request.tolerance
     proof = polished.proof.bounded(old, covers, abs(polished.value - old) <= tolerance + 1e-12,

@@ -48,8 +48,9 @@ STEP_START = 0.5    # inches of leg, degrees of wheel or Pivot: the first moves
 STEP_LEAST = 2.0 ** -8  # the last step tried (0.004" or deg; the tolerance is 0.01")
 MAX_CHECKS = 800    # candidates judged per polish, at most (1 to 3 ms each)
 # The share of the wall-clock limit after which the polish stops (the answer then says the
-# wall clock stopped it): the certificate of a better answer needs the rest.
-POLISH_SHARE = 0.75
+# wall clock stopped it): the certificate of a better answer needs the rest (cut short,
+# it keeps the bound before: `_tighter`).
+POLISH_SHARE = 0.9
 # Polished: answers whose certificate leaves a gap of at most this (inches).  The polish
 # moves an answer by hundredths; where the gap is wider it cannot close it, and it costs
 # a second or two.
@@ -95,10 +96,11 @@ def _clipped(kind: StepKind, value: float) -> float:
     return value
 
 
-def opened(steps: tuple[Step, ...]) -> tuple[Step, ...]:
+def opened(steps: tuple[Step, ...], max_wheels: int) -> tuple[Step, ...]:
     """The steps with a leg of no length wherever two non-leg steps meet or the way starts
-    or ends on one, and a wheel and a leg of no length at the end: the same way (the
-    checker's end pose is the same), each of its runs now a parameter."""
+    or ends on one, and a wheel and a leg of no length at the end while the way has fewer
+    than `max_wheels` wheels (the request's: a polished way never wheels more often): the
+    same way (the checker's end pose is the same), each of its runs now a parameter."""
     out: list[Step] = []
     for step in steps:
         if step.kind is not StepKind.FORWARD and (not out or out[-1].kind is not StepKind.FORWARD):
@@ -106,6 +108,8 @@ def opened(steps: tuple[Step, ...]) -> tuple[Step, ...]:
         out.append(step)
     if out and out[-1].kind is not StepKind.FORWARD:
         out.append(Step(StepKind.FORWARD, 0.0))
+    if sum(s.kind is StepKind.WHEEL for s in out) >= max_wheels:
+        return tuple(out)
     return (*out, Step(StepKind.WHEEL, 0.0), Step(StepKind.FORWARD, 0.0))
 
 
@@ -165,7 +169,7 @@ class Polish:
         self.last: tuple[tuple[int, float], ...] = ()  # the change that improved last
         self.answer_rank = request.goal.ranked(verdict)
         self.answer_value = request.goal.exact(verdict)
-        steps = opened(move.steps)
+        steps = opened(move.steps, request.max_wheels)
         pivots = hasattr(move, "pivot_deg") and getattr(move.manoeuvre, "pivots", False)
         self.layout = Layout(move, tuple(s.kind for s in steps), bool(pivots))
         self.x = self.layout.start(steps)

@@ -5,6 +5,8 @@ stops a fraction of a degree short of an obstacle."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -16,7 +18,7 @@ from constraints.t9a.examples import field, unit, wall
 from constraints.t9a.moves import Move, forward, wheel
 from optimizer.search.clock import Clock
 from optimizer.search.objectives import Objective
-from optimizer.search.polish import Polish, polished
+from optimizer.search.polish import Polish, _tighter, polished
 from optimizer.search.request import SearchRequest
 from optimizer.search.solve import best_move
 
@@ -51,6 +53,10 @@ def test_a_wheel_the_lattice_stops_short_of_a_wall_is_opened_up_to_it() -> None:
     assert goal.ranked(verdict) < lattice[4] - 0.01
     turned = sum(s.value for s in move.steps if s.kind == "wheel")
     assert 4.4 < turned <= 4.6
+    # Asked for ways of one wheel, the polish keeps to one wheel.
+    one = _polish(replace(request, max_wheels=1), Move("u", "march", (wheel(4.0),)))
+    assert one is not None and sum(s.kind == "wheel" for s in one[0].steps) == 1
+    assert goal.ranked(one[1]) < lattice[4] - 0.01
 
 
 def _random_starts(count: int):
@@ -94,6 +100,7 @@ def test_a_polished_answer_is_legal_better_and_the_same_every_time(index: int) -
     assert goal.better(goal.ranked(judged), goal.ranked(before))
     assert not goal.better(goal.exact(before), goal.exact(judged))
     assert checks <= 801
+    assert sum(s.kind == "wheel" for s in polished_move.steps) <= request.max_wheels
 
 
 def test_a_proved_answer_is_not_polished() -> None:
@@ -116,3 +123,22 @@ def test_bench_request_67s_march_is_proved_once_its_wheel_is_polished() -> None:
     assert result.value < 3.7434 - 0.01
     assert result.stats["polished"]["from"] == pytest.approx(3.7434, abs=1e-4)
     assert result.status == Status.OPTIMAL
+
+
+def test_a_better_answer_keeps_the_tighter_of_the_two_bounds() -> None:
+    """A certificate's bound holds for every legal way, whatever answer it was made for: the
+    polished answer keeps the bound made before it where its own certificate (cut short by
+    the wall clock) is looser, and is proved by it when within the tolerance."""
+    scenario = scenario_from_json(field(unit(), terrain=(wall("rocks", 37.0, 12.4, 40.0, 13.0),)))
+    objective = Objective("face_point", (20.0, 14.0))
+    request = SearchRequest(scenario, "u", "march", objective)
+    result = best_move(scenario, "u", "march", objective, time_limit_s=60)
+    covers, tolerance = "any_wheels", request.tolerance
+    was = replace(result, value=10.0, proof=result.proof.bounded(9.995, covers, True, tolerance))
+    cut_short = replace(result, value=9.996,
+                        proof=result.proof.bounded(9.0, covers, False, tolerance))
+    kept = _tighter(request, cut_short, was)
+    assert kept.bound == 9.995 and kept.status == Status.OPTIMAL
+    finished = replace(cut_short, proof=result.proof.bounded(9.99, covers, True, tolerance))
+    assert _tighter(request, finished, replace(was, proof=was.proof.bounded(
+        9.0, covers, False, tolerance))) is finished

@@ -20,7 +20,8 @@ wall clock only stops it early (the answer then says so).
 
 The polish never returns an illegal or worse answer: a candidate replaces the answer only
 when the checker finds it legal and it is better as the search ranks answers, by more than
-float noise, and its exact value is no worse.  The better answer is certified again.  Only
+float noise, and its exact value is no worse.  The better answer is certified again (and
+keeps the bound before where that is tighter: `_tighter`).  Only
 answers the certificate left within MAX_GAP_IN of the bound are polished: the stage is for
 the answers that miss OPTIMAL by a hair (benchmarks/README.md, bench_random).
 """
@@ -137,10 +138,12 @@ def polished(request: SearchRequest, result: SearchResult, clock: Clock) -> Sear
 def _tighter(request: SearchRequest, polished: SearchResult,
              was: SearchResult) -> SearchResult:
     """The polished answer with the tighter of its own bound and the one made for the answer
-    before it.  Both hold for every legal way (a certificate's bound does not depend on the
-    answer it was made for: every box it settled, it settled against the bound alone, and the
-    end cut only where no legal end beats its target), so the new answer may use the better;
-    a certificate cut short by the wall clock is looser than a finished one."""
+    before it.  Both hold for every legal way, whatever answer they were made for: a box's
+    value bounds every way in it (the end cut raises it to its target only where no legal end
+    in it beats that), and the bound is the least over the boxes (or the answer's own value,
+    a legal way's).  So the new answer may use the better; a certificate cut short by the
+    wall clock is looser than a finished one.  (face_point: a bound charging the penalty of
+    facing away was made for an answer facing the point, and a better one faces it too.)"""
     old, new, covers = was.bound, polished.bound, was.proof.bound_covers
     if old is None or covers is None or polished.value is None or \
             (new is not None and not request.goal.better(new, old)):

@@ -143,9 +143,9 @@ def report(rows: list[dict], time_limit_s: float) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--count", type=int, default=200, help="requests run (from --start)")
     parser.add_argument("--start", type=int, default=0,
-                        help="skip the requests before this one (a later slice of the same list)")
+                        help="the first request run (a later slice of the same list)")
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--json", type=Path)
@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--manoeuvre", help="only requests of these manoeuvres (comma list)")
     args = parser.parse_args(argv)
     rows = []
-    for request in random_requests(args.count, args.seed)[args.start:]:
+    for request in random_requests(args.start + args.count, args.seed)[args.start:]:
         if not _wanted(request, args.objective, args.manoeuvre):
             continue
         rows.append(run_one(request, args.time_limit))

@@ -9,6 +9,7 @@ region (the other way: every point left is legal for that rule).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -43,6 +44,7 @@ class RegionSetting:
     close: StartClose | None = None  # the unit's start distances (A20)
     _grown: dict[float, GrownPieces] = field(default_factory=dict)
     _grown_far: dict[tuple[float, float], GrownPieces] = field(default_factory=dict)
+    _made: dict[tuple, Any] = field(default_factory=dict)
 
     def limits(self, spacing: float) -> list[float]:
         """Each piece's Unit Spacing limit (A20): relaxed for a relaxation (at most the
@@ -67,6 +69,14 @@ class RegionSetting:
         if radius not in self._grown:
             self._grown[radius] = GrownPieces(self.shapes, radius)
         return self._grown[radius]
+
+    def remembered(self, key: tuple, make: Callable[[], Any]) -> Any:
+        """`make()`, made once per key for every option of the search (a clause's part that
+        depends on the option's end rectangle and the pieces near it only, as Unit
+        Spacing's zones: options of one end facing and formation share them)."""
+        if key not in self._made:
+            self._made[key] = make()
+        return self._made[key]
 
     @classmethod
     def of(cls, scenario: Any, unit: Unit, outer: bool) -> RegionSetting:

@@ -9,30 +9,34 @@ ends at heading h and whose headings span [p, q] (so -w <= p <= min(0, h), max(0
 
     F1 - F0 - V  lies in  M x Sector[p, q],      Sector = {r u(t) : 0 <= r <= 1, p <= t <= q}
     V = rho [2 J(p, lo) + J(lo, hi) + 2 J(hi, q)],
-    M = B - rho T - W min(m(-p) + m(q - p) + m(q - h), m(q) + m(q - p) + m(h - p)),
+    M = B - rho T - W min(L(-p) + L(q - p) + L(q - h), L(q) + L(q - p) + L(h - p)),
     T = 2 (q - p) - |h|,
 
 F0, F1 the start and end front centres, psi the wheel's cost beyond rho per radian (a wheel
 of x costs rho x + W psi(x): psi(x) = sin x - x / 2 for T9A's projection W sin x, x / 2 for
-Warhammer's arc W x, 2 sin(x / 2) - x / 2 for its chord), and m(x) = m_R(x) the least
-sum of psi over turns of at most R = min(q - p, 90 deg) each, adding up to x or more.
+Warhammer's arc W x, 2 sin(x / 2) - x / 2 for its chord), and L(x) = L_R(x) the least
+sum of psi over wheels of at most R = min(q - p, 90 deg) each, either way, whose signed
+turns add up to exactly x.
 Why: the front centre moves along the current heading, a forward step by its length and a
 wheel by rho per radian.  The heading runs continuously from 0 to h through p and q, so every
 heading in [p, lo] and [hi, q] is swept by wheels at least twice and every one in [lo, hi]
 once: that moves the front centre by V at least and turns T in all at least.  The rest of
 the path (forward steps, extra turning) has length at most the budget left and runs at
 headings in [p, q], so it adds a point of (length) x conv u[p, q], inside M x Sector.  If p
-is reached before q, the wheels before
-that turn right by -p or more, those up to q left by q - p or more, the later ones right by
-q - h or more (the other order alike), and no wheel turns more than R; each psi above is
-concave with psi(0) = 0 and psi >= 0 up to 90 deg, so turns of at most R adding up to y
-have a psi-sum of at least floor(y / R) psi(R) + psi(y mod R), and over every y >= x at least
-m_R(x) = floor(x / R) psi(R) + min(psi(x mod R), psi(R)).  The end centre is F1 - D/2 u(h).
+is reached before q, the wheels before that turn by -p net (right), those up to q by q - p
+net (left), the later ones by q - h net (right) (the other order alike), and no wheel turns
+more than R.  Each psi above is concave with psi(0) = 0, psi >= 0 up to 90 deg, and two
+wheels of opposite signs a >= b cost at least their net, psi(a) + psi(b) >= psi(a - b)
+(`net_psi`); so pairing off opposite wheels leaves wheels of one sign adding up to the net
+x, whose psi-sum is at least L_R(x) = floor(x / R) psi(R) + psi(x mod R).  Over a box each
+run's net lies in a range, and L_R's least over it is taken (`least_net_psi`).  (Until
+2026-12-02 the runs were charged m_R(x) = floor(x / R) psi(R) + min(psi(x mod R), psi(R)),
+L's least over every y >= x, as if a run could turn past its net for free: a sidestep's
+wheel of 86 deg was charged psi(90 deg), 0.137" of budget too little for 5 files.)  The end
+centre is F1 - D/2 u(h).
 
-Advance.  After a free Pivot by phi the same holds from heading g = h0 + phi with the
-simplest sector: one wheel's drift V1(g, T) = sign(T) rho (l(g) - l(g + T)) for the net
-turn T, M = B - rho |T| - W Phi(|T|) (constraints.t9a.snaking_bound) and the sector of the
-whole window about g.
+Advance.  After a free Pivot by phi the same holds from heading h0 + phi (`AdvanceReach`:
+the March's pieces turned about the centre over a box of Pivots).
 
 Over a box of parameters, a piece (constraints.geometry.pieces) holds every front centre of
 every point of the box: the radius is M's largest value there, the arc the union of the
@@ -116,6 +120,30 @@ def least_psi(x: np.ndarray, r: np.ndarray, psi: Psi = psi_projected) -> np.ndar
     return np.where(r > 1e-9, value, 0.0)
 
 
+def net_psi(x: np.ndarray, r: np.ndarray, psi: Psi = psi_projected) -> np.ndarray:
+    """L_R(x) = floor(x / R) psi(R) + psi(x mod R): the least psi-sum of wheels of at most R
+    (R <= 90 deg) in either direction whose signed turns add up to exactly x >= 0.  Two
+    wheels of opposite signs, a >= b, cost at least their net: psi(a) + psi(b) >= psi(a -
+    b) (docs/techniques.md §9, "Runs of a known net turn"), so pairing them off leaves turns
+    of one sign adding up to x, whose concave psi-sum is least with all but one at R.  Not
+    monotone in x (psi falls past 60 deg): `m_R` is its least over every y >= x."""
+    safe = np.maximum(r, 1e-9)
+    whole = np.floor(x / safe)
+    return np.where(r > 1e-9, whole * psi(safe) + psi(x - whole * safe), 0.0)
+
+
+def least_net_psi(lo: np.ndarray, hi: np.ndarray, r: np.ndarray,
+                  psi: Psi = psi_projected) -> np.ndarray:
+    """The least of L_R(x) over x in [lo, hi] (0 <= lo <= hi): L_R is concave between the
+    multiples of R and continuous, so its least is at an end or at the first multiple k R
+    past lo (k psi(R), the least of them, psi(R) >= 0)."""
+    safe = np.maximum(r, 1e-9)
+    ends = np.minimum(net_psi(lo, r, psi), net_psi(hi, r, psi))
+    k = np.ceil(lo / safe)
+    inner = np.where(k * safe < hi, k * psi(safe), np.inf)
+    return np.where(r > 1e-9, np.minimum(ends, inner), 0.0)
+
+
 class _LeastPsi:
     """`least_psi(x, r, psi)` for many x with one r: psi(R) computed once (the same
     values, bit for bit)."""
@@ -182,15 +210,17 @@ def _way_pieces(s: SnakingShape, start: np.ndarray, mids: np.ndarray,
     span_least = np.maximum((q - dq) - (p + dp), 0.0)
     turns = np.maximum.reduce([2 * span_least - h_most, span_least, h_least])
     r = np.minimum((q + dq) - (p - dp), np.pi / 2)
-    least = _LeastPsi(r, s.psi)
 
-    def runs(*lengths: np.ndarray) -> np.ndarray:
-        return sum((least(np.maximum(x, 0.0)) for x in lengths), np.zeros_like(h))
+    def runs(*nets: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        return sum((least_net_psi(np.maximum(lo, 0.0), np.maximum(hi, 0.0), r, s.psi)
+                    for lo, hi in nets), np.zeros_like(h))
 
     # p reached first: right -p, left q - p, right q - h; q first: left q, right q - p,
-    # left h - p (each run's least length over the box).
-    psi_least = np.minimum(runs(-(p + dp), span_least, (q - dq) - (h + dh)),
-                           runs(q - dq, span_least, (h - dh) - (p + dp)))
+    # left h - p: each run's net turn exactly that, in its range over the box.
+    span = (span_least, (q + dq) - (p - dp))
+    psi_least = np.minimum(
+        runs((-(p + dp), -(p - dp)), span, ((q - dq) - (h + dh), (q + dq) - (h - dh))),
+        runs((q - dq, q + dq), span, ((h - dh) - (p + dp), (h + dh) - (p - dp))))
     radius = s.budget - s.rho * turns - s.width * psi_least
     grow = s.rho * (dh + 2 * dp + 2 * dq)
     one_side = (h - dh >= 0.0) | (h + dh <= 0.0)

@@ -3,6 +3,20 @@
 The answer of a search depends on its deterministic work only (CP-SAT's deterministic time,
 counted work elsewhere), so the same request gives the same answer on a busy machine; the
 wall clock is a cap on top, and an answer cut short by it says so (`stopped_by`).
+
+Every stage of `best_move` that can run long looks at the clock between pieces of work
+small enough that the whole search ends soon after its limit, and stops with what it has
+(always sound: a region left uncut is still a relaxation, a bound not tightened still a
+bound).  Before the model, within PREFILTER_SHARE of the limit: exact geometry
+(optimizer.search.geometric, per option stage), the incumbent, the relaxed regions and their
+sweep cuts (optimizer.search.prefilter, per option).  The model: its building (per clause
+and rows posted) and CP-SAT (the time left).  After it, within the whole limit: the
+inexact options' regions (optimizer.search.unproved), the certificate (per round of boxes,
+optimizer.search.certify; past the limit a new answer reuses the certificate made before),
+the Advance's wheel refinement and the plainest answer (geometric, per option stage), the
+ways of several wheels (candidates per sequence, templates per chunk, model and solve as
+above).  Issue 31's requests 122, 151 and 196 overran the limit under load where the wheel
+refinement and the sweep cuts did not look (benchmarks/README.md, bench_limits.py).
 """
 
 from __future__ import annotations

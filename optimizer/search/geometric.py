@@ -72,10 +72,12 @@ class Learned:
 
 
 def geometric_answer(request: SearchRequest, options: list[Option], bounds: np.ndarray,
-                     clock: Clock | None = None) -> Learned:
+                     clock: Clock | None = None, share: float = PREFILTER_SHARE) -> Learned:
     """The legal move at the best of the options' sound regions' best points, best first by
     the stages' keys (the module docstring); no answer when the family or goal does not say
-    how, or no point judged is legal."""
+    how, or no point judged is legal.  It stops, with what it found, once `share` of the
+    clock's limit has passed (the prefilter's share before the model; the whole limit for
+    the stages after it)."""
     goal, family = request.goal, request.family
     learned = Learned(None, np.array(bounds, dtype=float))
     if not family.answers_by_geometry:
@@ -104,7 +106,7 @@ def geometric_answer(request: SearchRequest, options: list[Option], bounds: np.n
     system = find_system(request.scenario.rules)
     regions = checks = 0
     while queue and checks < MAX_CHECKS and regions < MAX_REGIONS:
-        if clock is not None and clock.expired(PREFILTER_SHARE):
+        if clock is not None and clock.expired(share):
             break
         key, stage, k, point = heapq.heappop(queue)
         stage = -stage

@@ -78,7 +78,7 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
             request.family.holds_ways(request.max_wheels, request.lattice) or \
             clock.expired():  # (which remembers that the clock cut the search short)
         return certified
-    refined = _refined(request, result)
+    refined = _refined(request, result, clock)
     if refined is not None:  # an Advance's wheel on the lattice's degree
         result = refined
         certified = _certified(request, result, clock, certificates).proved(
@@ -196,11 +196,13 @@ def _search_ways(request: SearchRequest, result: SearchResult, clock: Clock,
     return status, result
 
 
-def _refined(request: SearchRequest, result: SearchResult) -> SearchResult | None:
+def _refined(request: SearchRequest, result: SearchResult,
+             clock: Clock) -> SearchResult | None:
     """The answer with its wheel refined on the lattice's degree by the family's exact
-    geometry, where it does that (an Advance: its options wheel on 15 deg); None otherwise."""
+    geometry, where it does that (an Advance: its options wheel on 15 deg), within the
+    clock's limit; None otherwise."""
     found = None if result.move is None else \
-        ways_of(request.family).refine_wheel(request, result.move)
+        ways_of(request.family).refine_wheel(request, result.move, clock)
     if found is None:
         return None
     better = _better(request, result, found)
@@ -314,6 +316,17 @@ def certified(request: SearchRequest, result: SearchResult, clock: Clock) -> Sea
     return _certified(request, result, clock)
 
 
+def _made_before(certificates: dict[Any, Certificate], key: Any) -> Certificate | None:
+    """Past the limit, a certificate made before for another value of the same goal: its
+    bound (the least over its boxes and the value it was made for, which is a legal way's)
+    is no more than any legal way's value, whatever the answer now; it proves the answer
+    only where that is within the tolerance of it."""
+    value, own_goal = key
+    if not own_goal:  # a goal of the answer's own (face_point's): not another's
+        return None
+    return next((c for (v, g), c in certificates.items() if g and v != value), None)
+
+
 def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
                certificates: dict[Any, Certificate] | None = None) -> SearchResult:
     """The answer's status under the rules: OPTIMAL within the tolerance of the bound over
@@ -327,10 +340,12 @@ def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
     goal = request.goal.bounding(result.verdict)  # face_point: ways facing away, if worse
     key = (result.value, goal is request.goal)
     certificate = None if certificates is None else certificates.get(key)
-    if certificate is None or certificate.timed_out:
+    if certificate is None and certificates and clock.expired():
+        certificate = _made_before(certificates, key)
+    if certificate is None or certificate.timed_out and not clock.expired():
         # A relaxation may ask for more boxes than the default (a whfb7 move's has five
         # parameters per kind: constraints.whfb7.reach.MoveReach.max_boxes).
-        deadline = clock.started + clock.limit_s
+        deadline = clock.deadline  # (less the reserve kept for re-checking the answer)
         certificate = certify(goal, relaxation, result.value, request.tolerance,
                               max_boxes=relaxation.max_boxes or MAX_BOXES, deadline=deadline,
                               cut=end_cut(request.scenario, request.unit, request.manoeuvre,

@@ -65,7 +65,7 @@ def prefilter(request: SearchRequest, options: list[Option], regions: list,
         return incumbent, [incumbent.option], relaxed
     finer = set(kept_options(goal, fine, incumbent, tick))
     keep = [k for k in keep if k in finer]
-    if _swept(request, options, keep, relaxed, fine):
+    if _swept(request, options, keep, relaxed, fine, clock):
         finer = set(kept_options(goal, fine, incumbent, tick))
         keep = [k for k in keep if k in finer]
     return incumbent, keep, relaxed
@@ -90,21 +90,24 @@ def _beside_answer(request: SearchRequest, options: list[Option], learned: Learn
         learned.relaxed.update(more)
     keep = _beating(goal, learned.bounds, answer.value, tick)
     if _swept(request, options, [k for k in keep if k not in learned.swept], learned.relaxed,
-              learned.bounds):
+              learned.bounds, clock):
         keep = _beating(goal, learned.bounds, answer.value, tick)
     return incumbent, keep, learned.relaxed
 
 
 def _swept(request: SearchRequest, options: list[Option], keep: list,
-           relaxed: dict[int, shapely.Geometry], bounds: np.ndarray) -> bool:
+           relaxed: dict[int, shapely.Geometry], bounds: np.ndarray, clock: Clock) -> bool:
     """The kept options' relaxed regions cut again by what their ways' sweep surely refuses
     (`CentreRegions.sweep_cut`: dearer, so only for the few options kept), their bounds
-    updated in place; whether any changed."""
+    updated in place; whether any changed.  Once the prefilter's share of the clock has
+    passed, the options left keep their regions uncut (still relaxations, looser)."""
     goal, changed = request.goal, False
     sweeping = request.relaxed_regions
     for k in keep:
         if k not in relaxed:
             continue
+        if clock.expired(PREFILTER_SHARE):
+            break
         region = sweeping.less_swept(options[k], relaxed[k])
         if region.equals(relaxed[k]):
             continue

@@ -96,7 +96,7 @@ def _plain_answer(request: SearchRequest, plain: list[Option], keep: list[int],
     family answers so (counted work), else by CP-SAT when they are few."""
     if request.family.answers_by_geometry:
         bounds = request.goal.bounds(plain, [regions[k] for k in keep])
-        found = geometric_answer(request, plain, bounds).answer
+        found = geometric_answer(request, plain, bounds, clock, share=1.0).answer
         if found is None:
             return None
         return found.move, found.verdict, request.goal.exact(found.verdict)

@@ -52,6 +52,7 @@ from optimizer.search.simplest import simplest
 from optimizer.search.tidy import tidied
 from optimizer.search.unproved import unproved
 from optimizer.search.ways import own_search, ways_of
+from optimizer.search.zero_legs import beside_zero_legs
 
 __all__ = ["DEFAULT_TIME_LIMIT_S", "SearchResult", "best_move", "objective_value", "solve"]
 
@@ -138,7 +139,9 @@ def solve(request: SearchRequest) -> SearchResult:
         result = _solve_kept(request, list(range(len(options))), None, clock, regions)
     if result.move is None:
         result = _fallback(request, options, result, incumbent, still, clock)
-    result = unproved(request, options, result, regions, relaxed)
+    if incumbent is None or incumbent.checked is None:  # geometry found no legal point
+        result = beside_zero_legs(request, options, result)
+    result = unproved(request, options, result, regions, relaxed, clock)
     result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
     result = with_more_wheels(request, result, clock)
     result = polished(request, result, clock)  # off the lattice: legs, wheels, Pivot

@@ -19,6 +19,7 @@ import shapely
 
 from constraints.core.status import Status
 from constraints.sat.option import Option
+from optimizer.search.clock import Clock
 from optimizer.search.objectives import Goal
 from optimizer.search.prefilter import past_step
 from optimizer.search.request import SearchRequest
@@ -26,10 +27,12 @@ from optimizer.search.result import SearchResult
 
 
 def unproved(request: SearchRequest, options: list[Option], result: SearchResult,
-             reach: list[shapely.Geometry],
-             relaxed: dict[int, shapely.Geometry]) -> SearchResult:
+             reach: list[shapely.Geometry], relaxed: dict[int, shapely.Geometry],
+             clock: Clock | None = None) -> SearchResult:
     """`result` with its status what the model proves (the module docstring): `reach` holds
-    every option's reach, `relaxed` some options' relaxed regions."""
+    every option's reach, `relaxed` some options' relaxed regions.  Once the clock's limit
+    has passed, the options whose relaxed regions are not made yet keep their reach's
+    bound (it holds every legal end centre too, only looser)."""
     inexact = result.stats.pop("inexact_options", [])
     if not inexact or result.status not in (Status.OPTIMAL, Status.INFEASIBLE):
         return result
@@ -44,6 +47,8 @@ def unproved(request: SearchRequest, options: list[Option], result: SearchResult
     more = request.relaxed_regions
     for n, k in enumerate(inexact):
         if k not in relaxed and _beats(goal, bounds[n], threshold):
+            if clock is not None and clock.expired():
+                break  # the rest keep their reach's bound (sound, looser)
             bounds[n] = _bounds(goal, options, [k], [more.of(options[k])])[0]
     best = float(bounds.max() if goal.maximise else bounds.min())
     if not _beats(goal, best, threshold):

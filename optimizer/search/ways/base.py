@@ -91,9 +91,10 @@ class WaySearchStrategy(Generic[M]):
         any model, with the checker's verdict and what was looked at (default: none)."""
         return None
 
-    def refine_wheel(self, request: SearchRequest, move: M) -> tuple[M, Verdict] | None:
+    def refine_wheel(self, request: SearchRequest, move: M,
+                     clock: Clock | None = None) -> tuple[M, Verdict] | None:
         """The answer `move` with its wheel refined on the lattice's degree by exact
-        geometry, with the checker's verdict (default: none)."""
+        geometry, with the checker's verdict, within the `clock`'s limit (default: none)."""
         return None
 
     def way_template_reach(self, request: SearchRequest, wheels: int, headings: Sequence[int]

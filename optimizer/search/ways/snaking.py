@@ -25,6 +25,7 @@ from optimizer.search.ways.snaking_ways import WaySearch, template_reach, templa
 
 if TYPE_CHECKING:
     from constraints.core.verdict import Verdict
+    from optimizer.search.clock import Clock
     from optimizer.search.request import SearchRequest
 
 # An Advance's answer is refined over Pivots and wheels this close to its own (degrees).
@@ -59,12 +60,14 @@ class SnakingWays(WaySearchStrategy[Move]):
             return None
         return two_wheel_way(request, value, deadline)
 
-    def refine_wheel(self, request: SearchRequest, move: Move) -> tuple[Move, Verdict] | None:
+    def refine_wheel(self, request: SearchRequest, move: Move,
+                     clock: Clock | None = None) -> tuple[Move, Verdict] | None:
         """An Advance's answer of at most one wheel, its wheel on the lattice's degree:
         the options within REFINE_PIVOT_DEG of its Pivot and REFINE_WHEEL_DEG of its wheel,
         their best legal point by exact geometry (optimizer.search.geometric) with the
         checker's verdict; None for a March (its options are on the degree already), for
-        ways of several wheels, or when no point judged is legal."""
+        ways of several wheels, or when no point judged is legal (the `clock`'s limit may
+        cut it short: the answer then keeps its wheel as it was)."""
         family = request.family
         wheels = [s.value for s in move.steps if s.kind == "wheel"]
         if not family.pivots or len(wheels) > 1 or family.holds_ways(1, request.lattice):
@@ -77,7 +80,7 @@ class SnakingWays(WaySearchStrategy[Move]):
         options = snaking_options(request.unit, request.frame, pivots, spins,
                                   limits.budget_or(4.0 * request.unit.mobility_in))
         bounds = request.goal.bounds(options, triangles(options))
-        found = geometric_answer(request, options, bounds).answer
+        found = geometric_answer(request, options, bounds, clock, share=1.0).answer
         return None if found is None else (found.move, found.verdict)
 
     def way_template_reach(self, request: SearchRequest, wheels: int, headings: Sequence[int]

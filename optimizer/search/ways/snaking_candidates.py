@@ -37,6 +37,7 @@ from constraints.geometry.plane import angle_between_deg
 from constraints.sat.option import Option
 from constraints.t9a.moves import Manoeuvre, Move, StepKind, forward, wheel
 from constraints.t9a.ways_model import direction
+from optimizer.batch import BatchJudge
 from optimizer.search.distance_goals import Distance, TargetPose
 from optimizer.search.heading_goals import FacePoint, Forward, lateral_gaps
 from optimizer.search.objectives import Goal
@@ -115,11 +116,15 @@ def _best_way(request: Any, sequences: np.ndarray, value: float | None,
                                                if b < worst]
     heapq.heapify(heap)
     judge = find_system(request.scenario.rules).check
+    way_passes = _WayPasses(request)
     found = None
     while heap and stats["checked"] < MAX_CHECKS and time.perf_counter() < deadline:
         bound, cut, n, point = heapq.heappop(heap)
         if bound >= worst:
             break
+        if not cut and not way_passes(option_of[n], sequences[n, 0]):
+            stats["way_refused"] = stats.get("way_refused", 0) + 1
+            continue
         if not cut:  # its polygon cut by the end-position rules: its best point
             region = request.sound_regions.within(option_of[n], hulls[n])
             stats["cut"] += 1
@@ -139,6 +144,29 @@ def _best_way(request: Any, sequences: np.ndarray, value: float | None,
             break
     stats["elapsed_s"] = time.perf_counter() - started
     return None if found is None else (*found, stats)
+
+
+class _WayPasses:
+    """Whether the clauses that judge a way alone (its Pivot, end facing and formation:
+    BatchJudge.way_passes) pass a sequence's Pivot and end facing, judged once per pair: a
+    Pivot that brings the unit too close to a wall refuses every sequence that starts with
+    it, and the checker need not refuse them one by one (Advances that start close to a
+    wall judged hundreds)."""
+
+    def __init__(self, request: Any) -> None:
+        self.request = request
+        self.judge: BatchJudge | None = None
+        self.known: dict[tuple[float, float], bool] = {}
+
+    def __call__(self, option: Option, pivot: float) -> bool:
+        key = (float(option.facing_deg), float(pivot))
+        if key not in self.known:
+            if self.judge is None:
+                request = self.request
+                self.judge = BatchJudge(request.scenario, request.unit_id, request.manoeuvre)
+            self.known[key] = self.judge.way_passes(option.facing_deg, pivot,
+                                                    self.request.unit.files)
+        return self.known[key]
 
 
 def _sequences(pivots: bool, window: float) -> np.ndarray:

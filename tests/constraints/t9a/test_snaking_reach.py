@@ -146,6 +146,7 @@ def test_least_psi_is_the_cheapest_split_into_turns_of_at_most_r():
         pytest.approx(2 * psi(math.radians(20.0)))
 
 
+
 def test_the_sidestep_of_the_techniques_note_is_certified():
     """5 files of 20 mm, 4 ranks, Mob 4, March (8") from (36, 10) facing 90 to (40, 16)
     facing 90: wheel -31.164, forward 3.925, wheel +31.164 ends 1.5252" away, and no way
@@ -242,13 +243,19 @@ def test_every_random_way_ends_inside_each_box_of_the_certificates_splits(seed):
         steps += (wheel(float(np.clip(-headings[-1], -90.0, 90.0))),)
         headings.append(headings[-1] + float(np.clip(-headings[-1], -90.0, 90.0)))
     way, params, reach = _relaxed(u, pivot, steps, headings, window, advance)
+    _descend(rng, reach, params, way, u, seed)
+
+
+def _descend(rng, reach, params, way, u, tag):
+    """The way inside the piece of every box holding its parameters, from the first grid
+    down a random chain of the certificate's splits to boxes of about 1e-9."""
     mids, halves = reach.initial()
     holds = np.all(np.abs(mids - params) <= halves + 1e-12, axis=1)
     assert holds.any()
     for k in np.flatnonzero(holds)[:2]:  # a way on a boundary lies in both neighbours
         box_mid, box_half = mids[k:k + 1], halves[k:k + 1]
         for depth in range(60):
-            _inside(reach, box_mid, box_half, way, u, (seed, depth))
+            _inside(reach, box_mid, box_half, way, u, (tag, depth))
             if (box_half * reach.weights).max() < 1e-9:
                 break
             low_high = _split(box_mid, box_half, reach.weights)
@@ -310,3 +317,4 @@ def test_no_legal_way_beside_a_wall_and_a_friend_beats_the_bound(seed):
         assert (bound >= value - 1e-9) if goal.maximise else (bound <= value + 1e-9), \
             (seed, move, name, value, bound)
     assert legal >= 3
+

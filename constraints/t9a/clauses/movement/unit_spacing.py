@@ -162,9 +162,15 @@ class UnitSpacing(SpacingClause):
 
         def zones() -> shapely.Geometry:
             reach = np.hypot(*query.offsets.T).max() + gap + 0.1
-            near = shapely.distance(setting.shapes, query.base) <= reach
+            near = np.flatnonzero(shapely.distance(setting.shapes, query.base) <= reach)
+            # The same end rectangle among the same pieces, the same zones: made once per
+            # search (an Advance's options share a few hundred end facings).
+            key = (self.id, gap, query.offsets.tobytes(), tuple(int(n) for n in near))
+            return setting.remembered(key, lambda: grown_zones(near))
+
+        def grown_zones(near: np.ndarray) -> shapely.Geometry:
             grow = []
-            for n in np.flatnonzero(near):
+            for n in near:
                 if setting.outer:
                     # Round corners whose vertices lie on the true offset, a hair short: every
                     # chord inside it (bevelled corners were, and cut up to 0.29 x the gap
@@ -174,7 +180,7 @@ class UnitSpacing(SpacingClause):
                     grow.append((limits[n] + 1e-6) / math.cos(3 * math.pi / (8 * QUAD_SEGS)))
             hulls = [shapely.MultiPoint((setting.pieces[n][:, None] - query.offsets[None])
                                         .reshape(-1, 2)).convex_hull
-                     for n in np.flatnonzero(near)]
+                     for n in near]
             grown = shapely.buffer(np.asarray(hulls, dtype=object), np.asarray(grow),
                                    quad_segs=QUAD_SEGS, join_style="round")
             return shapely.union_all(grown) if len(grown) else Polygon()

@@ -1,0 +1,72 @@
+"""Ways with legs of 0 (a Pivot and a wheel alone) as an answer, when exact geometry finds
+none (optimizer.search.geometric) and they beat what the model found.
+
+An option's end centres are wheel_shift + a first_dir + b end_dir (frame): with a = b = 0 its
+end centre is a point off the lattice, so the model never holds it.  A unit that starts close
+to something ahead (A20: its limit there is its start distance) may have no legal forward
+leg at all, yet wheel clear of it: then these ways are its only moves but standing still.
+Every option's is judged by the batch mask at once, and the best the mask passes, up to
+MAX_CHECKS, by the checker: the work is counted, not timed.  Such an answer is off the
+lattice, so it is FEASIBLE whatever the model claimed; the certificate decides the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from constraints.core.system import find_system
+from constraints.core.verdict import Verdict
+from constraints.sat.option import Option
+from optimizer.batch import BatchJudge
+from optimizer.search.request import SearchRequest
+from optimizer.search.result import SearchResult
+
+MAX_CHECKS = 4  # moves judged by the checker, at most
+
+
+ZeroLegs = tuple[int, tuple[float, float], float, Any, Verdict]
+
+
+def zero_leg_answer(request: SearchRequest, options: list[Option]) -> ZeroLegs | None:
+    """The best legal way of the options with legs of 0 (a Pivot and a wheel, or standing
+    still): its option, end centre, value, move and verdict; None when the mask passes none
+    the checker confirms."""
+    turning = list(options)
+    if not turning or not request.family.answers_by_geometry:
+        return None
+    centres = np.array([o.wheel_shift for o in turning], dtype=float)
+    judge = BatchJudge(request.scenario, request.unit_id, request.manoeuvre)
+    legal = request.family.mask(judge, request.frame.world_array(centres), turning,
+                                np.arange(len(turning)))
+    goal = request.goal
+    rows = np.flatnonzero(legal)
+    values = np.array([goal.values(turning[k], centres[k:k + 1])[0] for k in rows])
+    order = rows[np.argsort(-values if goal.maximise else values, kind="stable")]
+    system = find_system(request.scenario.rules)
+    for k in order[:MAX_CHECKS]:
+        option, centre = turning[k], (float(centres[k][0]), float(centres[k][1]))
+        move = request.family.move(request.unit_id, request.frame, option, centre)
+        verdict = system.check(request.scenario, move)
+        if verdict.legal:
+            value = float(goal.values(option, centres[k:k + 1])[0])
+            return option.index, centre, value, move, verdict
+    return None
+
+
+def beside_zero_legs(request: SearchRequest, options: list[Option],
+                     result: SearchResult) -> SearchResult:
+    """`result`, or the best zero-leg way where it does better (FEASIBLE: the model's claim
+    spoke of the lattice, which does not hold it)."""
+    found = zero_leg_answer(request, options)
+    if found is None:
+        return result
+    _, _, _, move, verdict = found
+    goal = request.goal
+    if result.verdict is not None and result.verdict.legal and \
+            not goal.better(goal.ranked(verdict), goal.ranked(result.verdict)):
+        return result
+    return replace(result.proved(bound=None), value=goal.exact(verdict), move=move,
+                   verdict=verdict)

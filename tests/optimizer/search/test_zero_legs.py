@@ -1,0 +1,53 @@
+"""Ways with legs of 0 beside the model's answer (optimizer.search.zero_legs): a unit that
+starts close to a wall (A20) with no legal forward leg wheels clear of it instead of standing
+still; every answer the stage gives is legal by the checker and has no leg."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.random_requests import random_requests
+from constraints.core.system import find_system
+from constraints.t9a.moves import StepKind
+from optimizer.families.base import options_for
+from optimizer.search.request import SearchRequest
+from optimizer.search.solve import best_move
+from optimizer.search.zero_legs import zero_leg_answer
+
+REQUESTS = random_requests(60)
+
+
+def _request(seed: int) -> SearchRequest:
+    r = REQUESTS[seed]
+    return SearchRequest(r.scenario, r.unit, r.manoeuvre, r.objective)
+
+
+def test_a_unit_close_to_a_wall_wheels_clear_of_it():
+    """bench_random's request 53: the unit stands 0.25" from a wall by its front corner, so
+    every forward leg is refused (A20: no nearer than it started); a wheel of 17 deg alone
+    is legal and takes its centre 0.46" forward.  Standing still (0") was the answer."""
+    request = _request(53)
+    options, _ = options_for(request.scenario, request.unit, request.manoeuvre,
+                             request.lattice)
+    found = zero_leg_answer(request, options)
+    assert found is not None
+    _, _, value, move, verdict = found
+    assert verdict.legal and value >= 0.45
+    assert all(step.kind == StepKind.WHEEL for step in move.steps)
+    result = best_move(request.scenario, request.unit_id, request.manoeuvre, request.objective,
+                       time_limit_s=20.0)
+    assert result.verdict is not None and result.verdict.legal and result.value >= value - 1e-9
+
+
+@pytest.mark.parametrize("seed", [s for s in range(60) if REQUESTS[s].manoeuvre != "reform"][::3])
+def test_every_zero_leg_answer_is_legal_and_has_no_leg(seed):
+    request = _request(seed)
+    options, _ = options_for(request.scenario, request.unit, request.manoeuvre,
+                             request.lattice)
+    found = zero_leg_answer(request, options)
+    if found is None:
+        return
+    _, _, _, move, verdict = found
+    again = find_system(request.scenario.rules).check(request.scenario, move)
+    assert again.legal and verdict.legal
+    assert not any(step.kind == StepKind.FORWARD for step in move.steps)

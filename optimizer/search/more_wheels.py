@@ -310,6 +310,12 @@ def _family_status(ways: Status, result: SearchResult) -> Status:
     return ways
 
 
+def certified(request: SearchRequest, result: SearchResult, clock: Clock) -> SearchResult:
+    """The answer's status under the rules (`_certified`), for a stage after the ways'
+    search that changes the answer (optimizer.search.polish)."""
+    return _certified(request, result, clock)
+
+
 def _made_before(certificates: dict[Any, Certificate], key: Any) -> Certificate | None:
     """Past the limit, a certificate made before for another value of the same goal: its
     bound (the least over its boxes and the value it was made for, which is a legal way's)

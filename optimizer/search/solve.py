@@ -36,6 +36,7 @@ from optimizer.search.incumbent import Incumbent
 from optimizer.search.model import Search, build_search, decode, recheck, solution, solver_for
 from optimizer.search.more_wheels import with_more_wheels
 from optimizer.search.objectives import Objective
+from optimizer.search.polish import polished
 from optimizer.search.prefilter import focus_discs, prefilter, worst_kept
 from optimizer.search.proof import Proof
 from optimizer.search.request import (
@@ -144,6 +145,7 @@ def solve(request: SearchRequest) -> SearchResult:
     result = unproved(request, options, result, regions, relaxed, clock)
     result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
     result = with_more_wheels(request, result, clock)
+    result = polished(request, result, clock)  # off the lattice: legs, wheels, Pivot
     result = simplest(request, options, regions, result, clock, _solve_kept)
     result = tidied(request, result)  # no float noise
     stopped = "cancelled" if clock.cancelled() else "wall_clock" if clock.fired else None

@@ -1,0 +1,281 @@
+"""The answer of an Advance or March polished off the lattice: a local search over its way's
+continuous parameters (legs, wheel angles, the Pivot), every candidate judged by the exact
+checker.
+
+The searches before it find ways on the lattice (wheels on whole degrees, centres on the
+lattice's step) and the answer is certified against a bound over every way the rules allow
+(optimizer.search.certify).  Where that certificate leaves a gap it may be the answer's: a
+way a fraction of a degree or of an inch off the lattice can do better by more than the
+tolerance (a wheel of 3.46 deg where the lattice has 3 and 4, blocked by an obstacle).  The
+polish takes the answer's steps, with a leg of no length before a first wheel and between
+any two wheels, and a wheel and a leg of no length at the end (so that every run of the way
+is free, and the way may turn once more), and moves them by
+a pattern search: each parameter alone, then each pair together (a wheel opened up while a
+leg shortens to stay within the budget), both ways, by a step halved whenever no candidate
+improves, from STEP_START down to STEP_LEAST; the change that improved last is tried first
+at each step.  The best improving candidate of a round becomes the answer, and the same
+change, doubled, is tried again while it improves.  The work is counted in checks
+(MAX_CHECKS), not seconds, so the same request polishes the same way on every machine; the
+wall clock only stops it early (the answer then says so).
+
+The polish never returns an illegal or worse answer: a candidate replaces the answer only
+when the checker finds it legal and it is better as the search ranks answers, by more than
+float noise, and its exact value is no worse.  The better answer is certified again (and
+keeps the bound before where that is tighter: `_tighter`).  Only
+answers the certificate left within MAX_GAP_IN of the bound are polished: the stage is for
+the answers that miss OPTIMAL by a hair (benchmarks/README.md, bench_random).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+from constraints.core.status import Status
+from constraints.core.system import find_system
+from constraints.core.verdict import Verdict
+from constraints.errors import InvalidInputError
+from constraints.rank_and_file.steps import MAX_WHEEL_DEG, Step, StepKind
+from optimizer.search.clock import Clock
+from optimizer.search.more_wheels import certified
+from optimizer.search.request import SearchRequest
+from optimizer.search.result import SearchResult
+from optimizer.search.tidy import SAME as NOISE
+from optimizer.search.tidy import tidy_move
+
+STEP_START = 0.5    # inches of leg, degrees of wheel or Pivot: the first moves
+STEP_LEAST = 2.0 ** -8  # the last step tried (0.004" or deg; the tolerance is 0.01")
+MAX_CHECKS = 800    # candidates judged per polish, at most (1 to 3 ms each)
+# The share of the wall-clock limit after which the polish stops (the answer then says the
+# wall clock stopped it): the certificate of a better answer needs the rest (cut short,
+# it keeps the bound before: `_tighter`).
+POLISH_SHARE = 0.9
+# Polished: answers whose certificate leaves a gap of at most this (inches).  The polish
+# moves an answer by hundredths; where the gap is wider it cannot close it, and it costs
+# a second or two.
+MAX_GAP_IN = 0.25
+SAME = 1e-9         # a candidate must beat the answer by more than this (float noise)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A way as a vector of free parameters: the Pivot (when the move has one), then the
+    step values in order; turns on the spot (Warhammer) stay as they are."""
+
+    move: Any
+    kinds: tuple[StepKind, ...]
+    pivots: bool
+
+    def start(self, steps: tuple[Step, ...]) -> list[float]:
+        return ([float(self.move.pivot_deg)] if self.pivots else []) + \
+            [float(s.value) for s in steps]
+
+    def move_at(self, x: list[float]) -> Any:
+        """The move of parameters `x` (legs at least 0, wheels within a wheel's limit)."""
+        values = x[1:] if self.pivots else x
+        steps = tuple(Step(kind, _clipped(kind, v)) for kind, v in
+                      zip(self.kinds, values, strict=True))
+        changes: dict[str, Any] = {"steps": steps}
+        if self.pivots:
+            changes["pivot_deg"] = x[0]
+        return replace(self.move, **changes)
+
+    def free(self, i: int) -> bool:
+        """Whether parameter `i` moves (a turn on the spot does not)."""
+        if self.pivots and i == 0:
+            return True
+        return self.kinds[i - self.pivots] is not StepKind.TURN
+
+
+def _clipped(kind: StepKind, value: float) -> float:
+    if kind is StepKind.FORWARD:
+        return max(0.0, value)
+    if kind is StepKind.WHEEL:
+        return min(MAX_WHEEL_DEG, max(-MAX_WHEEL_DEG, value))
+    return value
+
+
+def opened(steps: tuple[Step, ...], max_wheels: int) -> tuple[Step, ...]:
+    """The steps with a leg of no length wherever two non-leg steps meet or the way starts
+    or ends on one, and a wheel and a leg of no length at the end while the way has fewer
+    than `max_wheels` wheels (the request's: a polished way never wheels more often): the
+    same way (the checker's end pose is the same), each of its runs now a parameter."""
+    out: list[Step] = []
+    for step in steps:
+        if step.kind is not StepKind.FORWARD and (not out or out[-1].kind is not StepKind.FORWARD):
+            out.append(Step(StepKind.FORWARD, 0.0))
+        out.append(step)
+    if out and out[-1].kind is not StepKind.FORWARD:
+        out.append(Step(StepKind.FORWARD, 0.0))
+    if sum(s.kind is StepKind.WHEEL for s in out) >= max_wheels:
+        return tuple(out)
+    return (*out, Step(StepKind.WHEEL, 0.0), Step(StepKind.FORWARD, 0.0))
+
+
+def polished(request: SearchRequest, result: SearchResult, clock: Clock) -> SearchResult:
+    """`result` with a better way near its own, certified again, where the
+    pattern search finds one; else `result` as it was.  Only an Advance's or March's answer
+    given by steps that the certificate did not prove, within MAX_GAP_IN of its bound, is
+    polished."""
+    move, gap = result.move, _gap(result)
+    if move is None or result.verdict is None or result.status == Status.OPTIMAL or \
+            gap is None or gap > MAX_GAP_IN or request.relaxation is None or \
+            getattr(move, "centre", None) is not None or not hasattr(move, "steps") or \
+            clock.expired(POLISH_SHARE):
+        return result
+    found = Polish(request, move, result.verdict, clock).run()
+    if found is None:
+        return result
+    better, verdict, checks = found
+    value = request.goal.exact(verdict)
+    stats = {**result.stats, "polished": {"from": result.value, "checks": checks}}
+    moved = replace(result, move=better, verdict=verdict, value=value, stats=stats)
+    return _tighter(request, certified(request, moved, clock), result)
+
+
+def _tighter(request: SearchRequest, polished: SearchResult,
+             was: SearchResult) -> SearchResult:
+    """The polished answer with the tighter of its own bound and the one made for the answer
+    before it.  Both hold for every legal way, whatever answer they were made for: a box's
+    value bounds every way in it (the end cut raises it to its target only where no legal end
+    in it beats that), and the bound is the least over the boxes (or the answer's own value,
+    a legal way's).  So the new answer may use the better; a certificate cut short by the
+    wall clock is looser than a finished one.  (face_point: a bound charging the penalty of
+    facing away was made for an answer facing the point, and a better one faces it too.)"""
+    old, new, covers = was.bound, polished.bound, was.proof.bound_covers
+    if old is None or covers is None or polished.value is None or \
+            (new is not None and not request.goal.better(new, old)):
+        return polished
+    tolerance = request.tolerance
+    proof = polished.proof.bounded(old, covers, abs(polished.value - old) <= tolerance + 1e-12,
+                                   tolerance)
+    return replace(polished, proof=proof)
+
+
+def _gap(result: SearchResult) -> float | None:
+    """How far the answer is from its bound over every way (None: no bound)."""
+    if result.value is None or result.bound is None:
+        return None
+    return abs(result.value - result.bound)
+
+
+class Polish:
+    """One pattern search from an answer's way (the module docstring)."""
+
+    def __init__(self, request: SearchRequest, move: Any, verdict: Verdict,
+                 clock: Clock) -> None:
+        self.request, self.clock = request, clock
+        self.check = find_system(request.scenario.rules).check
+        self.checks = 0
+        self.last: tuple[tuple[int, float], ...] = ()  # the change that improved last
+        self.answer_rank = request.goal.ranked(verdict)
+        self.answer_value = request.goal.exact(verdict)
+        steps = opened(move.steps, request.max_wheels)
+        pivots = hasattr(move, "pivot_deg") and getattr(move.manoeuvre, "pivots", False)
+        self.layout = Layout(move, tuple(s.kind for s in steps), bool(pivots))
+        self.x = self.layout.start(steps)
+
+    def score(self, x: list[float]) -> tuple[float, Any, Verdict] | None:
+        """The candidate's rank, lower is better (None: illegal, or worse than the answer in
+        its exact value)."""
+        self.checks += 1
+        try:
+            move = self.layout.move_at(x)
+        except InvalidInputError:  # a Pivot beyond its limit: no move
+            return None
+        verdict = self.check(self.request.scenario, move)
+        if not verdict.legal:
+            return None
+        goal = self.request.goal
+        if goal.better(self.answer_value, goal.exact(verdict)):
+            return None
+        rank = goal.ranked(verdict)
+        return (-rank if goal.maximise else rank), move, verdict
+
+    def run(self) -> tuple[Any, Verdict, int] | None:
+        """The best way found (tidied: no legs of no length) and its verdict, with the checks
+        made; None when none beats the answer (or the opened way is not judged the same as
+        the answer)."""
+        start = self.score(self.x)
+        best_rank = -self.answer_rank if self.request.goal.maximise else self.answer_rank
+        if start is None or abs(start[0] - best_rank) > SAME:
+            return None
+        best: tuple[float, Any, Verdict] | None = None
+        step = STEP_START
+        while step >= STEP_LEAST and self.checks < MAX_CHECKS:
+            if self.clock.expired(POLISH_SHARE):
+                break
+            moved = self._round(step, best_rank)
+            if moved is None:
+                step /= 2.0
+                continue
+            best, x = self._onwards(moved, self.x)
+            self.x, best_rank = x, best[0]
+        if best is None:
+            return None
+        return self._tidied(best)
+
+    def _onwards(self, moved: tuple[tuple[float, Any, Verdict], list[float]],
+                 was: list[float]) -> tuple[tuple[float, Any, Verdict], list[float]]:
+        """Further the same way while it keeps improving (a pattern move: twice the change,
+        then twice again), so that a long slide costs a few checks, not a round each."""
+        best, x = moved
+        change = [b - a for a, b in zip(was, x, strict=True)]
+        while self.checks < MAX_CHECKS:
+            change = [2.0 * c for c in change]
+            further = [a + c for a, c in zip(x, change, strict=True)]
+            scored = self.score(further)
+            if scored is None or scored[0] >= best[0] - SAME:
+                break
+            best, x = scored, further
+        return best, x
+
+    def _tidied(self, best: tuple[float, Any, Verdict]) -> tuple[Any, Verdict, int]:
+        """The found way without its legs and wheels of no length (optimizer.search.tidy,
+        values unrounded), where the checker judges it no worse: the answer the certificate
+        is given is the one returned."""
+        move = tidy_move(best[1], rounding=False)
+        if move != best[1]:
+            verdict = self.check(self.request.scenario, move)
+            self.checks += 1
+            goal = self.request.goal
+            if verdict.legal and _no_worse(goal, goal.ranked(verdict), goal.ranked(best[2])) \
+                    and _no_worse(goal, goal.exact(verdict), goal.exact(best[2])):
+                return move, verdict, self.checks
+        return best[1], best[2], self.checks
+
+    def _round(self, step: float,
+               rank: float) -> tuple[tuple[float, Any, Verdict], list[float]] | None:
+        """The best candidate at this step that beats `rank` by more than SAME: the change
+        that improved last, at this step, first (a way pressed against its budget slides
+        along it level after level); then each free parameter alone, then each pair together
+        (only when none alone improves)."""
+        free = [i for i in range(len(self.x)) if self.layout.free(i)]
+        last = [tuple((i, math.copysign(step, d)) for i, d in self.last)] if self.last else []
+        singles = [((i, d),) for i in free for d in (step, -step)]
+        pairs = [((i, a), (j, b)) for i, j in itertools.combinations(free, 2)
+                 for a in (step, -step) for b in (step, -step)]
+        for moves in (last, singles, pairs):
+            best = None
+            for change in moves:
+                if self.checks >= MAX_CHECKS or self.clock.expired(POLISH_SHARE):
+                    break  # (the clock remembers that it cut the polish short)
+                x = list(self.x)
+                for i, d in change:
+                    x[i] += d
+                scored = self.score(x)
+                if scored is not None and scored[0] < rank - SAME and \
+                        (best is None or scored[0] < best[0][0]):
+                    best = (scored, x, change)
+            if best is not None:
+                self.last = best[2]
+                return best[0], best[1]
+        return None
+
+
+def _no_worse(goal: Any, value: float, than: float) -> bool:
+    """`value` is no worse than `than`, beyond float noise (joining two legs moves the end
+    by 1e-15")."""
+    return not goal.better(than, value) or abs(value - than) <= NOISE

@@ -14,11 +14,12 @@ the relaxed region (`CentreRegions(outer=True)`, those clauses only) of E.
 The cut asks one question per box: can any legal end beat the answer by more than the
 tolerance?  Per cell, G is that region within the clip of end centres where the objective
 could beat the target (a disc round the target point, grown for the front's offset turning in
-the cell; a half-plane for `forward`; circumscribed: it holds every such centre).  A box whose
+the cell; a half-plane for `forward`; for `face_point`, within the target of the centre lines
+through the point at the cell's facings, a double wedge: its ranking is at least the offset;
+circumscribed: it holds every such centre).  A box whose
 facings lie in cells whose G all stay more than the piece's margin from its end-centre
 sector (a circumscribed polygon) has no legal end that beats the target: its bound is the
-target itself, and it is settled.  Goals whose better set is not a region of end centres
-(`face_point`) are not cut.
+target itself, and it is settled.
 
 Cells are fixed (CELL_DEG x 2^level, world facings), so a box uses the smallest level whose
 cells are at least its facing range wide (at most two cells), and each cell's G is made once.
@@ -58,6 +59,7 @@ PROBE_SHARE = 50       # at least one box in 50
 ARC_SEGMENTS = 8       # chords of a sector's arc (circumscribed)
 CLIP_SEGS = 16         # quarter-circle segments of a clip disc (circumscribed)
 FAR_IN = 10_000.0
+LINE_IN = 400.0         # a face_point wedge's length (its chord stays beyond any table)
 CELL_KEY = 1 << 32      # a cell's key: level x CELL_KEY + its number + CELL_KEY / 2
 CHUNK = 4_096          # boxes tested between looks at the deadline
 ROOM_IN = 1e-9         # float room: a box is settled only this clear of G
@@ -198,6 +200,19 @@ class EndCut:
         return Option(0, facing_deg, 90.0 + facing_deg - self.frame.heading_deg, unit.files,
                       unit.width_in, unit.depth_in)
 
+    def _beside_line(self, point: np.ndarray, low_deg: float, high_deg: float,
+                     target: float) -> shapely.Geometry:
+        """face_point: frame end centres whose centre line, at a facing in [low, high], passes
+        within `target` of the point (its ranking is at least the offset): within `target`
+        of the double wedge of those lines through the point (circumscribed)."""
+        if target <= 0:
+            return shapely.Polygon()
+        frame = np.radians(90.0 + np.array([low_deg, high_deg]) - self.frame.heading_deg)
+        ends = LINE_IN * np.stack([np.cos(frame), np.sin(frame)], axis=1)
+        wedge = shapely.union(shapely.Polygon([point, point + ends[0], point + ends[1]]),
+                              shapely.Polygon([point, point - ends[0], point - ends[1]]))
+        return _grown(wedge, target)
+
     def _clip(self, low_deg: float, high_deg: float) -> shapely.Geometry:
         """Frame end centres where the goal could beat the target, facings in [low, high]
         (circumscribed: it holds every such centre)."""
@@ -206,6 +221,8 @@ class EndCut:
         if name == "forward":  # maximised: the end centre's y beyond -target
             return shapely.box(-FAR_IN, -target, FAR_IN, FAR_IN)
         point = np.asarray(self.goal.point, dtype=float)
+        if name == "face_point":
+            return self._beside_line(point, low_deg, high_deg, target)
         radius = target
         if name == "target_pose":
             facing = self.goal.objective.facing_deg
@@ -226,7 +243,8 @@ class EndCut:
         return shapely.Point(*point).buffer(grown, quad_segs=CLIP_SEGS)
 
 
-CUT_GOALS = ("target_distance", "front_target_distance", "target_pose", "forward")
+CUT_GOALS = ("target_distance", "front_target_distance", "target_pose", "forward",
+             "face_point")
 
 
 def end_cut(scenario: Scenario, unit: Unit, manoeuvre: str, goal: Goal, value: float,
@@ -284,3 +302,9 @@ def _take(pieces: ReachPieces, rows: np.ndarray) -> ReachPieces:
     return replace(pieces, **{f: getattr(pieces, f)[rows] for f in
                               ("facing", "spread", "apex", "radius", "arc_lo", "arc_hi",
                                "grow", "back", "back_grow")})
+
+
+def _grown(region: shapely.Geometry, distance: float) -> shapely.Geometry:
+    """`region` grown by `distance`, circumscribed (its round chords stay beyond it)."""
+    return region.buffer(distance / math.cos(math.pi / (4 * CLIP_SEGS)) + ROOM_IN,
+                         quad_segs=CLIP_SEGS)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import shapely
 
 from benchmarks.random_requests import random_requests
 from constraints.core.scenario_io import load_scenario, scenario_from_json
@@ -79,7 +80,8 @@ def _never_settles_a_better_way(scn, unit_id: str, manoeuvre: str, rng, wanted: 
         goal, reach = request.goal, request.relaxation
         assert isinstance(reach, AdvanceReach | MarchReach)
         sign = -1.0 if goal.maximise else 1.0
-        cut = EndCut(scn, request.unit, manoeuvre, goal, sign * goal.exact(verdict) + 1e-6)
+        # Ranked: face_point's way facing away ranks with the penalty (Goal.ranked).
+        cut = EndCut(scn, request.unit, manoeuvre, goal, sign * goal.ranked(verdict) + 1e-6)
         mids, halves = reach.initial()
         holds = np.flatnonzero(np.all(np.abs(mids - params) <= halves + 1e-12, axis=1))
         assert len(holds)
@@ -143,7 +145,7 @@ def test_no_legal_way_beats_a_bound_the_cut_made(seed):
         request = SearchRequest(scn, "u", manoeuvre, _objective(rng, (36.0, 10.0)), Lattice(),
                                 10.0, 1, 1.0, 0.01, 3)
         goal = request.goal
-        value = goal.exact(verdict)
+        value = goal.ranked(verdict)  # face_point facing away: with the penalty
         worse = value - 0.02 if goal.maximise else value + 0.02
         cut = end_cut(scn, request.unit, manoeuvre, goal, worse, 0.01)
         assert cut is not None
@@ -168,8 +170,25 @@ def test_the_cut_closes_what_the_pieces_alone_cannot():
     assert cut is not None and cut.made > 0
 
 
-def test_face_point_is_not_cut():
+@pytest.mark.parametrize("seed", range(20))
+def test_face_point_keeps_every_centre_whose_line_passes_near_the_point(seed):
+    """face_point's better set for a cell of facings: every end centre whose centre line, at
+    a facing of the cell, passes within the target of the point lies in the clip."""
+    rng = np.random.default_rng(9900 + seed)
     scn = load_scenario(SCENARIOS / "rocks.json")
-    request = SearchRequest(scn, "band", "march", Objective("face_point", (30.0, 30.0)),
-                            Lattice(), 10.0, 1, 1.0, 0.01, 3)
-    assert end_cut(scn, request.unit, "march", request.goal, 1.0, 0.01) is None
+    point = (float(rng.uniform(20, 50)), float(rng.uniform(10, 40)))
+    request = SearchRequest(scn, "band", "march", Objective("face_point", point), Lattice(),
+                            10.0, 1, 1.0, 0.01, 3)
+    target = float(rng.uniform(0.05, 3.0))
+    cut = end_cut(scn, request.unit, "march", request.goal, target, 0.0)
+    assert cut is not None
+    low = float(rng.uniform(0.0, 360.0))
+    high = low + float(rng.choice([0.0625, 1.0, 8.0]))
+    clip = cut._clip(low, high)
+    facing = rng.uniform(low, high, 200)
+    angle = np.radians(90.0 + facing - cut.frame.heading_deg)
+    along = np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    across = np.stack([-along[:, 1], along[:, 0]], axis=1)
+    centres = np.asarray(request.goal.point) + rng.uniform(-30, 30, (200, 1)) * along + \
+        rng.uniform(-0.999, 0.999, (200, 1)) * target * across
+    assert shapely.contains_xy(clip, centres[:, 0], centres[:, 1]).all()

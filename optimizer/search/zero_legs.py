@@ -35,7 +35,10 @@ def zero_leg_answer(request: SearchRequest, options: list[Option]) -> ZeroLegs |
     still): its option, end centre, value, move and verdict; None when the mask passes none
     the checker confirms."""
     turning = list(options)
-    if not turning or not request.family.answers_by_geometry:
+    # A family with its own starting search (whfb7's: ways.whfb7_start) and judge is left to
+    # it: the batch judge here is the prefiltering families'.
+    family = request.family
+    if not turning or not family.answers_by_geometry or not family.prefilters:
         return None
     centres = np.array([o.wheel_shift for o in turning], dtype=float)
     judge = BatchJudge(request.scenario, request.unit_id, request.manoeuvre)

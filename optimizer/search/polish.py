@@ -11,8 +11,7 @@ polish takes the answer's steps, with a leg of no length before a first wheel an
 any two wheels, and a wheel and a leg of no length at the end (so that every run of the way
 is free, and the way may turn once more), and moves them by
 a pattern search: each parameter alone, then each pair together (a wheel opened up while a
-leg shortens to stay within the budget), then each three (both legs and the wheel), both
-ways, by a step halved whenever no candidate
+leg shortens to stay within the budget), both ways, by a step halved whenever no candidate
 improves, from STEP_START down to STEP_LEAST; the change that improved last is tried first
 at each step.  The best improving candidate of a round becomes the answer, and the same
 change, doubled, is tried again while it improves.  The work is counted in checks
@@ -253,16 +252,13 @@ class Polish:
         """The best candidate at this step that beats `rank` by more than SAME: the change
         that improved last, at this step, first (a way pressed against its budget slides
         along it level after level); then each free parameter alone, then each pair together
-        (only when none alone improves), then each three (only when no pair does)."""
+        (only when none alone improves)."""
         free = [i for i in range(len(self.x)) if self.layout.free(i)]
         last = [tuple((i, math.copysign(step, d)) for i, d in self.last)] if self.last else []
         singles = [((i, d),) for i in free for d in (step, -step)]
         pairs = [((i, a), (j, b)) for i, j in itertools.combinations(free, 2)
                  for a in (step, -step) for b in (step, -step)]
-        triples = [tuple(zip(trio, signs, strict=True))
-                   for trio in itertools.combinations(free, 3)
-                   for signs in itertools.product((step, -step), repeat=3)]
-        for moves in (last, singles, pairs, triples):
+        for moves in (last, singles, pairs):
             best = None
             for change in moves:
                 if self.checks >= MAX_CHECKS or self.clock.expired(POLISH_SHARE):

@@ -25,7 +25,8 @@ from optimizer.search.request import SearchRequest
 from optimizer.search.result import SearchResult
 from optimizer.search.unproved import unproved
 from optimizer.search.ways import ways_of
-from tests.support import SCENARIOS, scenario, unit, wall
+from tests.optimizer.search.test_inexact import inexact_result, wall_ahead_case
+from tests.support import SCENARIOS, scenario, unit
 
 # Issue 22's Advance among scattered terrain (tests/optimizer/search/test_limits.py).
 ADVANCE = ("advance_over_time_limit.json", "hero", "advance",
@@ -154,19 +155,8 @@ def test_past_the_limit_an_inexact_option_keeps_its_reachs_bound():
     clock runs: past the limit the option keeps its reach's bound (sound, looser), and an
     answer that bound beats is FEASIBLE with it, not OPTIMAL (the test_inexact case of a wall
     2.5" ahead, whose relaxed region would have kept the proof)."""
-    s = scenario(unit(), terrain=(wall("wall", 0.0, 13.5, 72.0, 14.5),))
-    request = SearchRequest(s, "u", "reform", Objective("forward"))
-    options, regions = request.options()
-    relaxed = CentreRegions(s, s.unit("u"), "reform", outer=True)
-    k = next(o.index for o in options if not relaxed.of(o).is_empty)
-    far = float(request.goal.bounds([options[k]], [relaxed.of(options[k])])[0])
-    near = float(request.goal.bounds([options[k]], [regions[k]])[0])
-    unit_ = request.unit
-    move = Move(unit_.id, "reform", files=unit_.files, centre=unit_.pose.centre,
-                facing_deg=unit_.pose.facing_deg)
-    answer = SearchResult(request.objective, far, request.lattice, 0.0,
-                          Proof(Status.OPTIMAL, bound=far), move,
-                          stats={"inexact_options": [k], "search_value": far})
+    request, options, regions, k, far, near = wall_ahead_case()
+    answer = inexact_result(request, Status.OPTIMAL, far, [k])
     live = unproved(request, options, replace(answer, stats=dict(answer.stats)), regions, {},
                     Clock(600.0))
     assert live.status == Status.OPTIMAL

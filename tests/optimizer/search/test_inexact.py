@@ -36,7 +36,7 @@ def _request() -> SearchRequest:
     return SearchRequest(load_scenario(SCENARIOS / file), unit_id, manoeuvre, objective)
 
 
-def _result(request: SearchRequest, status: Status, value: float | None,
+def inexact_result(request: SearchRequest, status: Status, value: float | None,
             inexact: list[int]) -> SearchResult:
     stats = {"inexact_options": list(inexact), "inexact": ["t9a.reform.model_path"]} \
         if inexact else {}
@@ -65,7 +65,7 @@ def test_an_answer_stays_proved_only_if_no_inexact_option_beats_it(status, margi
     k = 0
     bound = float(request.goal.bounds([options[k]], [regions[k]])[0])
     value = bound + margin if status.found else None
-    out = unproved(request, options, _result(request, status, value, [k]), regions,
+    out = unproved(request, options, inexact_result(request, status, value, [k]), regions,
                    {k: regions[k]})
     assert out.status == expected and "inexact_options" not in out.stats
     if status == Status.OPTIMAL and expected == Status.FEASIBLE:
@@ -78,8 +78,8 @@ def test_infeasible_stays_proved_only_if_no_inexact_option_has_a_legal_centre(em
     request = _request()
     options, regions = request.options()
     relaxed = {0: shapely.Polygon() if empty else regions[0]}
-    out = unproved(request, options, _result(request, Status.INFEASIBLE, None, [0]), regions,
-                   relaxed)
+    out = unproved(request, options, inexact_result(request, Status.INFEASIBLE, None, [0]),
+                   regions, relaxed)
     assert out.status == expected
 
 
@@ -91,11 +91,11 @@ def test_an_option_the_goal_cannot_bound_might_beat_anything(monkeypatch):
     monkeypatch.setattr(type(request.goal), "bounds",
                         lambda self, opts, regs: np.full(len(opts), np.nan))
     relaxed = {0: regions[0]}
-    out = unproved(request, options, _result(request, Status.OPTIMAL, 1.0, [0]), regions,
+    out = unproved(request, options, inexact_result(request, Status.OPTIMAL, 1.0, [0]), regions,
                    relaxed)
     assert out.status == Status.FEASIBLE and out.bound is None
-    out = unproved(request, options, _result(request, Status.INFEASIBLE, None, [0]), regions,
-                   relaxed)
+    out = unproved(request, options, inexact_result(request, Status.INFEASIBLE, None, [0]),
+                   regions, relaxed)
     assert out.status == Status.NOT_FOUND
 
 
@@ -103,14 +103,14 @@ def test_without_inexact_rows_the_model_s_status_stands():
     request = _request()
     options, regions = request.options()
     for status, value in ((Status.OPTIMAL, 9.0), (Status.INFEASIBLE, None)):
-        out = unproved(request, options, _result(request, status, value, []), regions, {})
+        out = unproved(request, options, inexact_result(request, status, value, []), regions, {})
         assert out.status == status
 
 
-def test_an_option_without_a_relaxed_region_gets_one():
-    """A wall 2.5" ahead: an option's reach alone (the 2" centre travel) would beat the
-    forward-most answer; its relaxed region, made then, cannot (every formation keeps its
-    centre 2" short of the wall): the answer stays proved."""
+def wall_ahead_case() -> tuple[SearchRequest, list, list, int, float, float]:
+    """A Reform forward with a wall 2.5" ahead: the request, its options and regions, an
+    option with a relaxed region, and that option's bound from its relaxed region (`far`)
+    and from its reach alone (`near`)."""
     s = scenario(unit(), terrain=(wall("wall", 0.0, 13.5, 72.0, 14.5),))
     request = SearchRequest(s, "u", "reform", Objective("forward"))
     options, regions = request.options()
@@ -118,10 +118,19 @@ def test_an_option_without_a_relaxed_region_gets_one():
     k = next(o.index for o in options if not relaxed.of(o).is_empty)
     far = float(request.goal.bounds([options[k]], [relaxed.of(options[k])])[0])
     near = float(request.goal.bounds([options[k]], [regions[k]])[0])
+    return request, options, regions, k, far, near
+
+
+def test_an_option_without_a_relaxed_region_gets_one():
+    """A wall 2.5" ahead: an option's reach alone (the 2" centre travel) would beat the
+    forward-most answer; its relaxed region, made then, cannot (every formation keeps its
+    centre 2" short of the wall): the answer stays proved."""
+    request, options, regions, k, far, near = wall_ahead_case()
     assert near > far + 0.1  # the reach reaches further forward than the rules leave
-    out = unproved(request, options, _result(request, Status.OPTIMAL, far, [k]), regions, {})
+    out = unproved(request, options, inexact_result(request, Status.OPTIMAL, far, [k]),
+                   regions, {})
     assert out.status == Status.OPTIMAL
-    out = unproved(request, options, _result(request, Status.OPTIMAL, far - 0.1, [k]),
+    out = unproved(request, options, inexact_result(request, Status.OPTIMAL, far - 0.1, [k]),
                    regions, {})
     assert out.status == Status.FEASIBLE and out.bound == pytest.approx(far)
 

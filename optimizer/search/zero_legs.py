@@ -34,28 +34,26 @@ def zero_leg_answer(request: SearchRequest, options: list[Option]) -> ZeroLegs |
     """The best legal way of the options with legs of 0 (a Pivot and a wheel, or standing
     still): its option, end centre, value, move and verdict; None when the mask passes none
     the checker confirms."""
-    turning = list(options)
     # A family with its own starting search (whfb7's: ways.whfb7_start) and judge is left to
     # it: the batch judge here is the prefiltering families'.
-    family = request.family
-    if not turning or not family.answers_by_geometry or not family.prefilters:
+    family, goal = request.family, request.goal
+    if not options or not family.answers_by_geometry or not family.prefilters:
         return None
-    centres = np.array([o.wheel_shift for o in turning], dtype=float)
+    centres = np.array([o.wheel_shift for o in options], dtype=float)
     judge = BatchJudge(request.scenario, request.unit_id, request.manoeuvre)
-    legal = request.family.mask(judge, request.frame.world_array(centres), turning,
-                                np.arange(len(turning)))
-    goal = request.goal
+    legal = family.mask(judge, request.frame.world_array(centres), options,
+                        np.arange(len(options)))
     rows = np.flatnonzero(legal)
-    values = np.array([goal.values(turning[k], centres[k:k + 1])[0] for k in rows])
-    order = rows[np.argsort(-values if goal.maximise else values, kind="stable")]
+    values = np.array([goal.values(options[k], centres[k:k + 1])[0] for k in rows])
+    best_first = np.argsort(-values if goal.maximise else values, kind="stable")
     system = find_system(request.scenario.rules)
-    for k in order[:MAX_CHECKS]:
-        option, centre = turning[k], (float(centres[k][0]), float(centres[k][1]))
-        move = request.family.move(request.unit_id, request.frame, option, centre)
+    for n in best_first[:MAX_CHECKS]:
+        k = rows[n]
+        option, centre = options[k], (float(centres[k][0]), float(centres[k][1]))
+        move = family.move(request.unit_id, request.frame, option, centre)
         verdict = system.check(request.scenario, move)
         if verdict.legal:
-            value = float(goal.values(option, centres[k:k + 1])[0])
-            return option.index, centre, value, move, verdict
+            return option.index, centre, float(values[n]), move, verdict
     return None
 
 

@@ -9,14 +9,19 @@ way a fraction of a degree or of an inch off the lattice can do better by more t
 tolerance (a wheel of 3.46 deg where the lattice has 3 and 4, blocked by an obstacle).  The
 polish takes the answer's steps, with a leg of no length before a first wheel and between
 any two wheels, and a wheel and a leg of no length at the end (so that every run of the way
-is free, and the way may turn once more), and moves them by
-a pattern search: each parameter alone, then each pair together (a wheel opened up while a
-leg shortens to stay within the budget), both ways, by a step halved whenever no candidate
-improves, from STEP_START down to STEP_LEAST; the change that improved last is tried first
-at each step.  The best improving candidate of a round becomes the answer, and the same
-change, doubled, is tried again while it improves.  The work is counted in checks
-(MAX_CHECKS), not seconds, so the same request polishes the same way on every machine; the
-wall clock only stops it early (the answer then says so).
+is free, and the way may turn once more), and moves them in two stages.  First a scatter:
+candidates that move one to four parameters together by random amounts (a generator of a
+fixed seed), at a scale halved after a run of misses; it finds the ways that need several
+parameters moved at once in proportions no fixed step gives (bench_random 92 and 122: the
+Pivot and the wheel together; 21 and 39: a leg, a wheel and the wheel added at the end).
+Then a pattern search: each parameter alone, then each pair together (a wheel opened up
+while a leg shortens to stay within the budget), both ways, by a step halved whenever no
+candidate improves, from STEP_START down to STEP_LEAST; the change that improved last is
+tried first at each step.  In either stage an improving candidate becomes the answer, and
+the same change, doubled, is tried again while it improves.  The work is counted in checks
+(MAX_CHECKS, SCATTER_CHECKS of them the scatter's), not seconds, so the same request
+polishes the same way on every machine; the wall clock only stops it early (the answer then
+says so).
 
 The polish never returns an illegal or worse answer: a candidate replaces the answer only
 when the checker finds it legal and it is better as the search ranks answers, by more than
@@ -32,6 +37,8 @@ import itertools
 import math
 from dataclasses import dataclass, replace
 from typing import Any
+
+import numpy as np
 
 from constraints.core.status import Status
 from constraints.core.system import find_system
@@ -58,6 +65,12 @@ POLISH_SHARE = 0.9
 # a second or two.
 MAX_GAP_IN = 0.25
 SAME = 1e-9         # a candidate must beat the answer by more than this (float noise)
+# The scatter (before the pattern search): candidates that move a few parameters at once by
+# random amounts, drawn from a generator of a fixed seed (the same candidates every run).
+SCATTER_CHECKS = 500   # the scatter's share of MAX_CHECKS; the pattern search has the rest
+SCATTER_SEED = 0
+SCATTER_MOST = 4       # parameters moved together, at most
+SCATTER_PATIENCE = 40  # misses in a row before the scale is halved
 
 
 @dataclass(frozen=True)
@@ -82,6 +95,12 @@ class Layout:
         if self.pivots:
             changes["pivot_deg"] = x[0]
         return replace(self.move, **changes)
+
+    def clipped(self, x: list[float]) -> list[float]:
+        """`x` with its legs and wheels within their limits (the same move)."""
+        head = x[:1] if self.pivots else []
+        values = x[1:] if self.pivots else x
+        return head + [_clipped(kind, v) for kind, v in zip(self.kinds, values, strict=True)]
 
     def free(self, i: int) -> bool:
         """Whether parameter `i` moves (a turn on the spot does not)."""
@@ -170,6 +189,7 @@ class Polish:
         self.request, self.clock = request, clock
         self.check = find_system(request.scenario.rules).check
         self.checks = 0
+        self.limit = MAX_CHECKS  # the checks the current stage may reach
         self.last: tuple[tuple[int, float], ...] = ()  # the change that improved last
         self.answer_rank = request.goal.ranked(verdict)
         self.answer_value = request.goal.exact(verdict)
@@ -203,20 +223,65 @@ class Polish:
         best_rank = -self.answer_rank if self.request.goal.maximise else self.answer_rank
         if start is None or abs(start[0] - best_rank) > SAME:
             return None
+        found: tuple[float, Any, Verdict] | None = None
+        stages = ((self._scatter, SCATTER_CHECKS), (self._pattern, MAX_CHECKS))
+        for stage, limit in stages:
+            self.limit = limit
+            moved = stage(best_rank)
+            if moved is not None:
+                found, best_rank = moved, moved[0]
+        if found is None:
+            return None
+        return self._tidied(found)
+
+    def _pattern(self, rank: float) -> tuple[float, Any, Verdict] | None:
+        """The pattern search from self.x (moved to its best): each parameter alone, then each
+        pair, by a step halved whenever neither improves."""
         best: tuple[float, Any, Verdict] | None = None
         step = STEP_START
-        while step >= STEP_LEAST and self.checks < MAX_CHECKS:
+        while step >= STEP_LEAST and self.checks < self.limit:
             if self.clock.expired(POLISH_SHARE):
                 break
-            moved = self._round(step, best_rank)
+            moved = self._round(step, rank)
             if moved is None:
                 step /= 2.0
                 continue
             best, x = self._onwards(moved, self.x)
-            self.x, best_rank = x, best[0]
-        if best is None:
-            return None
-        return self._tidied(best)
+            self.x, rank = x, best[0]
+        return best
+
+    def _scatter(self, rank: float) -> tuple[float, Any, Verdict] | None:
+        """A search by random moves from self.x (moved to its best): each candidate moves one
+        to SCATTER_MOST parameters together, each by a normal draw times the scale; the scale
+        is halved after SCATTER_PATIENCE misses in a row and starts again at STEP_START once
+        below STEP_LEAST.  Where the legal ways that improve lie in a narrow wedge (the way
+        pressed against its budget and an obstacle at once), no move of the pattern search's
+        (one or two parameters, by equal steps) may enter it; a random direction does, at
+        some draw.  The generator's seed is fixed: the same candidates on every run."""
+        rng = np.random.default_rng(SCATTER_SEED)
+        free = [i for i in range(len(self.x)) if self.layout.free(i)]
+        most = min(SCATTER_MOST, len(free))
+        best: tuple[float, Any, Verdict] | None = None
+        scale, misses = STEP_START, 0
+        while free and self.checks < self.limit and not self.clock.expired(POLISH_SHARE):
+            x = list(self.x)
+            for i in rng.choice(free, size=int(rng.integers(1, most + 1)), replace=False):
+                x[int(i)] += float(rng.normal()) * scale
+            x = self.layout.clipped(x)
+            if x == self.x:  # every draw pushed past a limit: no candidate, counted as one
+                self.checks += 1
+                continue
+            scored = self.score(x)
+            if scored is not None and scored[0] < rank - SAME:
+                best, self.x = self._onwards((scored, x), self.x)
+                rank, misses = best[0], 0
+                continue
+            misses += 1
+            if misses >= SCATTER_PATIENCE:
+                scale, misses = scale / 2.0, 0
+                if scale < STEP_LEAST:
+                    scale = STEP_START
+        return best
 
     def _onwards(self, moved: tuple[tuple[float, Any, Verdict], list[float]],
                  was: list[float]) -> tuple[tuple[float, Any, Verdict], list[float]]:
@@ -224,7 +289,7 @@ class Polish:
         then twice again), so that a long slide costs a few checks, not a round each."""
         best, x = moved
         change = [b - a for a, b in zip(was, x, strict=True)]
-        while self.checks < MAX_CHECKS:
+        while self.checks < self.limit:
             change = [2.0 * c for c in change]
             further = [a + c for a, c in zip(x, change, strict=True)]
             scored = self.score(further)
@@ -261,7 +326,7 @@ class Polish:
         for moves in (last, singles, pairs):
             best = None
             for change in moves:
-                if self.checks >= MAX_CHECKS or self.clock.expired(POLISH_SHARE):
+                if self.checks >= self.limit or self.clock.expired(POLISH_SHARE):
                     break  # (the clock remembers that it cut the polish short)
                 x = list(self.x)
                 for i, d in change:

@@ -3,7 +3,8 @@ the one-wheel answer does not already settle it.
 
 1. A family that holds every way (a Reform, on the lattice) keeps the solver's status.
 2. For an Advance or March, the answer is certified against the bound over every way with
-   any number of wheels (optimizer.search.certify).  Within the tolerance: OPTIMAL, and no
+   any number of wheels (optimizer.search.certify; an Advance's Pivots narrowed to those its
+   own spacing clause may allow, optimizer.search.pivot_cut).  Within the tolerance: OPTIMAL, and no
    way of more wheels could do better by more than that, so none is searched.
 3. Otherwise the family's model of ways with up to K wheels (every wheel on the lattice's
    degree; optimizer.search.ways.snaking_ways) searches: first, where the family has them, its

@@ -19,6 +19,7 @@ from constraints.t9a.context import MoveContext
 from constraints.t9a.moves import Manoeuvre, Move
 from optimizer.search.certify import _split, certify
 from optimizer.search.end_cut import end_cut
+from optimizer.search.more_wheels import _relaxation
 from optimizer.search.pivot_cut import CELL_DEG, PIVOT_SPACING, PivotCut, live_cells, pivot_cut
 from optimizer.search.request import SearchRequest
 from tests.constraints.t9a.test_snaking_reach import _close_scene
@@ -180,3 +181,20 @@ def test_a_box_is_narrowed_to_the_hull_of_its_live_cells_and_zero():
             got = (narrowed[0, 0] - new_halves[0, 0], narrowed[0, 0] + new_halves[0, 0])
             assert got[0] <= ends[0] + 1e-12 and got[1] >= ends[1] - 1e-12
             assert got[0] >= lo - 1e-12 and got[1] <= hi + 1e-12
+
+
+def test_the_certificate_of_an_advance_beside_a_wall_uses_the_cut_and_an_open_one_not():
+    """more_wheels certifies with the cut relaxation where a Pivot is refused, with the
+    family's own elsewhere (a March, or an Advance with room to turn)."""
+    scn = _close_scene(np.random.default_rng(3))
+    beside = SearchRequest(scn, "u", "advance", _objective(np.random.default_rng(4), (36, 10)),
+                           Lattice(), 10.0, 1, 1.0, 0.01, 3)
+    assert isinstance(_relaxation(beside), PivotCut)
+    assert _relaxation(beside) is _relaxation(beside)  # made once per request
+    march = SearchRequest(scn, "u", "march", beside.objective, Lattice(), 10.0, 1, 1.0, 0.01, 3)
+    assert _relaxation(march) is march.relaxation
+    open_field = next(r for r in ADVANCES if not r.close and live_cells(
+        r.scenario, r.scenario.unit(r.unit), 0.5).all())
+    request = SearchRequest(open_field.scenario, open_field.unit, "advance",
+                            open_field.objective, Lattice(), 10.0, 1, 1.0, 0.01, 3)
+    assert _relaxation(request) is request.relaxation

@@ -6,15 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-import optimizer.search.solve as solve_module
 from benchmarks.random_requests import random_requests
-from constraints.core.status import Status
 from constraints.core.system import find_system
 from constraints.t9a.moves import StepKind
 from optimizer.families.base import options_for
-from optimizer.search.proof import Proof
 from optimizer.search.request import SearchRequest
-from optimizer.search.result import SearchResult
 from optimizer.search.solve import best_move
 from optimizer.search.zero_legs import zero_leg_answer
 
@@ -55,25 +51,3 @@ def test_every_zero_leg_answer_is_legal_and_has_no_leg(seed):
     again = find_system(request.scenario.rules).check(request.scenario, move)
     assert again.legal and verdict.legal
     assert not any(step.kind == StepKind.FORWARD for step in move.steps)
-
-
-def test_a_model_stopped_while_built_keeps_the_zero_leg_answer(monkeypatch):
-    """The ways with legs of 0 are judged before the model: where the wall clock runs out
-    while the model is built (here every model says so and the clock is run out, as on a
-    busy machine), request 53 still wheels clear of the wall instead of standing still
-    (judged after the model, they were left out once the clock had run out)."""
-    request = _request(53)
-    options, _ = options_for(request.scenario, request.unit, request.manoeuvre,
-                             request.lattice)
-    found = zero_leg_answer(request, options)
-    assert found is not None
-
-    def stopped(request, _keep, _incumbent, clock, *_args, **_kwargs):
-        clock.limit_s = 0.0  # the wall clock has run out while the model was built
-        return SearchResult(request.objective, None, request.lattice, 0.0,
-                            Proof(Status.TIMEOUT, stopped_by="wall_clock"),
-                            stats={"model": "stopped while built"})
-    monkeypatch.setattr(solve_module, "_solve_kept", stopped)
-    result = solve_module.solve(request)
-    assert result.verdict is not None and result.verdict.legal
-    assert result.value >= found[2] - 1e-9

@@ -52,7 +52,7 @@ from optimizer.search.simplest import simplest
 from optimizer.search.tidy import tidied
 from optimizer.search.unproved import unproved
 from optimizer.search.ways import own_search, ways_of
-from optimizer.search.zero_legs import beside_zero_legs, zero_leg_answer
+from optimizer.search.zero_legs import beside_zero_legs
 
 __all__ = ["DEFAULT_TIME_LIMIT_S", "SearchResult", "best_move", "objective_value", "solve"]
 
@@ -122,10 +122,6 @@ def solve(request: SearchRequest) -> SearchResult:
     incumbent, keep, relaxed = started
     if incumbent is not None and _watched(clock):
         _tell_incumbent(request, clock, options, incumbent)
-    # Geometry found no legal point: ways with legs of 0 (bounded work: one mask, 4 checks),
-    # judged before the model, so that a model the wall clock stops still has them beside it.
-    zero = zero_leg_answer(request, options) if (incumbent is None or incumbent.checked is None) \
-        and not clock.expired() else None
     # Centres beyond an option's focus disc cannot beat the incumbent: encodings may leave
     # them out (a Reform's model paths then need one safe disc, not nine).
     focus = focus_discs(request.goal, options, keep, incumbent, request.lattice.inch)
@@ -143,7 +139,9 @@ def solve(request: SearchRequest) -> SearchResult:
         result = _solve_kept(request, list(range(len(options))), None, clock, regions)
     if result.move is None:
         result = _fallback(request, options, result, incumbent, still, clock)
-    result = beside_zero_legs(request, zero, result)
+    # Geometry found no legal point: ways with legs of 0 (bounded work: one mask, 4 checks).
+    if (incumbent is None or incumbent.checked is None) and not clock.expired():
+        result = beside_zero_legs(request, options, result)
     result = unproved(request, options, result, regions, relaxed, clock)
     result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
     result = with_more_wheels(request, result, clock)

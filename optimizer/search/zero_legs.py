@@ -57,10 +57,11 @@ def zero_leg_answer(request: SearchRequest, options: list[Option]) -> ZeroLegs |
     return None
 
 
-def beside_zero_legs(request: SearchRequest, found: ZeroLegs | None,
+def beside_zero_legs(request: SearchRequest, options: list[Option],
                      result: SearchResult) -> SearchResult:
-    """`result`, or the best zero-leg way `found` (`zero_leg_answer`) where it does better
-    (FEASIBLE: the model's claim spoke of the lattice, which does not hold it)."""
+    """`result`, or the best zero-leg way where it does better (FEASIBLE: the model's claim
+    spoke of the lattice, which does not hold it)."""
+    found = zero_leg_answer(request, options)
     if found is None:
         return result
     _, _, _, move, verdict = found

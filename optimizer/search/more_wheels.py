@@ -3,7 +3,8 @@ the one-wheel answer does not already settle it.
 
 1. A family that holds every way (a Reform, on the lattice) keeps the solver's status.
 2. For an Advance or March, the answer is certified against the bound over every way with
-   any number of wheels (optimizer.search.certify).  Within the tolerance: OPTIMAL, and no
+   any number of wheels (optimizer.search.certify; an Advance's Pivots narrowed to those its
+   own spacing clause may allow, optimizer.search.pivot_cut).  Within the tolerance: OPTIMAL, and no
    way of more wheels could do better by more than that, so none is searched.
 3. Otherwise the family's model of ways with up to K wheels (every wheel on the lattice's
    degree; optimizer.search.ways.snaking_ways) searches: first, where the family has them, its
@@ -25,6 +26,7 @@ the one-wheel answer does not already settle it.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import replace
 from typing import Any
 
@@ -39,6 +41,7 @@ from optimizer.search.certify import MAX_BOXES, Certificate, certify
 from optimizer.search.clock import Clock
 from optimizer.search.end_cut import end_cut
 from optimizer.search.model import recheck, solver_for
+from optimizer.search.pivot_cut import pivot_cut
 from optimizer.search.request import SearchRequest
 from optimizer.search.result import SearchResult
 from optimizer.search.template_screen import TemplateScreen
@@ -246,12 +249,24 @@ def _rank(request: SearchRequest, result: SearchResult) -> float | None:
     return result.value if result.verdict is None else request.goal.ranked(result.verdict)
 
 
+_CUT: weakref.WeakKeyDictionary[SearchRequest, Any] = weakref.WeakKeyDictionary()
+
+
+def _relaxation(request: SearchRequest) -> Any:
+    """The family's relaxation, an Advance's with its Pivots cut by the Pivot's own spacing
+    clause (optimizer.search.pivot_cut): made once per request."""
+    if request not in _CUT:
+        _CUT[request] = pivot_cut(request.scenario, request.unit, request.clauses,
+                                  request.relaxation)
+    return _CUT[request]
+
+
 def _lattice_points(request: SearchRequest, clock: Clock) -> np.ndarray:
     """Lattice points (whole steps of every parameter of the relaxation) where it is best,
     best first (ties: most budget to spare): a coarse grid, then finer grids round the best
     points, down to one step; every grid's points are kept, so that the list spans the
     whole range (the relaxation knows no obstacle: its best shapes may all be blocked)."""
-    relaxation = request.relaxation
+    relaxation = _relaxation(request)
     assert relaxation is not None
     step = np.radians(request.lattice.degree)
     mids, halves = relaxation.initial()
@@ -286,7 +301,7 @@ def _point_values(request: SearchRequest, points: np.ndarray,
                   clock: Clock) -> tuple[np.ndarray, np.ndarray]:
     """The relaxation's value (lower is better) and spare radius at each point of headings,
     judged POINTS_CHUNK at a time with a look at the clock between (SearchTimeout)."""
-    relaxation = request.relaxation
+    relaxation = _relaxation(request)
     assert relaxation is not None
     values, radius = [], []
     for start in range(0, len(points), POINTS_CHUNK):
@@ -333,7 +348,7 @@ def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
     every way, FEASIBLE with the bound otherwise; no answer: NOT_FOUND for an INFEASIBLE
     family, else as it was.  `certificates` (by value) keeps the ones made before: the same
     value, the same certificate (it depends on the value only)."""
-    relaxation = request.relaxation
+    relaxation = _relaxation(request)
     assert relaxation is not None
     if result.value is None:  # its status follows from the family's claim
         return result

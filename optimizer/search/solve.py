@@ -141,7 +141,7 @@ def solve(request: SearchRequest) -> SearchResult:
         result = _fallback(request, options, result, incumbent, still, clock)
     # Geometry found no legal point: ways with legs of 0 (bounded work: one mask, 4 checks).
     if (incumbent is None or incumbent.checked is None) and not clock.expired():
-        result = beside_zero_legs(request, options, result)
+        result = beside_zero_legs(request, options, result, clock)
     result = unproved(request, options, result, regions, relaxed, clock)
     result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
     result = with_more_wheels(request, result, clock)

@@ -21,19 +21,24 @@ from constraints.core.system import find_system
 from constraints.core.verdict import Verdict
 from constraints.sat.option import Option
 from optimizer.batch import BatchJudge
+from optimizer.search.clock import Clock
 from optimizer.search.request import SearchRequest
 from optimizer.search.result import SearchResult
 
 MAX_CHECKS = 4  # moves judged by the checker, at most
+MASK_CHUNK = 1024  # options masked between looks at the clock
 
 
 ZeroLegs = tuple[int, tuple[float, float], float, Any, Verdict]
 
 
-def zero_leg_answer(request: SearchRequest, options: list[Option]) -> ZeroLegs | None:
+def zero_leg_answer(request: SearchRequest, options: list[Option],
+                    clock: Clock | None = None) -> ZeroLegs | None:
     """The best legal way of the options with legs of 0 (a Pivot and a wheel, or standing
     still): its option, end centre, value, move and verdict; None when the mask passes none
-    the checker confirms."""
+    the checker confirms.  The mask goes MASK_CHUNK options at a time with a look at the
+    `clock` between (its front-sweep judge can take seconds over thousands of options):
+    once the clock has run out, only the options masked so far are ranked."""
     # A family with its own starting search (whfb7's: ways.whfb7_start) and judge is left to
     # it: the batch judge here is the prefiltering families'.
     family, goal = request.family, request.goal
@@ -41,13 +46,21 @@ def zero_leg_answer(request: SearchRequest, options: list[Option]) -> ZeroLegs |
         return None
     centres = np.array([o.wheel_shift for o in options], dtype=float)
     judge = BatchJudge(request.scenario, request.unit_id, request.manoeuvre)
-    legal = family.mask(judge, request.frame.world_array(centres), options,
-                        np.arange(len(options)))
+    world = request.frame.world_array(centres)
+    legal = np.zeros(len(options), dtype=bool)
+    for start in range(0, len(options), MASK_CHUNK):
+        if start and clock is not None and clock.expired():
+            break
+        part = np.arange(start, min(start + MASK_CHUNK, len(options)))
+        legal[part] = family.mask(judge, world[part], [options[k] for k in part],
+                                  np.arange(len(part)))
     rows = np.flatnonzero(legal)
     values = np.array([goal.values(options[k], centres[k:k + 1])[0] for k in rows])
     best_first = np.argsort(-values if goal.maximise else values, kind="stable")
     system = find_system(request.scenario.rules)
     for n in best_first[:MAX_CHECKS]:
+        if clock is not None and clock.expired():
+            break
         k = rows[n]
         option, centre = options[k], (float(centres[k][0]), float(centres[k][1]))
         move = family.move(request.unit_id, request.frame, option, centre)
@@ -58,10 +71,10 @@ def zero_leg_answer(request: SearchRequest, options: list[Option]) -> ZeroLegs |
 
 
 def beside_zero_legs(request: SearchRequest, options: list[Option],
-                     result: SearchResult) -> SearchResult:
+                     result: SearchResult, clock: Clock | None = None) -> SearchResult:
     """`result`, or the best zero-leg way where it does better (FEASIBLE: the model's claim
-    spoke of the lattice, which does not hold it)."""
-    found = zero_leg_answer(request, options)
+    spoke of the lattice, which does not hold it); within the `clock`."""
+    found = zero_leg_answer(request, options, clock)
     if found is None:
         return result
     _, _, _, move, verdict = found

@@ -349,7 +349,8 @@ def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
         certificate = certify(goal, relaxation, result.value, request.tolerance,
                               max_boxes=relaxation.max_boxes or MAX_BOXES, deadline=deadline,
                               cut=end_cut(request.scenario, request.unit, request.manoeuvre,
-                                          goal, result.value, request.tolerance, deadline))
+                                          goal, result.value, request.tolerance, deadline,
+                                          relaxation))
         if certificates is not None:
             certificates[key] = certificate
     clock.fired |= certificate.timed_out

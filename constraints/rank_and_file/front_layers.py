@@ -135,30 +135,26 @@ def _sector_polygons(apex: np.ndarray, radius: np.ndarray, lo: np.ndarray,
     return shapely.polygons(np.concatenate([first[:, None, :], arc], axis=1))
 
 
-def barred(obstacles: list[shapely.Geometry], heading: float, rho: float, limit: float,
+def barred(obstacles: list[np.ndarray], heading: float, rho: float, limit: float,
            xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     """Per cell centre (xs, ys), whether the front segment of half-width rho centred there at
-    `heading` comes within `limit` (>= 0) of an obstacle: the centre lies in (the obstacles
-    grown by `limit`, inscribed) + the segment, built exactly as the grown outline moved
-    to both ends of the segment and each of its edges swept along it."""
-    grown = shapely.union_all([o.buffer(limit * math.cos(math.pi / (4 * BUFFER_SEGS)),
-                                        quad_segs=BUFFER_SEGS) for o in obstacles])
+    `heading` comes within `limit` (>= 0) of an obstacle, given as convex pieces (vertex
+    arrays): the centre lies in some piece grown by `limit` (inscribed: convex still) plus
+    the segment, which for a convex set is the hull of it moved to both ends."""
     side = rho * np.array([math.sin(heading), -math.cos(heading)])
-    parts = [shapely.affinity.translate(grown, *side),
-             shapely.affinity.translate(grown, *(-side))]
-    for ring in _rings(grown):
-        coords = np.asarray(ring.coords)
-        a, b = coords[:-1], coords[1:]
-        quads = np.stack([a - side, b - side, b + side, a + side], axis=1)
-        parts.extend(shapely.polygons(quads))
-    region = shapely.union_all(parts)
+    hulls = []
+    for vertices in obstacles:
+        grown = shapely.Polygon(vertices).buffer(limit * math.cos(math.pi / (4 * BUFFER_SEGS)),
+                                                 quad_segs=BUFFER_SEGS)
+        ring = np.asarray(grown.exterior.coords)
+        hulls.append(shapely.MultiPoint(np.vstack([ring + side, ring - side])).convex_hull)
     out = np.zeros(xs.shape, dtype=bool)
-    if region.is_empty:
-        return out
-    x0, y0, x1, y1 = region.bounds
-    near = (xs >= x0) & (xs <= x1) & (ys >= y0) & (ys <= y1)
-    shapely.prepare(region)
-    out[near] = shapely.contains_xy(region, xs[near], ys[near])
+    for hull in hulls:
+        x0, y0, x1, y1 = hull.bounds
+        near = (xs >= x0) & (xs <= x1) & (ys >= y0) & (ys <= y1)
+        if near.any():
+            shapely.prepare(hull)
+            out[near] |= shapely.contains_xy(hull, xs[near], ys[near])
     return out
 
 

@@ -43,15 +43,17 @@ import shapely.affinity
 from constraints.rank_and_file.front_layers import Bands, barred, runs_to_boxes, snaking_region
 
 WHEEL_MAX = math.pi / 2.0   # the largest wheel (RULES: at most 90 deg)
-BAND_DEG = 4.0              # heading bands at most this wide
-CELLS_ACROSS = 300          # the raster's side, in cells (about)
-MIN_CELL_IN = 0.05          # ... with cells no smaller than this
+BAND_DEG = 5.0              # heading bands at most this wide
+CELLS_ACROSS = 180          # the raster's side, in cells (about)
+MIN_CELL_IN = 0.06          # ... with cells no smaller than this
 STEP_CELLS = 25.0           # a step's cost, in cells (its rounding: a cell a step)
-STEP_IN = 1.5               # ... and in inches, at most
+STEP_IN = 1.0               # ... and in inches, at most
+TURN_DEG = 20.0             # ... and turning by this much, at most
 SLACK_IN = 0.05             # of the limit kept for the bands' and cells' widths, at least
 FFT_SMOOTH = (2, 3, 5)
 STEP_BOX_DEG = 2.0          # a step's boxes of (h, p, q), at most this wide
-TRIM_BOX_DEG = 6.0          # the whole way's, at most this wide
+TRIM_BOX_DEG = 8.0          # the whole way's, at most this wide
+TRIM_BANDS = 2              # bands sharing a region of the whole way
 
 
 class FrontReach:
@@ -59,7 +61,7 @@ class FrontReach:
 
     def __init__(self, width: float, depth: float, budget: float, window: float | None,
                  pivots: bool, psi: Callable[[np.ndarray], np.ndarray],
-                 obstacles: list[shapely.Geometry], limit: float,
+                 obstacles: list[np.ndarray], limit: float,
                  deadline: float | None = None) -> None:
         self.width, self.depth, self.budget = width, depth, budget
         self.pivots, self.limit = pivots, limit
@@ -70,7 +72,9 @@ class FrontReach:
         self.cell = max(MIN_CELL_IN, 2.0 * self.half / CELLS_ACROSS)
         self.count = math.ceil(2.0 * self.half / self.cell)
         self.origin = -self.count * self.cell / 2.0
-        self.step = min(STEP_CELLS * self.cell, STEP_IN)  # cost per step
+        # Cost per step: a few cells (their rounding), at most STEP_IN and at most what
+        # turns by TURN_DEG (the band moves a step may make).
+        self.step = min(STEP_CELLS * self.cell, STEP_IN, cost * math.radians(TURN_DEG))
         self.turn = self.step / cost        # radians a step turns, at most
         self.steps = max(1, math.ceil(budget / self.step - 1e-12))
         # Bands narrow enough that a cell stays barred across the band and the cell.
@@ -196,17 +200,19 @@ class FrontReach:
         window = self.bands.count * self.bands.width / 2.0
         out = np.zeros((self.bands.count, self.count, self.count), dtype=bool)
         room = self.cell * math.sqrt(2.0) / math.cos(math.pi / 32) + 1e-9
-        for k in range(self.bands.count):
-            lo = self.bands.lo + k * self.bands.width - math.pi / 2.0
+        for first in range(0, self.bands.count, TRIM_BANDS):  # a region for a few bands
+            last = min(first + TRIM_BANDS, self.bands.count)
+            lo = self.bands.lo + first * self.bands.width - math.pi / 2.0
             region = snaking_region(self.width, self.depth, self.budget, window, lo,
-                                    lo + self.bands.width, math.radians(TRIM_BOX_DEG))
+                                    lo + (last - first) * self.bands.width,
+                                    math.radians(TRIM_BOX_DEG))
             if region.is_empty:
                 continue
             grown = region.buffer(room, quad_segs=8)
             x0, y0, x1, y1 = grown.bounds
             near = (xs >= x0) & (xs <= x1) & (ys >= y0) & (ys <= y1)
             shapely.prepare(grown)
-            out[k][near] = shapely.contains_xy(grown, xs[near], ys[near])
+            out[first:last, near] = shapely.contains_xy(grown, xs[near], ys[near])
         return out
 
     def _build(self, deadline: float | None) -> None:
@@ -268,8 +274,12 @@ class FrontReach:
             cx, cy = xs + shift[0], ys + shift[1]
             mask = mask & (cx >= x0 - room) & (cx <= x1 + room) & (cy >= y0 - room) \
                 & (cy <= y1 + room)
-        return runs_to_boxes(mask, self.origin + shift[0], self.origin + shift[1], self.cell,
-                             grow)
+        boxes = runs_to_boxes(mask, self.origin + shift[0], self.origin + shift[1], self.cell,
+                              grow)
+        # Fewer vertices, still holding every box: grown by half a cell (its round chords
+        # stay at least cos(pi/8) of that beyond them), then simplified by less than that.
+        room = self.cell / 2.0
+        return boxes.buffer(room, quad_segs=2).simplify(0.9 * room * math.cos(math.pi / 8))
 
 
 ROOM = 1e-6

@@ -55,7 +55,7 @@ CELL_DEG = 0.0625       # the finest cell of end facings
 MAX_LEVEL = 7          # cells up to CELL_DEG x 2^MAX_LEVEL = 8 deg wide
 MAX_SPREAD_DEG = CELL_DEG * 2 ** MAX_LEVEL  # boxes with wider facing ranges are not cut
 MAX_CELLS = 400        # regions made per certificate, at most
-MAX_TESTS = 100_000     # boxes tested per certificate, at most
+MAX_TESTS = 25_000     # boxes tested per certificate, at most
 PROBE_TESTS = 4_000    # ... and after this many, only while they settle
 PROBE_SHARE = 50       # at least one box in 50
 ARC_SEGMENTS = 8       # chords of a sector's arc (circumscribed)
@@ -63,6 +63,8 @@ CLIP_SEGS = 16         # quarter-circle segments of a clip disc (circumscribed)
 FAR_IN = 10_000.0
 LINE_IN = 400.0         # a face_point wedge's length (its chord stays beyond any table)
 CELL_KEY = 1 << 32      # a cell's key: level x CELL_KEY + its number + CELL_KEY / 2
+MAX_RAISED = 25_000    # boxes whose meet with G is valued per certificate, at most
+RAISE_SEGS = 4         # quarter-circle segments of a box's margin there (circumscribed)
 CHUNK = 4_096          # boxes tested between looks at the deadline
 ROOM_IN = 1e-9         # float room: a box is settled only this clear of G
 
@@ -79,6 +81,7 @@ class EndCut:
         self.relaxation = relaxation
         # Whether an open box's bound is raised to the goal's least over its meet with G.
         self.raising = relaxation is not None
+        self.raised = 0  # boxes whose bound was sought over their meet with G
         # Past the deadline (time.perf_counter) nothing more is cut: the certificate, late
         # too, says so (timed_out); before it the work is counted, the same on any machine.
         self.deadline = deadline
@@ -157,10 +160,11 @@ class EndCut:
         within G: where it meets G, the least over the meet (below); elsewhere its ends
         cannot beat the target.  -inf for a goal without such a bound (face_point)."""
         name = self.goal.name
-        if name == "face_point" or not self.raising:
+        if name == "face_point" or not self.raising or self.raised >= MAX_RAISED:
             return np.full(len(sectors), -np.inf)
-        grown = shapely.buffer(sectors, grow / math.cos(math.pi / (4 * CLIP_SEGS)) + ROOM_IN,
-                               quad_segs=CLIP_SEGS)
+        self.raised += len(sectors)
+        grown = shapely.buffer(sectors, grow / math.cos(math.pi / (4 * RAISE_SEGS)) + ROOM_IN,
+                               quad_segs=RAISE_SEGS)
         meet = shapely.intersection(grown, g)
         blank = shapely.is_empty(meet)
         out = np.full(len(sectors), np.inf)

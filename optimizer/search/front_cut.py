@@ -17,6 +17,7 @@ import shapely
 from constraints.core.cache import remembered
 from constraints.core.scenario import Scenario
 from constraints.geometry.frame import Frame
+from constraints.geometry.overlap import convex_parts
 from constraints.rank_and_file.front_reach import FrontReach
 from constraints.rank_and_file.snaking_reach import AdvanceReach, MarchReach
 from constraints.rank_and_file.start_close import StartClose
@@ -44,9 +45,12 @@ def front_reach(scenario: Scenario, unit: Unit, manoeuvre: str, relaxation: obje
         limit = clause.number("spacing_in")
         frame = Frame(unit.pose.centre, unit.pose.facing_deg)
         close = StartClose.of(scenario, unit.id)
-        obstacles = [shapely.transform(shape_, frame.point_array)
-                     for label, shape_ in scenario.obstacles_for(unit.id)
-                     if close.limit(label, limit) >= limit]
+        obstacles = [piece for label, shape_ in scenario.obstacles_for(unit.id)
+                     if close.limit(label, limit) >= limit
+                     for part in shapely.get_parts(shapely.transform(shape_, frame.point_array))
+                     if part.geom_type == "Polygon" and not part.is_empty
+                     for piece in convex_parts(shapely.orient_polygons(part)
+                                               if hasattr(shapely, "orient_polygons") else part)]
         if not obstacles:
             return None
         window = None if isinstance(relaxation, AdvanceReach) else shape.window

@@ -4,29 +4,18 @@ must not sweep near (docs/rules.md §3.3; the proof in docs/techniques.md §9, "
 reach by heading").  Geometry only: optimizer.search.end_cut intersects it with the end
 centres that could beat an answer.
 
-State (F, theta).  On a forward step F moves along u(theta) by the step's cost; in a wheel
-about a front corner F moves along u(theta) too, rho = W/2 per radian.  Spread each wheel's
-cost evenly over its angle x <= R = 90 deg (RULES: at most 90 deg a wheel): a wheel of x costs
-W c(x), c(x) = x/2 + psi(x), concave with c(0) = 0, so per radian at least W c(R)/R.  Over any
-stretch of cost s the heading turns by at most s / (W c(R)/R) and F moves by at most s x
-max(1, R / (2 c(R))) (rho per radian against W c(x)/x >= W c(R)/R), along headings visited.
-An Advance first pivots freely: (D/2 u(phi), phi) for any phi, not charged.
+State (F, theta).  A forward step moves F along u(theta) by its cost; a wheel about a front
+corner moves F along u(theta) too, rho = W/2 per radian.  Each wheel's cost W c(x) spread
+evenly over its angle x <= R = 90 deg is at least W c(R)/R and rho per radian, so a stretch of
+cost s turns by at most s R / (W c(R)), and it is a way of the Snaking relaxation with psi = 0
+(front_layers.snaking_region).  An Advance's free Pivot starts it at (D/2 u(phi), phi).
 
-Steps of cost Delta.  A_n[k] (a raster per band k) holds every state a legal way takes at a
-cost up to n Delta.  A state at cost t in (n Delta, (n+1) Delta] comes from the state at t -
-Delta (or the start), so A_(n+1)[j] is the union over bands k of A_n[k] moved by the
-stencil of the step from k to j (`front_layers.Bands.moves`, `front_layers.stencil`), less
-the cells barred for band j, plus A_0.  Every state at a cost > 0 is a pose of a step whose
-sweep the checker measures (a leg's rectangle, a wheel's circumscribed sector), so its
-front segment stays farther than the limit from every obstacle the unit did not start
-within the limit of (A20: those are left out): a cell is barred for band j only if the
-segment centred anywhere in it, at any heading of the band, comes within the limit
-(`front_layers.barred` with the limit less the cell's half-diagonal and rho x 2 sin(d/4)).
-A way of cost at most B ends in A_N, N = ceil(B / Delta).  Cells farther than n Delta from
-every start are dropped after step n (no state gets there), and a March within a window of
-90 deg never moves F backwards.
+Steps of cost Delta: A_(n+1)[j] = (union over moves (k, j) of A_n[k] moved by the move's
+stencil) less the cells barred for band j, within the whole way's trim (a March) and the cells
+(n + 1) Delta from a start, plus A_0.  Every state of a legal way at a time t <= n Delta has F
+in a cell of A_n at a band holding its heading; a way of cost at most B ends in A_N.
 
-The work is fixed by the request (cells, bands, steps: counted), and it stops, giving
+The work is fixed by the request (cells, bands, moves, steps: counted), and it stops, giving
 nothing, past a deadline (time.perf_counter).
 """
 
@@ -154,12 +143,12 @@ class FrontReach:
     def _kernels(self, size: int) -> dict[tuple[int, int], np.ndarray]:
         """Per move (k, j) of `Bands.moves`, the transform of its stencil: every offset o (in
         cells) whose closed square of side 2 g about o g meets the step's region turned to
-        some heading of band k (`front_layers.step_region` at band k's middle, grown by
+        some heading of band k (`front_layers.snaking_region` at band k's middle, grown by
         its farthest point x half the band's width, how far turning within the band moves
         it; a square lies in the disc of radius g sqrt 2 about its centre)."""
         span = math.ceil(self.step * self.speed / self.cell) + 2
-        ox, oy = np.meshgrid(np.arange(-span, span + 1), np.arange(-span, span + 1))
-        ox, oy = ox.ravel(), oy.ravel()
+        grid_x, grid_y = np.meshgrid(np.arange(-span, span + 1), np.arange(-span, span + 1))
+        ox, oy = grid_x.ravel(), grid_y.ravel()
         points = np.stack([ox, oy], axis=1) * self.cell
         regions: dict[int, shapely.Geometry] = {}
         out = {}
@@ -228,21 +217,22 @@ class FrontReach:
                 return
             spectra = {k: np.fft.rfft2(layers[k], s=(size, size))
                        for k in range(self.bands.count) if layers[k].any()}
-            kept = self._kept(n)
-            new = np.zeros_like(layers)
+            free = np.zeros_like(layers)  # the step's cells before the distance bound
             for j, sources in into.items():
                 live = [k for k in sources if k in spectra]
                 if not live:
                     continue
                 total = sum(spectra[k] * kernels[(k, j)] for k in live)
                 moved = np.fft.irfft2(total, s=(size, size))[:self.count, :self.count] > 0.5
-                new[j] = moved & kept & ~bars[j]
+                free[j] = moved & ~bars[j]
                 if trim is not None:
-                    new[j] &= trim[j]
-            new |= starts
-            if np.array_equal(new, layers):  # a fixed point: no later step adds a state
+                    free[j] &= trim[j]
+            free |= starts
+            # A fixed point before the distance bound: every later step gives it again
+            # (the bound only grows, and these cells already passed the earlier one).
+            if np.array_equal(free, layers):
                 break
-            layers = new
+            layers = free & self._kept(n) | starts
         self.layers = layers
         self.finished = True
 

@@ -19,7 +19,9 @@ through the point at the cell's facings, a double wedge: its ranking is at least
 circumscribed: it holds every such centre).  A box whose
 facings lie in cells whose G all stay more than the piece's margin from its end-centre
 sector (a circumscribed polygon) has no legal end that beats the target: its bound is the
-target itself, and it is settled.
+target itself, and it is settled.  Given the request's relaxation, G is also cut to the end
+centres the front's reach by heading allows (optimizer.search.front_cut), and a box not
+settled is bounded by the goal's least over its grown sector within G (`_least`).
 
 Cells are fixed (CELL_DEG x 2^level, world facings), so a box uses the smallest level whose
 cells are at least its facing range wide (at most two cells), and each cell's G is made once.

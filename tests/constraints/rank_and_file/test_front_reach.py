@@ -63,7 +63,7 @@ def _missed(reach: FrontReach, scn, unit_id: str, verdict) -> list[tuple[float, 
 def _legal(rng: np.random.Generator, scn, unit_id: str, manoeuvre: str, wanted: int,
            tries: int) -> list:
     advance = manoeuvre == "advance"
-    found = []
+    found: list = []
     for _ in range(tries):
         if len(found) == wanted:
             break

@@ -17,11 +17,12 @@ from benchmarks.random_requests import random_requests
 from constraints.core.scenario_io import scenario_from_json
 from constraints.geometry.frame import Frame
 from constraints.rank_and_file.front_reach import FrontReach
+from constraints.rank_and_file.steps import StepKind
 from constraints.t9a.checker import check_move
 from constraints.t9a.clauses.movement.snaking_front_spacing import FrontSpacing
 from constraints.t9a.examples import field, unit, wall
 from constraints.t9a.move_io import move_from_json
-from constraints.t9a.moves import Manoeuvre, Move
+from constraints.t9a.moves import Manoeuvre, Move, forward
 from optimizer.search.front_cut import front_reach
 from optimizer.search.objectives import Objective
 from optimizer.search.request import SearchRequest
@@ -70,10 +71,20 @@ def _legal(rng: np.random.Generator, scn, unit_id: str, manoeuvre: str, wanted: 
         pivot = float(rng.choice([0.0, rng.uniform(-15.0, 15.0), rng.uniform(-180.0, 180.0)])) \
             if advance else 0.0
         steps, _ = _random_way(rng, float(rng.choice([30.0, 90.0])), int(rng.integers(0, 5)))
+        if rng.uniform() < 0.6:  # the rest of the budget straight on: the reach's far end
+            steps += (forward(max(_left(scn, unit_id, manoeuvre, steps) - 1e-6, 0.0)),)
         verdict = check_move(scn, Move(unit_id, Manoeuvre(manoeuvre), steps, pivot_deg=pivot))
         if verdict.legal and verdict.poses:
             found.append(verdict)
     return found
+
+
+def _left(scn, unit_id: str, manoeuvre: str, steps) -> float:
+    """The budget a way's steps leave (legs by length, wheels W sin |angle|)."""
+    u = scn.unit(unit_id)
+    spent = sum(s.value if s.kind == StepKind.FORWARD else u.width_in
+                * math.sin(math.radians(abs(s.value))) for s in steps)
+    return u.mobility_in * (1.0 if manoeuvre == "advance" else 2.0) - spent
 
 
 @pytest.mark.parametrize("k", range(0, len(MOVES), 2))

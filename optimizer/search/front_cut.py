@@ -41,7 +41,11 @@ def front_reach(scenario: Scenario, unit: Unit, manoeuvre: str, relaxation: obje
     key = ("front_reach", unit.id, manoeuvre, shape.budget, shape.window_deg,
            isinstance(relaxation, AdvanceReach))
     found = remembered(scenario, key, lambda: _Slot())
-    if found.reach is None or not found.reach.finished:
+    # Made again only for a later deadline than the one that cut it short (no work twice).
+    again = found.reach is not None and not found.reach.finished and (
+        deadline is None or found.deadline is not None and deadline > found.deadline)
+    if found.reach is None or again:
+        found.deadline = deadline
         limit = clause.number("spacing_in")
         frame = Frame(unit.pose.centre, unit.pose.facing_deg)
         close = StartClose.of(scenario, unit.id)
@@ -63,7 +67,9 @@ def front_reach(scenario: Scenario, unit: Unit, manoeuvre: str, relaxation: obje
 
 
 class _Slot:
-    """A request's reach, once made (a reach cut short by its deadline is made again)."""
+    """A request's reach, once made (one cut short by its deadline is made again only under
+    a later one)."""
 
     def __init__(self) -> None:
         self.reach: FrontReach | None = None
+        self.deadline: float | None = None  # the deadline it was made under

@@ -150,7 +150,7 @@ def test_a_wall_across_the_way_keeps_the_front_before_it():
 
 
 def test_barring_more_than_the_proof_allows_is_caught(monkeypatch):
-    """The same check on a reach whose barred cells are grown by 0.3" (the front may pass
+    """The same check on a reach whose barred cells are grown by 0.4" (the front may pass
     rocks 0.6" to its side: a legal way's front lies there) finds the legal way outside."""
     example = next(e for e in FrontSpacing.examples if "0.6" in e.why)
     verdict = check_move(scenario_from_json(example.scenario), move_from_json(example.move))
@@ -161,7 +161,7 @@ def test_barring_more_than_the_proof_allows_is_caught(monkeypatch):
     original = FrontReach._barred
 
     def barred_more(self: FrontReach) -> np.ndarray:
-        self.margin += 0.3
+        self.margin += 0.4
         return original(self)
     monkeypatch.setattr(FrontReach, "_barred", barred_more)
     again = scenario_from_json(example.scenario)  # a new scenario: a new reach

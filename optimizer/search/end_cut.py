@@ -160,9 +160,10 @@ class EndCut:
                cell: tuple[int, int]) -> np.ndarray:
         """A bound (signed) of the goal over each sector grown by its margin (circumscribed)
         within G: where it meets G, the least over the meet (below); elsewhere its ends
-        cannot beat the target.  -inf for a goal without such a bound (face_point)."""
+        cannot beat the target (face_point: the offset, the distance to the centre line, is
+        at least the distance to the double wedge of the cell's lines)."""
         name = self.goal.name
-        if name == "face_point" or not self.raising or self.raised >= MAX_RAISED:
+        if not self.raising or self.raised >= MAX_RAISED:
             return np.full(len(sectors), -np.inf)
         self.raised += len(sectors)
         grown = shapely.buffer(sectors, grow / math.cos(math.pi / (4 * RAISE_SEGS)) + ROOM_IN,
@@ -177,6 +178,9 @@ class EndCut:
         size = CELL_DEG * 2.0 ** level
         low, high = k * size, (k + 1) * size
         point = np.asarray(self.goal.point, dtype=float)
+        if name == "face_point":  # the offset: a centre's distance to its line, in the wedge
+            out[~blank] = shapely.distance(self._wedge(point, low, high), meet[~blank])
+            return out
         if name == "front_target_distance":  # front = end + offset(h), within the cell
             point = point - np.asarray(front_offset(self._option((low + high) / 2.0)))
         near = shapely.distance(shapely.Point(*point), meet[~blank])
@@ -281,11 +285,15 @@ class EndCut:
         of the double wedge of those lines through the point (circumscribed)."""
         if target <= 0:
             return shapely.Polygon()
+        return _grown(self._wedge(point, low_deg, high_deg), target)
+
+    def _wedge(self, point: np.ndarray, low_deg: float, high_deg: float) -> shapely.Geometry:
+        """The double wedge of the centre lines through the point at facings in [low, high]
+        (LINE_IN long: the nearest point of a line to a centre on the table is on it)."""
         frame = np.radians(90.0 + np.array([low_deg, high_deg]) - self.frame.heading_deg)
         ends = LINE_IN * np.stack([np.cos(frame), np.sin(frame)], axis=1)
-        wedge = shapely.union(shapely.Polygon([point, point + ends[0], point + ends[1]]),
-                              shapely.Polygon([point, point - ends[0], point - ends[1]]))
-        return _grown(wedge, target)
+        return shapely.union(shapely.Polygon([point, point + ends[0], point + ends[1]]),
+                             shapely.Polygon([point, point - ends[0], point - ends[1]]))
 
     def _clip(self, low_deg: float, high_deg: float) -> shapely.Geometry:
         """Frame end centres where the goal could beat the target, facings in [low, high]

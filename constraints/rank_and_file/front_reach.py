@@ -76,7 +76,16 @@ class FrontReach:
         self.obstacles = obstacles
         self.layers: np.ndarray | None = None
         self.finished = False
-        self._build(deadline)
+        self.deadline = deadline
+        try:
+            self._build(deadline)
+        except _Late:
+            self.layers = None
+
+    def _check(self) -> None:
+        """Past the deadline nothing more is made (the reach is then not usable)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _Late
 
     @property
     def usable(self) -> bool:
@@ -124,6 +133,7 @@ class FrontReach:
             return out
         xs, ys = self._centres()
         for k in range(self.bands.count):
+            self._check()
             out[k] = barred(self.obstacles, self.bands.mid(k), self.width / 2.0, self.margin,
                             xs, ys)
         return out
@@ -153,6 +163,7 @@ class FrontReach:
         regions: dict[int, shapely.Geometry] = {}
         out = {}
         for k, j, m in self.bands.moves(self.turn):
+            self._check()
             if m not in regions:
                 width = self.bands.width
                 low = max((m - 1) * width, -self.turn)
@@ -190,6 +201,7 @@ class FrontReach:
         out = np.zeros((self.bands.count, self.count, self.count), dtype=bool)
         room = self.cell * math.sqrt(2.0) / math.cos(math.pi / 32) + 1e-9
         for first in range(0, self.bands.count, TRIM_BANDS):  # a region for a few bands
+            self._check()
             last = min(first + TRIM_BANDS, self.bands.count)
             lo = self.bands.lo + first * self.bands.width - math.pi / 2.0
             region = snaking_region(self.width, self.depth, self.budget, window, lo,
@@ -273,6 +285,10 @@ class FrontReach:
 
 
 ROOM = 1e-6
+
+
+class _Late(Exception):
+    """The deadline passed while the reach was being made."""
 
 
 def _rings_of(geometry: shapely.Geometry) -> list[shapely.LineString]:

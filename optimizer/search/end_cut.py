@@ -81,8 +81,10 @@ class EndCut:
         self.goal, self.target = goal, target  # target: signed ("lower is better") terms
         # The front's reach by heading (optimizer.search.front_cut), made when first asked.
         self.relaxation = relaxation
-        # Whether an open box's bound is raised to the goal's least over its meet with G.
-        self.raising = relaxation is not None
+        # Escalated once a box of no width (a middle) stays open after the plain cut (the
+        # certificate cannot close without more): then the front's reach cuts G, and an open
+        # box's bound is raised to the goal's least over its meet with G.
+        self.escalated = False
         self.raised = 0  # boxes whose bound was sought over their meet with G
         # Past the deadline (time.perf_counter) nothing more is cut: the certificate, late
         # too, says so (timed_out); before it the work is counted, the same on any machine.
@@ -97,8 +99,7 @@ class EndCut:
         self.bounds: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
     def settled(self, pieces: ReachPieces) -> np.ndarray:
-        """Per piece (front-centre pieces, world terms), whether no legal end pose in it can
-        beat the target (True: its bound may be raised to the target)."""
+        """Per piece, whether no legal end pose in it can beat the target."""
         return self.bounds_of(pieces) >= self.target
 
     def bounds_of(self, pieces: ReachPieces) -> np.ndarray:
@@ -121,6 +122,12 @@ class EndCut:
             rows = chunk[:self._tests_left()]  # the work cap: counted, not timed
             if len(rows):
                 out[rows] = self._clear(centres, rows, level, first, last)
+        middles = eligible & (pieces.spread == 0) & (out < self.target)
+        if not self.escalated and self.relaxation is not None and middles.any() \
+                and not self._late():
+            self.escalated, self.made = True, 0  # the cells are made again, with the reach
+            self.cells.clear()
+            return self.bounds_of(pieces)
         return out
 
     def _clear(self, centres: ReachPieces, rows: np.ndarray, level: np.ndarray,
@@ -163,7 +170,7 @@ class EndCut:
         cannot beat the target (face_point: the offset, the distance to the centre line, is
         at least the distance to the double wedge of the cell's lines)."""
         name = self.goal.name
-        if not self.raising or self.raised >= MAX_RAISED:
+        if not self.escalated or self.raised >= MAX_RAISED:
             return np.full(len(sectors), -np.inf)
         self.raised += len(sectors)
         grown = shapely.buffer(sectors, grow / math.cos(math.pi / (4 * RAISE_SEGS)) + ROOM_IN,
@@ -215,20 +222,19 @@ class EndCut:
         clip = self._clip(0.0, 360.0)
         if clip.is_empty:
             return True  # nothing beats the target: every box is settled
-        if self.front is not None:  # what the front must clear may cut it
-            return True
         side = math.hypot(self.unit.width_in, self.unit.depth_in)
         square = replace(self._option(self.unit.pose.facing_deg), width_in=side, depth_in=side)
         left = self.regions.within(square, clip)
-        return bool(clip.area - left.area > 1e-9 * max(clip.area, 1.0))
+        if clip.area - left.area > 1e-9 * max(clip.area, 1.0):
+            return True
+        # What the front must clear may cut it (the reach, once escalated).
+        return self.relaxation is not None and bool(self.scenario.obstacles_for(self.unit.id))
 
     @cached_property
     def front(self) -> FrontReach | None:
         """Where the front's centre can be, by heading (None: not known)."""
-        if self.relaxation is None:
-            return None
-        return front_reach(self.scenario, self.unit, self.manoeuvre, self.relaxation,
-                           self.deadline)
+        return None if self.relaxation is None else front_reach(
+            self.scenario, self.unit, self.manoeuvre, self.relaxation, self.deadline)
 
     @property
     def regions(self) -> CentreRegions:
@@ -263,7 +269,7 @@ class EndCut:
         options = [self._option(low_deg), self._option(high_deg)]
         shape = shared_shape(options, (0, 1))
         region = self.regions.within(shape, clip)
-        front = self.front
+        front = self.front if self.escalated else None
         if front is None or region.is_empty:
             return region
         # Frame headings (the start facing is pi/2), the middle's turn from the start
@@ -288,8 +294,7 @@ class EndCut:
         return _grown(self._wedge(point, low_deg, high_deg), target)
 
     def _wedge(self, point: np.ndarray, low_deg: float, high_deg: float) -> shapely.Geometry:
-        """The double wedge of the centre lines through the point at facings in [low, high]
-        (LINE_IN long: the nearest point of a line to a centre on the table is on it)."""
+        """The double wedge of the centre lines through the point, facings in [low, high]."""
         frame = np.radians(90.0 + np.array([low_deg, high_deg]) - self.frame.heading_deg)
         ends = LINE_IN * np.stack([np.cos(frame), np.sin(frame)], axis=1)
         return shapely.union(shapely.Polygon([point, point + ends[0], point + ends[1]]),

@@ -21,7 +21,7 @@ facings lie in cells whose G all stay more than the piece's margin from its end-
 sector (a circumscribed polygon) has no legal end that beats the target: its bound is the
 target itself, and it is settled.  Given the request's relaxation, G is also cut to the end
 centres the front's reach by heading allows (optimizer.search.front_cut), and a box not
-settled is bounded by the goal's least over its grown sector within G (`_least`).
+settled is bounded by the goal's least over its sector within G (`_least`).
 
 Cells are fixed (CELL_DEG x 2^level, world facings), so a box uses the smallest level whose
 cells are at least its facing range wide (at most two cells), and each cell's G is made once.
@@ -66,7 +66,10 @@ FAR_IN = 10_000.0
 LINE_IN = 400.0         # a face_point wedge's length (its chord stays beyond any table)
 CELL_KEY = 1 << 32      # a cell's key: level x CELL_KEY + its number + CELL_KEY / 2
 MAX_RAISED = 25_000    # boxes whose meet with G is valued per certificate, at most
-RAISE_SEGS = 4         # quarter-circle segments of a box's margin there (circumscribed)
+RAISE_SEGS = 4         # quarter-circle segments of its margin there (circumscribed)
+# The front's reach and raised bounds in the search's certificates: off, they cost more time
+# than they prove (benchmarks/README.md, "the front's reach by heading").
+FRONT_CUT = False
 CHUNK = 4_096          # boxes tested between looks at the deadline
 ROOM_IN = 1e-9         # float room: a box is settled only this clear of G
 
@@ -204,7 +207,6 @@ class EndCut:
 
     def _late(self) -> bool:
         return self.deadline is not None and time.perf_counter() > self.deadline
-
     def _tests_left(self) -> int:
         """Boxes the cut may still test: none past MAX_TESTS, nor once PROBE_TESTS have
         settled less than one in PROBE_SHARE (it is not what holds this certificate)."""
@@ -231,8 +233,7 @@ class EndCut:
         return self.relaxation is not None and bool(self.scenario.obstacles_for(self.unit.id))
 
     @cached_property
-    def front(self) -> FrontReach | None:
-        """Where the front's centre can be, by heading (None: not known)."""
+    def front(self) -> FrontReach | None:  # the front's centre by heading (None: unknown)
         return None if self.relaxation is None else front_reach(
             self.scenario, self.unit, self.manoeuvre, self.relaxation, self.deadline)
 

@@ -37,7 +37,7 @@ from constraints.errors import EncodingMismatchError
 from constraints.sat.context import SearchTimeout
 from optimizer.search.certify import MAX_BOXES, Certificate, certify
 from optimizer.search.clock import Clock
-from optimizer.search.end_cut import end_cut
+from optimizer.search.end_cut import FRONT_CUT, end_cut
 from optimizer.search.model import recheck, solver_for
 from optimizer.search.request import SearchRequest
 from optimizer.search.result import SearchResult
@@ -350,7 +350,7 @@ def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
                               max_boxes=relaxation.max_boxes or MAX_BOXES, deadline=deadline,
                               cut=end_cut(request.scenario, request.unit, request.manoeuvre,
                                           goal, result.value, request.tolerance, deadline,
-                                          relaxation))
+                                          relaxation if FRONT_CUT else None))
         if certificates is not None:
             certificates[key] = certificate
     clock.fired |= certificate.timed_out

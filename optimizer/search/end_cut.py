@@ -19,7 +19,9 @@ through the point at the cell's facings, a double wedge: its ranking is at least
 circumscribed: it holds every such centre).  A box whose
 facings lie in cells whose G all stay more than the piece's margin from its end-centre
 sector (a circumscribed polygon) has no legal end that beats the target: its bound is the
-target itself, and it is settled.
+target itself, and it is settled.  Given the request's relaxation, G is also cut to the end
+centres the front's reach by heading allows (optimizer.search.front_cut), and a box not
+settled is bounded by the goal's least over its sector within G (`_least`).
 
 Cells are fixed (CELL_DEG x 2^level, world facings), so a box uses the smallest level whose
 cells are at least its facing range wide (at most two cells), and each cell's G is made once.
@@ -43,8 +45,10 @@ import shapely
 from constraints.core.scenario import Scenario
 from constraints.geometry.frame import Frame
 from constraints.geometry.pieces import FULL, ReachPieces
+from constraints.rank_and_file.front_reach import FrontReach
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.option import Option, front_offset
+from optimizer.search.front_cut import front_reach
 from optimizer.search.objectives import Goal
 from optimizer.search.option_groups import shared_shape
 from optimizer.search.regions import CentreRegions
@@ -61,6 +65,11 @@ CLIP_SEGS = 16         # quarter-circle segments of a clip disc (circumscribed)
 FAR_IN = 10_000.0
 LINE_IN = 400.0         # a face_point wedge's length (its chord stays beyond any table)
 CELL_KEY = 1 << 32      # a cell's key: level x CELL_KEY + its number + CELL_KEY / 2
+MAX_RAISED = 25_000    # boxes whose meet with G is valued per certificate, at most
+RAISE_SEGS = 4         # quarter-circle segments of its margin there (circumscribed)
+# The front's reach and raised bounds in the search's certificates: off, they cost more time
+# than they prove (benchmarks/README.md, "the front's reach by heading").
+FRONT_CUT = False
 CHUNK = 4_096          # boxes tested between looks at the deadline
 ROOM_IN = 1e-9         # float room: a box is settled only this clear of G
 
@@ -70,8 +79,16 @@ class EndCut:
     unit's end-position rules (the module docstring)."""
 
     def __init__(self, scenario: Scenario, unit: Unit, manoeuvre: str, goal: Goal,
-                 target: float, deadline: float | None = None) -> None:
+                 target: float, deadline: float | None = None,
+                 relaxation: object | None = None) -> None:
         self.goal, self.target = goal, target  # target: signed ("lower is better") terms
+        # The front's reach by heading (optimizer.search.front_cut), made when first asked.
+        self.relaxation = relaxation
+        # Escalated once a box of no width (a middle) stays open after the plain cut (the
+        # certificate cannot close without more): then the front's reach cuts G, and an open
+        # box's bound is raised to the goal's least over its meet with G.
+        self.escalated = False
+        self.raised = 0  # boxes whose bound was sought over their meet with G
         # Past the deadline (time.perf_counter) nothing more is cut: the certificate, late
         # too, says so (timed_out); before it the work is counted, the same on any machine.
         self.deadline = deadline
@@ -85,9 +102,13 @@ class EndCut:
         self.bounds: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
     def settled(self, pieces: ReachPieces) -> np.ndarray:
-        """Per piece (front-centre pieces, world terms), whether no legal end pose in it can
-        beat the target (True: its bound may be raised to the target)."""
-        out = np.zeros(len(pieces), dtype=bool)
+        """Per piece, whether no legal end pose in it can beat the target."""
+        return self.bounds_of(pieces) >= self.target
+
+    def bounds_of(self, pieces: ReachPieces) -> np.ndarray:
+        """Per piece, a bound (signed) on every legal end pose in it, capped at the target:
+        the target where none can beat it, -inf where nothing is known."""
+        out = np.full(len(pieces), -np.inf)
         if not len(pieces) or not self.cuts_anything:
             return out
         centres = pieces.centres()
@@ -104,41 +125,88 @@ class EndCut:
             rows = chunk[:self._tests_left()]  # the work cap: counted, not timed
             if len(rows):
                 out[rows] = self._clear(centres, rows, level, first, last)
+        middles = eligible & (pieces.spread == 0) & (out < self.target)
+        if not self.escalated and self.relaxation is not None and middles.any() \
+                and not self._late():
+            self.escalated, self.made = True, 0  # the cells are made again, with the reach
+            self.cells.clear()
+            return self.bounds_of(pieces)
         return out
 
     def _clear(self, centres: ReachPieces, rows: np.ndarray, level: np.ndarray,
                first: np.ndarray, last: np.ndarray) -> np.ndarray:
-        """Per row, whether its sector stays farther than its margin from G of every cell
-        its facings touch."""
+        """Per row, the target where its sector stays farther than its margin from G of
+        every cell its facings touch; else the least bound of the goal over the sector
+        grown by its margin within those G (`_least`), capped at the target."""
         self.tested += len(rows)
         sectors = _sector_polygons(centres, rows, self.frame)
         grow = centres.grow[rows] + ROOM_IN
         lo, hi = _sector_bounds(sectors, grow)
-        clear = np.ones(len(rows), dtype=bool)
+        bound = np.full(len(rows), self.target)
         for cell_end in (first[rows], last[rows]):
             keys = level[rows].astype(np.int64) * CELL_KEY + (cell_end + CELL_KEY // 2)
             order = np.argsort(keys, kind="stable")
             cells, starts = np.unique(keys[order], return_index=True)
             for key, group in zip(cells, np.split(order, starts[1:]), strict=True):
-                members = group[clear[group]]
+                members = group[bound[group] > -np.inf]
                 if not len(members):
                     continue
                 cell = (int(key // CELL_KEY), int(key % CELL_KEY) - CELL_KEY // 2)
                 g = self._cell(cell)
                 if g is None:  # not made (the cap): nothing is cut
-                    clear[members] = False
+                    bound[members] = -np.inf
                 elif not g.is_empty:
                     g_lo, g_hi = self.bounds[cell]
                     boxes = np.all((lo[members] <= g_hi) & (hi[members] >= g_lo), axis=1)
                     members = members[boxes]
-                    near = shapely.dwithin(g, sectors[members], grow[members])
-                    clear[members[near]] = False
-        self.settles += int(clear.sum())
-        return clear
+                    near = members[shapely.dwithin(g, sectors[members], grow[members])]
+                    if len(near):
+                        least = self._least(g, sectors[near], grow[near], cell)
+                        bound[near] = np.minimum(bound[near], least)
+        self.settles += int((bound >= self.target).sum())
+        return bound
+
+    def _least(self, g: shapely.Geometry, sectors: np.ndarray, grow: np.ndarray,
+               cell: tuple[int, int]) -> np.ndarray:
+        """A bound (signed) of the goal over each sector grown by its margin (circumscribed)
+        within G: where it meets G, the least over the meet (below); elsewhere its ends
+        cannot beat the target (face_point: the offset, the distance to the centre line, is
+        at least the distance to the double wedge of the cell's lines)."""
+        name = self.goal.name
+        if not self.escalated or self.raised >= MAX_RAISED:
+            return np.full(len(sectors), -np.inf)
+        self.raised += len(sectors)
+        grown = shapely.buffer(sectors, grow / math.cos(math.pi / (4 * RAISE_SEGS)) + ROOM_IN,
+                               quad_segs=RAISE_SEGS)
+        meet = shapely.intersection(grown, g)
+        blank = shapely.is_empty(meet)
+        out = np.full(len(sectors), np.inf)
+        if name == "forward":  # signed: minus the end centre's y
+            out[~blank] = -shapely.bounds(meet[~blank])[:, 3]
+            return out
+        level, k = cell
+        size = CELL_DEG * 2.0 ** level
+        low, high = k * size, (k + 1) * size
+        point = np.asarray(self.goal.point, dtype=float)
+        if name == "face_point":  # the offset: a centre's distance to its line, in the wedge
+            out[~blank] = shapely.distance(self._wedge(point, low, high), meet[~blank])
+            return out
+        if name == "front_target_distance":  # front = end + offset(h), within the cell
+            point = point - np.asarray(front_offset(self._option((low + high) / 2.0)))
+        near = shapely.distance(shapely.Point(*point), meet[~blank])
+        if name == "front_target_distance":
+            near = np.maximum(near - self.unit.depth_in / 2.0 * math.radians(size) / 2.0, 0.0)
+        elif name == "target_pose":
+            facing = self.goal.objective.facing_deg
+            assert facing is not None
+            off = abs(((low + high) / 2.0 - facing + 180.0) % 360.0 - 180.0)
+            turn = max(off - size / 2.0, 0.0)
+            near = np.sqrt(near ** 2 + (0.1 * turn) ** 2)
+        out[~blank] = near
+        return out
 
     def _late(self) -> bool:
         return self.deadline is not None and time.perf_counter() > self.deadline
-
     def _tests_left(self) -> int:
         """Boxes the cut may still test: none past MAX_TESTS, nor once PROBE_TESTS have
         settled less than one in PROBE_SHARE (it is not what holds this certificate)."""
@@ -159,7 +227,15 @@ class EndCut:
         side = math.hypot(self.unit.width_in, self.unit.depth_in)
         square = replace(self._option(self.unit.pose.facing_deg), width_in=side, depth_in=side)
         left = self.regions.within(square, clip)
-        return bool(clip.area - left.area > 1e-9 * max(clip.area, 1.0))
+        if clip.area - left.area > 1e-9 * max(clip.area, 1.0):
+            return True
+        # What the front must clear may cut it (the reach, once escalated).
+        return self.relaxation is not None and bool(self.scenario.obstacles_for(self.unit.id))
+
+    @cached_property
+    def front(self) -> FrontReach | None:  # the front's centre by heading (None: unknown)
+        return None if self.relaxation is None else front_reach(
+            self.scenario, self.unit, self.manoeuvre, self.relaxation, self.deadline)
 
     @property
     def regions(self) -> CentreRegions:
@@ -193,7 +269,16 @@ class EndCut:
             return clip
         options = [self._option(low_deg), self._option(high_deg)]
         shape = shared_shape(options, (0, 1))
-        return self.regions.within(shape, clip)
+        region = self.regions.within(shape, clip)
+        front = self.front if self.escalated else None
+        if front is None or region.is_empty:
+            return region
+        # Frame headings (the start facing is pi/2), the middle's turn from the start
+        # wrapped into [-180, 180) deg.
+        turn = (low_deg + high_deg) / 2.0 - self.unit.pose.facing_deg
+        mid = math.pi / 2.0 + math.radians((turn + 180.0) % 360.0 - 180.0)
+        half = math.radians(high_deg - low_deg) / 2.0
+        return region.intersection(front.end_centres(mid - half, mid + half, region.bounds))
 
     def _option(self, facing_deg: float) -> Option:
         unit = self.unit
@@ -207,11 +292,14 @@ class EndCut:
         of the double wedge of those lines through the point (circumscribed)."""
         if target <= 0:
             return shapely.Polygon()
+        return _grown(self._wedge(point, low_deg, high_deg), target)
+
+    def _wedge(self, point: np.ndarray, low_deg: float, high_deg: float) -> shapely.Geometry:
+        """The double wedge of the centre lines through the point, facings in [low, high]."""
         frame = np.radians(90.0 + np.array([low_deg, high_deg]) - self.frame.heading_deg)
         ends = LINE_IN * np.stack([np.cos(frame), np.sin(frame)], axis=1)
-        wedge = shapely.union(shapely.Polygon([point, point + ends[0], point + ends[1]]),
-                              shapely.Polygon([point, point - ends[0], point - ends[1]]))
-        return _grown(wedge, target)
+        return shapely.union(shapely.Polygon([point, point + ends[0], point + ends[1]]),
+                             shapely.Polygon([point, point - ends[0], point - ends[1]]))
 
     def _clip(self, low_deg: float, high_deg: float) -> shapely.Geometry:
         """Frame end centres where the goal could beat the target, facings in [low, high]
@@ -248,13 +336,16 @@ CUT_GOALS = ("target_distance", "front_target_distance", "target_pose", "forward
 
 
 def end_cut(scenario: Scenario, unit: Unit, manoeuvre: str, goal: Goal, value: float,
-            tolerance: float, deadline: float | None = None) -> EndCut | None:
-    """The cut of a certificate against the answer `value` (None: the goal is not cut)."""
+            tolerance: float, deadline: float | None = None,
+            relaxation: object | None = None) -> EndCut | None:
+    """The cut of a certificate against the answer `value` (None: the goal is not cut);
+    with the request's `relaxation`, also by the front's reach (optimizer.search.front_cut)."""
     if goal.name not in CUT_GOALS or not any(
             c.monotone_in_shape for c in scenario.profile.clauses(manoeuvre)):
         return None
     sign = -1.0 if goal.maximise else 1.0
-    return EndCut(scenario, unit, manoeuvre, goal, sign * value - tolerance, deadline)
+    return EndCut(scenario, unit, manoeuvre, goal, sign * value - tolerance, deadline,
+                  relaxation)
 
 
 def _sector_polygons(pieces: ReachPieces, rows: np.ndarray, frame: Frame) -> np.ndarray:
@@ -292,9 +383,8 @@ def cut_values(cut: EndCut | None, pieces: ReachPieces, values: np.ndarray) -> n
     if not open_.any():
         return values
     rows = np.flatnonzero(open_)
-    settled = cut.settled(_take(pieces, rows))
     out = values.copy()
-    out[rows[settled]] = np.maximum(values[rows[settled]], cut.target)
+    out[rows] = np.maximum(values[rows], cut.bounds_of(_take(pieces, rows)))
     return out
 
 

@@ -39,7 +39,7 @@ from constraints.errors import EncodingMismatchError
 from constraints.sat.context import SearchTimeout
 from optimizer.search.certify import MAX_BOXES, Certificate, certify
 from optimizer.search.clock import Clock
-from optimizer.search.end_cut import end_cut
+from optimizer.search.end_cut import FRONT_CUT, end_cut
 from optimizer.search.model import recheck, solver_for
 from optimizer.search.pivot_cut import pivot_cut
 from optimizer.search.request import SearchRequest
@@ -364,7 +364,8 @@ def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
         certificate = certify(goal, relaxation, result.value, request.tolerance,
                               max_boxes=relaxation.max_boxes or MAX_BOXES, deadline=deadline,
                               cut=end_cut(request.scenario, request.unit, request.manoeuvre,
-                                          goal, result.value, request.tolerance, deadline))
+                                          goal, result.value, request.tolerance, deadline,
+                                          relaxation if FRONT_CUT else None))
         if certificates is not None:
             certificates[key] = certificate
     clock.fired |= certificate.timed_out

@@ -69,9 +69,11 @@ def _legal_ways(rng: np.random.Generator, scn, unit_id: str, manoeuvre: str, wan
 
 
 def _never_settles_a_better_way(scn, unit_id: str, manoeuvre: str, rng, wanted: int,
-                                tries: int) -> int:
+                                tries: int, with_front: bool = True) -> int:
     """For each legal way and a random objective: the cut against a target the way beats
-    (by 1e-6) settles no box that holds it, from the first grid down to tiny boxes."""
+    (by 1e-6) settles no box that holds it, nor bounds it above the way's value (with
+    `with_front`: the front's reach by heading and the raised bounds of open boxes), from
+    the first grid down to tiny boxes."""
     checked = 0
     for move, verdict, params in _legal_ways(rng, scn, unit_id, manoeuvre, wanted, tries):
         request = SearchRequest(scn, unit_id, manoeuvre,
@@ -81,7 +83,10 @@ def _never_settles_a_better_way(scn, unit_id: str, manoeuvre: str, rng, wanted: 
         assert isinstance(reach, AdvanceReach | MarchReach)
         sign = -1.0 if goal.maximise else 1.0
         # Ranked: face_point's way facing away ranks with the penalty (Goal.ranked).
-        cut = EndCut(scn, request.unit, manoeuvre, goal, sign * goal.ranked(verdict) + 1e-6)
+        value = sign * goal.ranked(verdict)
+        # With the relaxation: the front's reach by heading too, and open boxes raised.
+        cut = EndCut(scn, request.unit, manoeuvre, goal, value + 1e-6,
+                     relaxation=reach if with_front else None)
         mids, halves = reach.initial()
         holds = np.flatnonzero(np.all(np.abs(mids - params) <= halves + 1e-12, axis=1))
         assert len(holds)
@@ -93,6 +98,7 @@ def _never_settles_a_better_way(scn, unit_id: str, manoeuvre: str, rng, wanted: 
                 assert sector_distance(np.asarray(verdict.end_centre),
                                        pieces.centres())[0] <= 1e-9  # the relaxation holds it
                 assert not cut.settled(pieces)[0], (move, goal.name, depth, half)
+                assert cut.bounds_of(pieces)[0] <= value + 1e-9, (move, goal.name, depth)
             if (box_half * reach.weights).max() < 1e-7:
                 break
             low_high = _split(box_mid, box_half, reach.weights)
@@ -107,7 +113,8 @@ def _never_settles_a_better_way(scn, unit_id: str, manoeuvre: str, rng, wanted: 
 def test_no_box_holding_a_better_legal_way_is_settled_on_random_tables(k):
     request = MOVES[k]
     rng = np.random.default_rng(9000 + k)
-    _never_settles_a_better_way(request.scenario, request.unit, request.manoeuvre, rng, 3, 60)
+    _never_settles_a_better_way(request.scenario, request.unit, request.manoeuvre, rng, 3, 60,
+                                with_front=k % 2 == 0)
 
 
 def _close_scene_with_rocks(rng: np.random.Generator):
@@ -147,7 +154,8 @@ def test_no_legal_way_beats_a_bound_the_cut_made(seed):
         goal = request.goal
         value = goal.ranked(verdict)  # face_point facing away: with the penalty
         worse = value - 0.02 if goal.maximise else value + 0.02
-        cut = end_cut(scn, request.unit, manoeuvre, goal, worse, 0.01)
+        cut = end_cut(scn, request.unit, manoeuvre, goal, worse, 0.01,
+                      relaxation=request.relaxation)
         assert cut is not None
         bound = certify(goal, request.relaxation, worse, max_boxes=20_000, cut=cut).bound
         assert (bound >= value - 1e-9) if goal.maximise else (bound <= value + 1e-9), \

@@ -97,6 +97,20 @@ class Judges(StrEnum):
     UNSTATED = "unstated"   # not said: no search over ways runs under it
 
 
+class KeepsClear(StrEnum):
+    """What part of a move a clause keeps more than its `spacing_in` from other units and
+    Impassable Terrain (objects the unit starts close to take their start distance, A20), so
+    that a search may cut its relaxations by it without naming the clause."""
+
+    PIVOT = "pivot"              # the unit's boundary right after its Pivot
+    FRONT_SWEEP = "front_sweep"  # the area the Front Facing sweeps while snaking
+
+
+def keeping_clear(clauses: Sequence[Clause], part: KeepsClear) -> Clause | None:
+    """The clause among `clauses` that keeps `part` clear, if any."""
+    return next((c for c in clauses if c.keeps_clear == part), None)
+
+
 class RuleClause(ABC, Generic[Ctx]):
     """One rule clause of any kind (a move's, a nudge's, a Combat Reform's, a route's): its
     exact `check` on the context its checker hands it (`Ctx`), naming itself (`id`) in every
@@ -137,6 +151,8 @@ class Clause(RuleClause[Ctx], Generic[Ctx, WayCtx]):
     # or the clause reads only the centre or the files): a Reform's run of facings is then
     # bounded by one region of a shape every member holds (optimizer.search.option_groups).
     monotone_in_shape: ClassVar[bool] = False
+    # What part of the move it keeps clear of objects by its `spacing_in` (KeepsClear).
+    keeps_clear: ClassVar[KeepsClear | None] = None
 
     def __init__(self, spec: ClauseSpec, profile: RulesProfile) -> None:
         self.params: dict[str, ParamValue] = {name: profile.param(key)

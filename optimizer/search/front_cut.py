@@ -15,6 +15,7 @@ import math
 import shapely
 
 from constraints.core.cache import remembered
+from constraints.core.clause import KeepsClear, keeping_clear
 from constraints.core.scenario import Scenario
 from constraints.geometry.frame import Frame
 from constraints.geometry.overlap import convex_parts
@@ -22,8 +23,6 @@ from constraints.rank_and_file.front_reach import FrontReach
 from constraints.rank_and_file.snaking_reach import AdvanceReach, MarchReach
 from constraints.rank_and_file.start_close import StartClose
 from constraints.rank_and_file.unit import Unit
-
-FRONT_CLAUSE = "t9a.snaking.front_spacing"
 
 
 def front_reach(scenario: Scenario, unit: Unit, manoeuvre: str, relaxation: object,
@@ -33,8 +32,7 @@ def front_reach(scenario: Scenario, unit: Unit, manoeuvre: str, relaxation: obje
     made again when asked with time left)."""
     if not isinstance(relaxation, MarchReach | AdvanceReach):
         return None
-    clause = next((c for c in scenario.profile.clauses(manoeuvre) if c.id == FRONT_CLAUSE),
-                  None)
+    clause = keeping_clear(scenario.profile.clauses(manoeuvre), KeepsClear.FRONT_SWEEP)
     if clause is None:
         return None
     shape = relaxation.shape

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import shapely
 
-from constraints.core.clause import Clause
+from constraints.core.clause import Clause, KeepsClear, keeping_clear
 from constraints.core.scenario import Scenario
 from constraints.geometry.pieces import ReachPieces
 from constraints.geometry.plane import rectangle_corners_array
@@ -41,7 +41,6 @@ from constraints.rank_and_file.snaking_reach import AdvanceReach
 from constraints.rank_and_file.start_close import CONTACT, StartClose
 from constraints.rank_and_file.unit import Unit
 
-PIVOT_SPACING = "t9a.pivot.unit_spacing"
 CELL_DEG = 0.25          # the cells of Pivots (720 over the half turn either way)
 ROOM_IN = 1e-9           # float room: a cell is dead only this far inside an object's limit
 EMPTY_SIDE = 1e-9        # a shrunk rectangle this thin is replaced by the inscribed square
@@ -135,7 +134,7 @@ def pivot_cut(scenario: Scenario, unit: Unit, clauses: list[Clause],
     Pivot's spacing clause that cuts anything; else the relaxation itself."""
     if not isinstance(relaxation, AdvanceReach):
         return relaxation
-    clause = next((c for c in clauses if c.id == PIVOT_SPACING), None)
+    clause = keeping_clear(clauses, KeepsClear.PIVOT)
     if clause is None:
         return relaxation
     live = live_cells(scenario, unit, float(clause.number("spacing_in")))

@@ -12,6 +12,7 @@ import pytest
 import shapely
 
 from benchmarks.random_requests import random_requests
+from constraints.core.clause import KeepsClear, keeping_clear
 from constraints.geometry.pieces import sector_distance
 from constraints.geometry.plane import rectangle_corners_array
 from constraints.sat.lattice import Lattice
@@ -20,7 +21,7 @@ from constraints.t9a.moves import Manoeuvre, Move
 from optimizer.search.certify import _split, certify
 from optimizer.search.end_cut import end_cut
 from optimizer.search.more_wheels import _relaxation
-from optimizer.search.pivot_cut import CELL_DEG, PIVOT_SPACING, PivotCut, live_cells, pivot_cut
+from optimizer.search.pivot_cut import CELL_DEG, PivotCut, live_cells, pivot_cut
 from optimizer.search.request import SearchRequest
 from tests.constraints.t9a.test_snaking_reach import _close_scene
 from tests.optimizer.search.test_end_cut import (
@@ -33,7 +34,7 @@ ADVANCES = [r for r in random_requests(120, 20261202) if r.manoeuvre == "advance
 
 
 def _spacing_clause(scn):
-    return next(c for c in scn.profile.clauses("advance") if c.id == PIVOT_SPACING)
+    return keeping_clear(scn.profile.clauses("advance"), KeepsClear.PIVOT)
 
 
 def _pivots(rng: np.random.Generator, live: np.ndarray, count: int) -> np.ndarray:

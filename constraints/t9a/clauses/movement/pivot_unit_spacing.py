@@ -8,7 +8,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from constraints.core.clause import Judges, Masker, RuleExample
+from constraints.core.clause import Judges, KeepsClear, Masker, RuleExample
 from constraints.core.limits import more_than
 from constraints.geometry.plane import rectangle_corners
 from constraints.rank_and_file.poses import MaskSetting
@@ -27,6 +27,7 @@ from constraints.t9a.ways_sweep import WayContext
 class PivotSpacing(SpacingClause):
     id = "t9a.pivot.unit_spacing"
     judges = Judges.WAY
+    keeps_clear = KeepsClear.PIVOT
 
     # A 5 x 2 unit pivoting 90 deg is 2 wide and 5 deep: its rear reaches y = 7.5.
     examples = (

@@ -10,7 +10,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Point
 
-from constraints.core.clause import Judges, Masker, RuleExample, Stage
+from constraints.core.clause import Judges, KeepsClear, Masker, RuleExample, Stage
 from constraints.geometry.batch import clear_of
 from constraints.geometry.convex import ConvexPiece
 from constraints.geometry.parts import Parts
@@ -47,6 +47,7 @@ from constraints.t9a.ways_sweep import WayContext, keep_clear
 class FrontSpacing(SpacingClause):
     id = "t9a.snaking.front_spacing"
     judges = Judges.WAY
+    keeps_clear = KeepsClear.FRONT_SWEEP
     sound_regions = False  # its region cuts relaxations only: the checker judges the sweep
 
     examples = (

@@ -57,7 +57,7 @@ CELL_DEG = 0.0625       # the finest cell of end facings
 MAX_LEVEL = 7          # cells up to CELL_DEG x 2^MAX_LEVEL = 8 deg wide
 MAX_SPREAD_DEG = CELL_DEG * 2 ** MAX_LEVEL  # boxes with wider facing ranges are not cut
 MAX_CELLS = 400        # regions made per certificate, at most
-MAX_TESTS = 25_000     # boxes tested per certificate, at most
+MAX_TESTS = 100_000    # boxes tested per certificate, at most (benchmarks/README.md)
 PROBE_TESTS = 4_000    # ... and after this many, only while they settle
 PROBE_SHARE = 50       # at least one box in 50
 ARC_SEGMENTS = 8       # chords of a sector's arc (circumscribed)
@@ -67,9 +67,9 @@ LINE_IN = 400.0         # a face_point wedge's length (its chord stays beyond an
 CELL_KEY = 1 << 32      # a cell's key: level x CELL_KEY + its number + CELL_KEY / 2
 MAX_RAISED = 25_000    # boxes whose meet with G is valued per certificate, at most
 RAISE_SEGS = 4         # quarter-circle segments of its margin there (circumscribed)
-# The front's reach and raised bounds in the search's certificates: off, they cost more time
-# than they prove (benchmarks/README.md, "the front's reach by heading").
-FRONT_CUT = False
+# The front's reach and raised bounds in the search's certificates, once a middle stays open
+# (with MAX_TESTS at 100,000 they prove more than they cost: benchmarks/README.md).
+FRONT_CUT = True
 CHUNK = 4_096          # boxes tested between looks at the deadline
 ROOM_IN = 1e-9         # float room: a box is settled only this clear of G
 

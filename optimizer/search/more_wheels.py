@@ -76,11 +76,14 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
         {"max_wheels": 1, **_described(request)}, bound=result.bound)).proved(
         family_claim=claimed)
     certificates: dict[Any, Any] = {}
+    # The front's reach (end_cut.FRONT_CUT) only for an answer that is final: it costs a
+    # second or two per request, and the first answers are mostly bettered below.
     certified = _certified(request, result, clock, certificates)
     if certified.status == Status.OPTIMAL or result.status == Status.TIMEOUT or \
-            request.family.holds_ways(request.max_wheels, request.lattice) or \
             clock.expired():  # (which remembers that the clock cut the search short)
         return certified
+    if request.family.holds_ways(request.max_wheels, request.lattice):
+        return _certified(request, result, clock, certificates, final=True)
     refined = _refined(request, result, clock)
     if refined is not None:  # an Advance's wheel on the lattice's degree
         result = refined
@@ -101,7 +104,8 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
     if not family.found and not result.found:
         none = certified.proof.none_in_family or family == Status.INFEASIBLE
         return certified.proved(none_in_family=none, family_claim=family)
-    final = _certified(request, result, clock, certificates).proved(family_claim=family)
+    final = _certified(request, result, clock, certificates, final=True).proved(
+        family_claim=family)
     # Proved under the rules: nothing a longer search could find, whatever cut it short.
     return final.proved(stopped_by=None) if final.status == Status.OPTIMAL else final
 
@@ -328,7 +332,7 @@ def _family_status(ways: Status, result: SearchResult) -> Status:
 def certified(request: SearchRequest, result: SearchResult, clock: Clock) -> SearchResult:
     """The answer's status under the rules (`_certified`), for a stage after the ways'
     search that changes the answer (optimizer.search.polish)."""
-    return _certified(request, result, clock)
+    return _certified(request, result, clock, final=True)
 
 
 def _made_before(certificates: dict[Any, Certificate], key: Any) -> Certificate | None:
@@ -336,24 +340,27 @@ def _made_before(certificates: dict[Any, Certificate], key: Any) -> Certificate 
     bound (the least over its boxes and the value it was made for, which is a legal way's)
     is no more than any legal way's value, whatever the answer now; it proves the answer
     only where that is within the tolerance of it."""
-    value, own_goal = key
+    value, own_goal, _ = key
     if not own_goal:  # a goal of the answer's own (face_point's): not another's
         return None
-    return next((c for (v, g), c in certificates.items() if g and v != value), None)
+    return next((c for (v, g, _), c in certificates.items() if g and v != value), None)
 
 
 def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
-               certificates: dict[Any, Certificate] | None = None) -> SearchResult:
+               certificates: dict[Any, Certificate] | None = None,
+               final: bool = False) -> SearchResult:
     """The answer's status under the rules: OPTIMAL within the tolerance of the bound over
     every way, FEASIBLE with the bound otherwise; no answer: NOT_FOUND for an INFEASIBLE
     family, else as it was.  `certificates` (by value) keeps the ones made before: the same
-    value, the same certificate (it depends on the value only)."""
+    value, the same certificate (it depends on the value only).  `final`: the answer is the
+    search's last, and its certificate may use the front's reach (end_cut.FRONT_CUT)."""
     relaxation = _relaxation(request)
     assert relaxation is not None
     if result.value is None:  # its status follows from the family's claim
         return result
     goal = request.goal.bounding(result.verdict)  # face_point: ways facing away, if worse
-    key = (result.value, goal is request.goal)
+    front = FRONT_CUT and final
+    key = (result.value, goal is request.goal, front)
     certificate = None if certificates is None else certificates.get(key)
     if certificate is None and certificates and clock.expired():
         certificate = _made_before(certificates, key)
@@ -365,7 +372,7 @@ def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
                               max_boxes=relaxation.max_boxes or MAX_BOXES, deadline=deadline,
                               cut=end_cut(request.scenario, request.unit, request.manoeuvre,
                                           goal, result.value, request.tolerance, deadline,
-                                          relaxation if FRONT_CUT else None))
+                                          relaxation if front else None))
         if certificates is not None:
             certificates[key] = certificate
     clock.fired |= certificate.timed_out

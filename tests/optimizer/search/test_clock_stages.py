@@ -135,7 +135,7 @@ def test_past_the_limit_a_new_answer_reuses_the_certificate_made_before(monkeypa
     result = _answer(request)
     assert result.value is not None
     earlier = Certificate(bound=result.value - 1.0, boxes=10, closed=False, timed_out=True)
-    certificates = {(result.value + 0.5, True): earlier}
+    certificates = {(result.value + 0.5, True, False): earlier}
 
     def refused(*args, **kwargs):
         raise AssertionError("a certificate started past the limit")
@@ -145,7 +145,7 @@ def test_past_the_limit_a_new_answer_reuses_the_certificate_made_before(monkeypa
     assert certified.bound == earlier.bound and certified.status == Status.FEASIBLE
     assert expired.fired
     # Not another goal's (face_point's own for the answer), nor with time left.
-    assert more_wheels._made_before({(1.0, False): earlier}, (2.0, False)) is None
+    assert more_wheels._made_before({(1.0, False, False): earlier}, (2.0, False, False)) is None
     with pytest.raises(AssertionError, match="past the limit"):
         more_wheels._certified(request, result, Clock(600.0), certificates)
 

@@ -50,6 +50,8 @@ class Bands:
 
     def touching(self, low: float, high: float) -> list[int]:
         """Every band whose closed interval meets [low, high] (low <= high, radians)."""
+        if self.width <= 0.0:  # a March with no window: its one heading, one band
+            return [0]
         if self.cyclic:
             if high - low >= 2.0 * math.pi - self.width:
                 return list(range(self.count))
@@ -65,6 +67,8 @@ class Bands:
         in all may end in band j = k + m (mod the count, cyclic): the bands' gap, (|m| - 1)
         widths, is at most `turn`."""
         out = []
+        if self.width <= 0.0:  # one band of one heading: no step leaves it
+            return [(k, k, 0) for k in range(self.count)]
         reach = math.ceil(turn / self.width) + 1
         for k in range(self.count):
             for m in range(-reach, reach + 1):

@@ -9,6 +9,7 @@ reach that bars more than the proof allows is caught."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from benchmarks.random_requests import random_requests
 from constraints.core.scenario_io import scenario_from_json
 from constraints.geometry.frame import Frame
 from constraints.rank_and_file.front_reach import FrontReach
+from constraints.rank_and_file.snaking_reach import MarchReach
 from constraints.rank_and_file.steps import StepKind
 from constraints.t9a.checker import check_move
 from constraints.t9a.clauses.movement.snaking_front_spacing import FrontSpacing
@@ -147,6 +149,20 @@ def test_a_wall_across_the_way_keeps_the_front_before_it():
     # stays more than 0.5" before it, give or take the reach's rounding.
     assert marked.any() and ys[marked].max() < 3.0
     assert ys[marked].max() > 1.5  # it does move forward
+
+
+def test_a_march_with_no_window_goes_straight_to_the_wall():
+    """A profile whose March may not turn (a window of 0) has one band of one heading: the
+    reach is made (it once divided by the band's width) and runs straight up to the wall."""
+    scn = scenario_from_json(field(unit(), terrain=(wall("w", 10.0, 13.0, 62.0, 14.0),)))
+    request = SearchRequest(scn, "u", "march", Objective("forward"))
+    straight = MarchReach(replace(request.relaxation.shape, window_deg=0.0))
+    reach = front_reach(scn, request.unit, "march", straight)
+    assert reach is not None
+    marked = reach.fronts(math.pi / 2.0, math.pi / 2.0)
+    xs, ys = reach._centres()
+    assert marked.any() and 1.5 < ys[marked].max() < 3.0
+    assert np.abs(xs[marked]).max() < 1.0  # no sideways drift without a turn
 
 
 def test_barring_more_than_the_proof_allows_is_caught(monkeypatch):

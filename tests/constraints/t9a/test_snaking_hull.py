@@ -25,7 +25,7 @@ from constraints.rank_and_file.snaking_reach import (
 )
 from constraints.t9a.moves import forward, wheel
 from optimizer import Objective, best_move, load_scenario
-from optimizer.search.certify import _split
+from tests.constraints.t9a.test_snaking_reach import _child_holding
 from tests.support import SCENARIOS, unit
 
 
@@ -136,10 +136,7 @@ def test_ways_with_legs_inside_their_wheels_end_inside_every_box(seed):
         _holds(reach.pieces(box_mid, box_half, hull=True), u, way.end, rng, (seed, depth))
         if (box_half * reach.weights).max() < 1e-9:
             break
-        low_high = _split(box_mid, box_half, reach.weights)
-        child = np.all(np.abs(low_high[0] - params) <= low_high[1] + 1e-12, axis=1)
-        pick = int(np.flatnonzero(child)[rng.integers(child.sum())])
-        box_mid, box_half = low_high[0][pick:pick + 1], low_high[1][pick:pick + 1]
+        box_mid, box_half = _child_holding(box_mid, box_half, params, reach.weights, rng)
 
 
 def test_a_leg_inside_a_wheel_pays_its_split():

@@ -224,6 +224,16 @@ def _inside(reach, mids, halves, way, u, tag):
     assert off <= pieces.spread[0] + 1e-9, tag
 
 
+def _child_holding(mid: np.ndarray, half: np.ndarray, params: np.ndarray,
+                   weights: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The box (one row) split as the certificate splits it (`_split`), and one of its
+    halves holding the way's parameters `params`, drawn at random where both do."""
+    low_high = _split(mid, half, weights)
+    child = np.all(np.abs(low_high[0] - params) <= low_high[1] + 1e-12, axis=1)
+    pick = int(np.flatnonzero(child)[rng.integers(child.sum())])
+    return low_high[0][pick:pick + 1], low_high[1][pick:pick + 1]
+
+
 @pytest.mark.parametrize("seed", range(60))
 def test_every_random_way_ends_inside_each_box_of_the_certificates_splits(seed):
     """The boxes the certificate judges (the initial grid, then halves along the parameter
@@ -258,10 +268,7 @@ def _descend(rng, reach, params, way, u, tag):
             _inside(reach, box_mid, box_half, way, u, (tag, depth))
             if (box_half * reach.weights).max() < 1e-9:
                 break
-            low_high = _split(box_mid, box_half, reach.weights)
-            child = np.all(np.abs(low_high[0] - params) <= low_high[1] + 1e-12, axis=1)
-            pick = int(np.flatnonzero(child)[rng.integers(child.sum())])
-            box_mid, box_half = low_high[0][pick:pick + 1], low_high[1][pick:pick + 1]
+            box_mid, box_half = _child_holding(box_mid, box_half, params, reach.weights, rng)
 
 
 def _close_scene(rng: np.random.Generator):

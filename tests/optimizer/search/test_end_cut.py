@@ -24,11 +24,11 @@ from constraints.t9a.examples import field
 from constraints.t9a.examples import unit as ex_unit
 from constraints.t9a.examples import wall as ex_wall
 from constraints.t9a.moves import Manoeuvre, Move, wheel
-from optimizer.search.certify import _split, certify
+from optimizer.search.certify import certify
 from optimizer.search.end_cut import CUT_GOALS, EndCut, end_cut
 from optimizer.search.objectives import Objective
 from optimizer.search.request import SearchRequest
-from tests.constraints.t9a.test_snaking_reach import _close_scene, _random_way
+from tests.constraints.t9a.test_snaking_reach import _child_holding, _close_scene, _random_way
 
 MOVES = [r for r in random_requests(80, 20261201) if r.manoeuvre != "reform"]
 SCENARIOS = Path(__file__).resolve().parents[3] / "benchmarks" / "scenarios"
@@ -101,10 +101,7 @@ def _never_settles_a_better_way(scn, unit_id: str, manoeuvre: str, rng, wanted: 
                 assert cut.bounds_of(pieces)[0] <= value + 1e-9, (move, goal.name, depth)
             if (box_half * reach.weights).max() < 1e-7:
                 break
-            low_high = _split(box_mid, box_half, reach.weights)
-            child = np.all(np.abs(low_high[0] - params) <= low_high[1] + 1e-12, axis=1)
-            pick = int(np.flatnonzero(child)[rng.integers(child.sum())])
-            box_mid, box_half = low_high[0][pick:pick + 1], low_high[1][pick:pick + 1]
+            box_mid, box_half = _child_holding(box_mid, box_half, params, reach.weights, rng)
         checked += 1
     return checked
 

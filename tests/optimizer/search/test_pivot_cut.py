@@ -18,12 +18,12 @@ from constraints.geometry.plane import rectangle_corners_array
 from constraints.sat.lattice import Lattice
 from constraints.t9a.context import MoveContext
 from constraints.t9a.moves import Manoeuvre, Move
-from optimizer.search.certify import _split, certify
+from optimizer.search.certify import certify
 from optimizer.search.end_cut import end_cut
 from optimizer.search.more_wheels import _relaxation
 from optimizer.search.pivot_cut import CELL_DEG, PivotCut, live_cells, pivot_cut
 from optimizer.search.request import SearchRequest
-from tests.constraints.t9a.test_snaking_reach import _close_scene
+from tests.constraints.t9a.test_snaking_reach import _child_holding, _close_scene
 from tests.optimizer.search.test_end_cut import (
     _close_scene_with_rocks,
     _legal_ways,
@@ -132,10 +132,7 @@ def test_every_box_holding_a_legal_way_keeps_it_beside_a_wall_and_a_friend(seed)
                 assert sector_distance(end, pieces.centres())[0] <= 1e-9, (move, depth)
             if (box_half * cut.weights).max() < 1e-7:
                 break
-            low_high = _split(box_mid, box_half, cut.weights)
-            child = np.all(np.abs(low_high[0] - params) <= low_high[1] + 1e-12, axis=1)
-            pick = int(np.flatnonzero(child)[rng.integers(child.sum())])
-            box_mid, box_half = low_high[0][pick:pick + 1], low_high[1][pick:pick + 1]
+            box_mid, box_half = _child_holding(box_mid, box_half, params, cut.weights, rng)
 
 
 @pytest.mark.parametrize("seed", range(8))

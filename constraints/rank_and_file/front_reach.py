@@ -280,8 +280,11 @@ class FrontReach:
                               grow)
         # Fewer vertices, still holding every box: grown by half a cell (its round chords
         # stay at least cos(pi/8) of that beyond them), then simplified by less than that.
+        # ROOM more keeps its edges off the grid's, which the callers' regions may share:
+        # an overlay of near-coincident edges is where a sliver could be dropped.
         room = self.cell / 2.0
-        return boxes.buffer(room, quad_segs=2).simplify(0.9 * room * math.cos(math.pi / 8))
+        return boxes.buffer(room + ROOM, quad_segs=2).simplify(
+            0.9 * room * math.cos(math.pi / 8))
 
 
 ROOM = 1e-6

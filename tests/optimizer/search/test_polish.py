@@ -125,6 +125,20 @@ def test_bench_request_67s_march_is_proved_once_its_wheel_is_polished() -> None:
     assert result.status == Status.OPTIMAL
 
 
+def test_an_answer_a_hair_from_the_relaxations_best_point_is_polished() -> None:
+    """bench_random's request 173 (a March forward, starting close): the certificate, cut
+    short by its box cap, leaves a bound 4.5" above the lattice's answer 0.8850, but the best
+    point of the relaxation it valued is 0.8997, 0.015" away; polished for that, the answer
+    becomes a better legal way the certificate proves."""
+    request = random_requests(174, SEED)[173]
+    result = best_move(request.scenario, request.unit, request.manoeuvre, request.objective,
+                       time_limit_s=60)
+    assert check_move(request.scenario, result.move).legal
+    assert result.stats["polished"]["from"] == pytest.approx(0.8850, abs=1e-4)
+    assert result.value > 0.8850 + 0.01
+    assert result.status == Status.OPTIMAL
+
+
 @pytest.mark.parametrize(("index", "was", "below"), [
     (21, 11.9233, 11.9193),  # front_target_distance: within the tolerance of the bound 11.9093
     (39, 2.7927, 2.7827),    # face_point: better by more than the tolerance (and so the

@@ -57,6 +57,7 @@ CELL_DEG = 0.0625       # the finest cell of end facings
 MAX_LEVEL = 7          # cells up to CELL_DEG x 2^MAX_LEVEL = 8 deg wide
 MAX_SPREAD_DEG = CELL_DEG * 2 ** MAX_LEVEL  # boxes with wider facing ranges are not cut
 MAX_CELLS = 400        # regions made per certificate, at most
+FINER_LEVELS = 2
 MAX_TESTS = 100_000    # boxes tested per certificate, at most (benchmarks/README.md)
 PROBE_TESTS = 4_000    # ... and after this many, only while they settle
 PROBE_SHARE = 50       # at least one box in 50
@@ -97,6 +98,7 @@ class EndCut:
         self._regions: CentreRegions | None = None  # made when a box first asks
         self.cells: dict[tuple[int, int], shapely.Geometry | None] = {}
         self.made = 0  # regions made (at most MAX_CELLS)
+        self.made_finer = 0
         self.tested = 0  # boxes tested (at most MAX_TESTS)
         self.settles = 0  # boxes settled
         self.bounds: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -119,40 +121,51 @@ class EndCut:
         first = np.floor((pieces.facing - pieces.spread) / size).astype(np.int64)
         last = np.floor((pieces.facing + pieces.spread) / size).astype(np.int64)
         candidates = np.flatnonzero(eligible)
-        for chunk in np.array_split(candidates, max(1, -(-len(candidates) // CHUNK))):
-            if self._late():
-                break
-            rows = chunk[:self._tests_left()]  # the work cap: counted, not timed
-            if len(rows):
-                out[rows] = self._clear(centres, rows, level, first, last)
+        for finer in range(FINER_LEVELS + 1):
+            if finer:  # the rows left open, again on cells 2^finer times narrower
+                candidates = candidates[(out[candidates] < self.target) & (level[candidates] > 0)]
+                level = np.maximum(level - 1, 0)
+                size = CELL_DEG * 2.0 ** level
+                first = np.floor((pieces.facing - pieces.spread) / size).astype(np.int64)
+                last = np.floor((pieces.facing + pieces.spread) / size).astype(np.int64)
+            for chunk in np.array_split(candidates, max(1, -(-len(candidates) // CHUNK))):
+                if self._late():
+                    break
+                rows = chunk if finer else chunk[:self._tests_left()]
+                if len(rows):  # (a finer pass only settles: it keeps a bound raised before)
+                    out[rows] = np.maximum(out[rows], self._clear(centres, rows, level, first,
+                                                                  last, not finer))
         middles = eligible & (pieces.spread == 0) & (out < self.target)
         if not self.escalated and self.relaxation is not None and middles.any() \
                 and not self._late():
-            self.escalated, self.made = True, 0  # the cells are made again, with the reach
+            self.escalated, self.made, self.made_finer = True, 0, 0  # made again, with the reach
             self.cells.clear()
             return self.bounds_of(pieces)
         return out
 
     def _clear(self, centres: ReachPieces, rows: np.ndarray, level: np.ndarray,
-               first: np.ndarray, last: np.ndarray) -> np.ndarray:
+               first: np.ndarray, last: np.ndarray, count: bool = True) -> np.ndarray:
         """Per row, the target where its sector stays farther than its margin from G of
         every cell its facings touch; else the least bound of the goal over the sector
         grown by its margin within those G (`_least`), capped at the target."""
-        self.tested += len(rows)
+        if count:
+            self.tested += len(rows)
         sectors = _sector_polygons(centres, rows, self.frame)
         grow = centres.grow[rows] + ROOM_IN
         lo, hi = _sector_bounds(sectors, grow)
         bound = np.full(len(rows), self.target)
-        for cell_end in (first[rows], last[rows]):
+        span = last[rows] - first[rows]
+        for step in range(int(span.max()) + 1):
+            cell_end = np.minimum(first[rows] + step, last[rows])
             keys = level[rows].astype(np.int64) * CELL_KEY + (cell_end + CELL_KEY // 2)
             order = np.argsort(keys, kind="stable")
             cells, starts = np.unique(keys[order], return_index=True)
             for key, group in zip(cells, np.split(order, starts[1:]), strict=True):
-                members = group[bound[group] > -np.inf]
+                members = group[(bound[group] > -np.inf) & (span[group] >= step)]
                 if not len(members):
                     continue
                 cell = (int(key // CELL_KEY), int(key % CELL_KEY) - CELL_KEY // 2)
-                g = self._cell(cell)
+                g = self._cell(cell, count)
                 if g is None:  # not made (the cap): nothing is cut
                     bound[members] = -np.inf
                 elif not g.is_empty:
@@ -161,9 +174,10 @@ class EndCut:
                     members = members[boxes]
                     near = members[shapely.dwithin(g, sectors[members], grow[members])]
                     if len(near):
-                        least = self._least(g, sectors[near], grow[near], cell)
+                        least = self._least(g, sectors[near], grow[near], cell) if count \
+                            else np.full(len(near), -np.inf)
                         bound[near] = np.minimum(bound[near], least)
-        self.settles += int((bound >= self.target).sum())
+        self.settles += int((bound >= self.target).sum())  # (a finer pass's too: a box)
         return bound
 
     def _least(self, g: shapely.Geometry, sectors: np.ndarray, grow: np.ndarray,
@@ -245,12 +259,15 @@ class EndCut:
             self._regions.clauses = [c for c in self._regions.clauses if c.monotone_in_shape]
         return self._regions
 
-    def _cell(self, key: tuple[int, int]) -> shapely.Geometry | None:
+    def _cell(self, key: tuple[int, int], natural: bool = True) -> shapely.Geometry | None:
         """G of a cell of end facings (frame centres), made once; None past the cap."""
         if key not in self.cells:
-            if self.made >= MAX_CELLS or self._late():
+            if (self.made if natural else self.made_finer) >= MAX_CELLS or self._late():
                 return None
-            self.made += 1
+            if natural:
+                self.made += 1
+            else:
+                self.made_finer += 1
             level, k = key
             size = CELL_DEG * 2.0 ** level
             g = self._better(k * size, (k + 1) * size)

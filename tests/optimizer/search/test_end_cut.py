@@ -197,3 +197,22 @@ def test_face_point_keeps_every_centre_whose_line_passes_near_the_point(seed):
     centres = np.asarray(request.goal.point) + rng.uniform(-30, 30, (200, 1)) * along + \
         rng.uniform(-0.999, 0.999, (200, 1)) * target * across
     assert shapely.contains_xy(clip, centres[:, 0], centres[:, 1]).all()
+
+
+def test_finer_cells_settle_what_the_boxs_own_level_leaves_open(monkeypatch):
+    """bench_random's request 128 (a March forward, starting close): its answer's
+    certificate, with the front's reach, closes when the boxes the level of their facings
+    leaves open are asked again on finer cells, and not without (boxes of facings 1.4 deg
+    wide judged on 2-deg cells stay open until the box cap)."""
+    request = random_requests(129, 20261201)[128]
+    value = 9.743801985186515  # the answer of best_move (polished), a legal way's value
+    found = {}
+    for finer in (0, 2):
+        monkeypatch.setattr("optimizer.search.end_cut.FINER_LEVELS", finer)
+        again = SearchRequest(random_requests(129, 20261201)[128].scenario, request.unit,
+                              request.manoeuvre, request.objective)  # a new reach each time
+        cut = end_cut(again.scenario, again.unit, again.manoeuvre, again.goal, value, 0.01,
+                      relaxation=again.relaxation)
+        found[finer] = certify(again.goal, again.relaxation, value, cut=cut)
+    assert not found[0].proves(value, 0.01)
+    assert found[2].proves(value, 0.01) and found[2].closed

@@ -89,6 +89,9 @@ class EndCut:
         # certificate cannot close without more): then the front's reach cuts G, and an open
         # box's bound is raised to the goal's least over its meet with G.
         self.escalated = False
+        # Whether a middle stayed open after the plain cut (the reach was, or would be,
+        # asked for): a cut that never asks gives the same bounds with the reach or without.
+        self.asked_reach = False
         self.raised = 0  # boxes whose bound was sought over their meet with G
         # Past the deadline (time.perf_counter) nothing more is cut: the certificate, late
         # too, says so (timed_out); before it the work is counted, the same on any machine.
@@ -136,6 +139,8 @@ class EndCut:
                     out[rows] = np.maximum(out[rows], self._clear(centres, rows, level, first,
                                                                   last, not finer))
         middles = eligible & (pieces.spread == 0) & (out < self.target)
+        if not self.escalated and middles.any() and not self._late():
+            self.asked_reach = True  # (without a relaxation, it is not made: the same cut)
         if not self.escalated and self.relaxation is not None and middles.any() \
                 and not self._late():
             self.escalated, self.made, self.made_finer = True, 0, 0  # made again, with the reach

@@ -368,13 +368,15 @@ def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
         # A relaxation may ask for more boxes than the default (a whfb7 move's has five
         # parameters per kind: constraints.whfb7.reach.MoveReach.max_boxes).
         deadline = clock.deadline  # (less the reserve kept for re-checking the answer)
+        cut = end_cut(request.scenario, request.unit, request.manoeuvre, goal, result.value,
+                      request.tolerance, deadline, relaxation if front else None)
         certificate = certify(goal, relaxation, result.value, request.tolerance,
                               max_boxes=relaxation.max_boxes or MAX_BOXES, deadline=deadline,
-                              cut=end_cut(request.scenario, request.unit, request.manoeuvre,
-                                          goal, result.value, request.tolerance, deadline,
-                                          relaxation if front else None))
+                              cut=cut)
         if certificates is not None:
             certificates[key] = certificate
+            if cut is None or not cut.asked_reach:  # the reach would change nothing
+                certificates[(result.value, goal is request.goal, True)] = certificate
     clock.fired |= certificate.timed_out
     result.stats.update({"certificate_boxes": certificate.boxes,
                          "certificate_closed": certificate.closed,

@@ -26,6 +26,7 @@ from constraints.t9a.examples import wall as ex_wall
 from constraints.t9a.moves import Manoeuvre, Move, wheel
 from optimizer.search.certify import certify
 from optimizer.search.end_cut import CUT_GOALS, EndCut, end_cut
+from optimizer.search.more_wheels import _relaxation as relaxation_of
 from optimizer.search.objectives import Objective
 from optimizer.search.request import SearchRequest
 from tests.constraints.t9a.test_snaking_reach import _child_holding, _close_scene, _random_way
@@ -216,3 +217,27 @@ def test_finer_cells_settle_what_the_boxs_own_level_leaves_open(monkeypatch):
         found[finer] = certify(again.goal, again.relaxation, value, cut=cut)
     assert not found[0].proves(value, 0.01)
     assert found[2].proves(value, 0.01) and found[2].closed
+
+
+@pytest.mark.parametrize(("index", "value", "asks"), [
+    (60, 2.495602738828795, False),   # an Advance: no middle stays open after the plain cut
+    (113, 2.9726157950328638, True),  # a March boxed in by rocks: the reach cuts its middles
+])
+def test_a_cut_that_never_asks_for_the_reach_bounds_the_same_without_it(index, value, asks):
+    """The search reuses a certificate made without the front's reach for the final answer's
+    when its cut never asked for the reach (optimizer.search.more_wheels): the two are the
+    same there; where the cut asks, the reach changes the bound."""
+    request = random_requests(index + 1, 20261201)[index]
+    made = []
+    for front in (False, True):
+        search = SearchRequest(random_requests(index + 1, 20261201)[index].scenario,
+                               request.unit, request.manoeuvre, request.objective)
+        relaxation = relaxation_of(search)
+        cut = end_cut(search.scenario, search.unit, search.manoeuvre, search.goal, value, 0.01,
+                      relaxation=relaxation if front else None)
+        assert cut is not None
+        made.append((certify(search.goal, relaxation, value, cut=cut), cut))
+    (plain, plain_cut), (reach, reach_cut) = made
+    assert plain_cut.asked_reach == asks and reach_cut.escalated == asks
+    same = (plain.bound, plain.boxes, plain.reached) == (reach.bound, reach.boxes, reach.reached)
+    assert same != asks

@@ -44,7 +44,7 @@ import shapely
 
 from constraints.core.scenario import Scenario
 from constraints.geometry.frame import Frame
-from constraints.geometry.pieces import FULL, ReachPieces
+from constraints.geometry.pieces import ReachPieces
 from constraints.rank_and_file.front_reach import FrontReach
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.option import Option, front_offset
@@ -52,6 +52,13 @@ from optimizer.search.front_cut import front_reach
 from optimizer.search.objectives import Goal
 from optimizer.search.option_groups import shared_shape
 from optimizer.search.regions import CentreRegions
+from optimizer.search.sector_polygons import (
+    CLIP_SEGS,
+    grown_by,
+    sector_bounds,
+    sector_polygons,
+    taken,
+)
 
 CELL_DEG = 0.0625       # the finest cell of end facings
 MAX_LEVEL = 7          # cells up to CELL_DEG x 2^MAX_LEVEL = 8 deg wide
@@ -61,8 +68,6 @@ FINER_LEVELS = 2
 MAX_TESTS = 100_000    # boxes tested per certificate, at most (benchmarks/README.md)
 PROBE_TESTS = 4_000    # ... and after this many, only while they settle
 PROBE_SHARE = 50       # at least one box in 50
-ARC_SEGMENTS = 8       # chords of a sector's arc (circumscribed)
-CLIP_SEGS = 16         # quarter-circle segments of a clip disc (circumscribed)
 FAR_IN = 10_000.0
 LINE_IN = 400.0         # a face_point wedge's length (its chord stays beyond any table)
 CELL_KEY = 1 << 32      # a cell's key: level x CELL_KEY + its number + CELL_KEY / 2
@@ -155,9 +160,9 @@ class EndCut:
         grown by its margin within those G (`_least`), capped at the target."""
         if count:
             self.tested += len(rows)
-        sectors = _sector_polygons(centres, rows, self.frame)
+        sectors = sector_polygons(centres, rows, self.frame)
         grow = centres.grow[rows] + ROOM_IN
-        lo, hi = _sector_bounds(sectors, grow)
+        lo, hi = sector_bounds(sectors, grow)
         bound = np.full(len(rows), self.target)
         span = last[rows] - first[rows]
         for step in range(int(span.max()) + 1):
@@ -314,7 +319,7 @@ class EndCut:
         of the double wedge of those lines through the point (circumscribed)."""
         if target <= 0:
             return shapely.Polygon()
-        return _grown(self._wedge(point, low_deg, high_deg), target)
+        return grown_by(self._wedge(point, low_deg, high_deg), target)
 
     def _wedge(self, point: np.ndarray, low_deg: float, high_deg: float) -> shapely.Geometry:
         """The double wedge of the centre lines through the point, facings in [low, high]."""
@@ -370,33 +375,6 @@ def end_cut(scenario: Scenario, unit: Unit, manoeuvre: str, goal: Goal, value: f
                   relaxation)
 
 
-def _sector_polygons(pieces: ReachPieces, rows: np.ndarray, frame: Frame) -> np.ndarray:
-    """Per row, a convex polygon (frame terms) holding the piece's sector before its margin:
-    the apex and the arc's circumscribed chords (for an arc past pi, the full disc's
-    polygon)."""
-    apex, radius = pieces.apex[rows], np.maximum(pieces.radius[rows], 0.0)
-    lo, hi = pieces.arc_lo[rows], pieces.arc_hi[rows]
-    full = (hi - lo) > math.pi
-    lo = np.where(full, 0.0, lo)
-    hi = np.where(full, FULL, hi)
-    step = (hi - lo) / ARC_SEGMENTS
-    far = radius / np.cos(step / 2.0)
-    angles = lo[:, None] + step[:, None] * np.arange(ARC_SEGMENTS + 1)[None]
-    arc = apex[:, None, :] + far[:, None, None] * np.stack([np.cos(angles),
-                                                            np.sin(angles)], axis=-1)
-    # A full disc's ring is its chords alone (the apex, its centre, lies inside them).
-    first = np.where(full[:, None], arc[:, 0, :], apex)
-    points = np.concatenate([first[:, None, :], arc], axis=1)
-    framed = frame.point_array(points.reshape(-1, 2)).reshape(points.shape)
-    return shapely.polygons(framed)
-
-
-def _sector_bounds(sectors: np.ndarray, grow: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each polygon's bounding box grown by its margin (low and high corners)."""
-    bounds = shapely.bounds(sectors)
-    return bounds[:, :2] - grow[:, None], bounds[:, 2:] + grow[:, None]
-
-
 def cut_values(cut: EndCut | None, pieces: ReachPieces, values: np.ndarray) -> np.ndarray:
     """`values` (signed) with the boxes the cut settles raised to its target."""
     if cut is None:
@@ -406,17 +384,5 @@ def cut_values(cut: EndCut | None, pieces: ReachPieces, values: np.ndarray) -> n
         return values
     rows = np.flatnonzero(open_)
     out = values.copy()
-    out[rows] = np.maximum(values[rows], cut.bounds_of(_take(pieces, rows)))
+    out[rows] = np.maximum(values[rows], cut.bounds_of(taken(pieces, rows)))
     return out
-
-
-def _take(pieces: ReachPieces, rows: np.ndarray) -> ReachPieces:
-    return replace(pieces, **{f: getattr(pieces, f)[rows] for f in
-                              ("facing", "spread", "apex", "radius", "arc_lo", "arc_hi",
-                               "grow", "back", "back_grow")})
-
-
-def _grown(region: shapely.Geometry, distance: float) -> shapely.Geometry:
-    """`region` grown by `distance`, circumscribed (its round chords stay beyond it)."""
-    return region.buffer(distance / math.cos(math.pi / (4 * CLIP_SEGS)) + ROOM_IN,
-                         quad_segs=CLIP_SEGS)

@@ -54,6 +54,7 @@ from optimizer.search.option_groups import shared_shape
 from optimizer.search.regions import CentreRegions
 from optimizer.search.sector_polygons import (
     CLIP_SEGS,
+    ROOM_IN,
     grown_by,
     sector_bounds,
     sector_polygons,
@@ -64,7 +65,7 @@ CELL_DEG = 0.0625       # the finest cell of end facings
 MAX_LEVEL = 7          # cells up to CELL_DEG x 2^MAX_LEVEL = 8 deg wide
 MAX_SPREAD_DEG = CELL_DEG * 2 ** MAX_LEVEL  # boxes with wider facing ranges are not cut
 MAX_CELLS = 400        # regions made per certificate, at most
-FINER_LEVELS = 2
+FINER_LEVELS = 2       # levels of finer cells a box left open is asked on again
 MAX_TESTS = 100_000    # boxes tested per certificate, at most (benchmarks/README.md)
 PROBE_TESTS = 4_000    # ... and after this many, only while they settle
 PROBE_SHARE = 50       # at least one box in 50
@@ -77,7 +78,6 @@ RAISE_SEGS = 4         # quarter-circle segments of its margin there (circumscri
 # (with MAX_TESTS at 100,000 they prove more than they cost: benchmarks/README.md).
 FRONT_CUT = True
 CHUNK = 4_096          # boxes tested between looks at the deadline
-ROOM_IN = 1e-9         # float room: a box is settled only this clear of G
 
 
 class EndCut:
@@ -106,7 +106,7 @@ class EndCut:
         self._regions: CentreRegions | None = None  # made when a box first asks
         self.cells: dict[tuple[int, int], shapely.Geometry | None] = {}
         self.made = 0  # regions made (at most MAX_CELLS)
-        self.made_finer = 0
+        self.made_finer = 0  # ... and by the finer passes (at most MAX_CELLS too)
         self.tested = 0  # boxes tested (at most MAX_TESTS)
         self.settles = 0  # boxes settled
         self.bounds: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -144,21 +144,22 @@ class EndCut:
                     out[rows] = np.maximum(out[rows], self._clear(centres, rows, level, first,
                                                                   last, not finer))
         middles = eligible & (pieces.spread == 0) & (out < self.target)
-        if not self.escalated and middles.any() and not self._late():
-            self.asked_reach = True  # (without a relaxation, it is not made: the same cut)
-        if not self.escalated and self.relaxation is not None and middles.any() \
-                and not self._late():
-            self.escalated, self.made, self.made_finer = True, 0, 0  # made again, with the reach
-            self.cells.clear()
-            return self.bounds_of(pieces)
-        return out
+        if self.escalated or not middles.any() or self._late():
+            return out
+        self.asked_reach = True
+        if self.relaxation is None:  # no reach to ask: the same cut
+            return out
+        self.escalated, self.made, self.made_finer = True, 0, 0  # made again, with the reach
+        self.cells.clear()
+        return self.bounds_of(pieces)
 
     def _clear(self, centres: ReachPieces, rows: np.ndarray, level: np.ndarray,
-               first: np.ndarray, last: np.ndarray, count: bool = True) -> np.ndarray:
+               first: np.ndarray, last: np.ndarray, natural: bool = True) -> np.ndarray:
         """Per row, the target where its sector stays farther than its margin from G of
         every cell its facings touch; else the least bound of the goal over the sector
-        grown by its margin within those G (`_least`), capped at the target."""
-        if count:
+        grown by its margin within those G (`_least`), capped at the target; a pass that is
+        not `natural` (on finer cells) is not counted in the tests and raises no bound."""
+        if natural:
             self.tested += len(rows)
         sectors = sector_polygons(centres, rows, self.frame)
         grow = centres.grow[rows] + ROOM_IN
@@ -175,7 +176,7 @@ class EndCut:
                 if not len(members):
                     continue
                 cell = (int(key // CELL_KEY), int(key % CELL_KEY) - CELL_KEY // 2)
-                g = self._cell(cell, count)
+                g = self._cell(cell, natural)
                 if g is None:  # not made (the cap): nothing is cut
                     bound[members] = -np.inf
                 elif not g.is_empty:
@@ -184,7 +185,7 @@ class EndCut:
                     members = members[boxes]
                     near = members[shapely.dwithin(g, sectors[members], grow[members])]
                     if len(near):
-                        least = self._least(g, sectors[near], grow[near], cell) if count \
+                        least = self._least(g, sectors[near], grow[near], cell) if natural \
                             else np.full(len(near), -np.inf)
                         bound[near] = np.minimum(bound[near], least)
         self.settles += int((bound >= self.target).sum())  # (a finer pass's too: a box)

@@ -15,7 +15,7 @@ from constraints.geometry.pieces import FULL, ReachPieces
 
 ARC_SEGMENTS = 8       # chords of a sector's arc (circumscribed)
 CLIP_SEGS = 16         # quarter-circle segments of a grown region (circumscribed)
-ROOM_IN = 1e-9         # float room beyond a grown region
+ROOM_IN = 1e-9         # float room: beyond a grown region; a box settled only this clear of G
 
 
 def sector_polygons(pieces: ReachPieces, rows: np.ndarray, frame: Frame) -> np.ndarray:

@@ -61,8 +61,10 @@ from optimizer.search.sector_polygons import (
     taken,
 )
 
-CELL_DEG = 0.0625       # the finest cell of end facings
-MAX_LEVEL = 7          # cells up to CELL_DEG x 2^MAX_LEVEL = 8 deg wide
+# The finest cell of end facings: E shrinks by r x half a cell, 0.0007" for r = 5" (at 1/16
+# deg it was 0.0027", and a middle of bench_random 142 stayed 0.0000015" short of its target).
+CELL_DEG = 1.0 / 64.0
+MAX_LEVEL = 9          # cells up to CELL_DEG x 2^MAX_LEVEL = 8 deg wide
 MAX_SPREAD_DEG = CELL_DEG * 2 ** MAX_LEVEL  # boxes with wider facing ranges are not cut
 MAX_CELLS = 400        # regions made per certificate, at most
 FINER_LEVELS = 2       # levels of finer cells a box left open is asked on again

@@ -150,6 +150,31 @@ def test_past_the_limit_a_new_answer_reuses_the_certificate_made_before(monkeypa
         more_wheels._certified(request, result, Clock(600.0), certificates)
 
 
+@pytest.mark.parametrize("closed", [False, True])
+def test_an_early_certificate_is_capped_and_final_only_once_closed(monkeypatch, closed):
+    """A certificate for an answer that is not the search's last judges at most EARLY_BOXES
+    boxes; the final answer's certificate, for the same value, is made again with the full
+    cap unless the early one closed (a capped one is looser than the final one may be)."""
+    request = _open_field()
+    result = _answer(request)
+    assert result.value is not None
+    caps = []
+
+    def recorded(goal, relaxation, value, tolerance, max_boxes, deadline, cut):
+        caps.append(max_boxes)
+        return Certificate(bound=value - (0.0 if closed else 1.0), boxes=max_boxes,
+                           closed=closed)
+    monkeypatch.setattr(more_wheels, "certify", recorded)
+    certificates: dict = {}
+    early = more_wheels._certified(request, result, Clock(600.0), certificates)
+    assert early.stats["certificate_boxes"] == more_wheels.EARLY_BOXES
+    final = more_wheels._certified(request, replace(result, stats={}), Clock(600.0),
+                                   certificates, final=True)
+    assert caps == ([more_wheels.EARLY_BOXES] if closed else
+                    [more_wheels.EARLY_BOXES, more_wheels.MAX_BOXES])
+    assert (final.status == Status.OPTIMAL) == closed
+
+
 def test_past_the_limit_an_inexact_option_keeps_its_reachs_bound():
     """optimizer.search.unproved makes a relaxed region for an inexact option only while the
     clock runs: past the limit the option keeps its reach's bound (sound, looser), and an

@@ -33,7 +33,10 @@ from constraints.rank_and_file.front_layers import Bands, barred, runs_to_boxes,
 
 WHEEL_MAX = math.pi / 2.0   # the largest wheel (RULES: at most 90 deg)
 BAND_DEG = 5.0              # heading bands at most this wide
-CELLS_ACROSS = 180          # the raster's side, in cells (about)
+# The raster's side, in cells (about).  At 180 (0.21" cells for a March of 15") the front of
+# bench_random 170 passed beside a wall's end through the cells' rounding; at 270 it does
+# not (benchmarks/README.md, issue 31 fifth session).
+CELLS_ACROSS = 270
 MIN_CELL_IN = 0.06          # ... with cells no smaller than this
 STEP_CELLS = 25.0           # a step's cost, in cells (its rounding: a cell a step)
 STEP_IN = 1.0               # ... and in inches, at most
@@ -138,6 +141,13 @@ class FrontReach:
                             xs, ys)
         return out
 
+    @property
+    def _never_back(self) -> bool:
+        """A March in a window of at most 90 deg: every heading has u(theta).y >= 0, so F,
+        moving along u(theta), never moves back (F' y >= F y, and F' lies in a closed cell of
+        F's row or a later one)."""
+        return not self.pivots and self.bands.lo >= -1e-12
+
     def _kept(self, n: int) -> np.ndarray:
         """Cells some state at cost up to n Delta may lie in: within n Delta x speed of a
         start and, for a March in a window of at most 90 deg, not behind the start front."""
@@ -145,7 +155,7 @@ class FrontReach:
         if self.pivots:
             return self._square_distance((0.0, 0.0)) <= self.depth / 2.0 + reach
         kept = self._square_distance((0.0, self.depth / 2.0)) <= reach
-        if self.bands.lo >= -1e-12:  # a window of at most 90 deg: u(theta).y >= 0
+        if self._never_back:
             _, ys = self._centres()
             kept &= ys + self.cell / 2.0 >= self.depth / 2.0 - 1e-9
         return kept
@@ -184,6 +194,8 @@ class FrontReach:
             region = regions[m]
             hit = np.zeros(len(points), dtype=bool) if region.is_empty else \
                 shapely.contains_xy(region, turned[:, 0], turned[:, 1])
+            if self._never_back:  # F's y never falls: nor does its cell's row (about 1%
+                hit &= oy >= 0     # fewer cells on bench_random's boxed-in Marches)
             kernel = np.zeros((size, size))
             kernel[oy[hit] % size, ox[hit] % size] = 1.0
             out[(k, j)] = np.fft.rfft2(kernel)

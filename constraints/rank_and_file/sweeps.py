@@ -30,6 +30,7 @@ from constraints.rank_and_file.turns import turned
 from constraints.rank_and_file.unit import Unit
 
 QUAD_SEGS = 8  # arc segments per quarter circle of a model's turning disc
+SPLIT_IN = 1e-9  # a segment is split at the foot of the perpendicular only this far in
 
 
 def unit_sweep(unit: Unit, steps: tuple[Step, ...]) -> shapely.Geometry:
@@ -108,7 +109,12 @@ def monotone_pieces(a: Point, b: Point, pivot: Point,
     length2 = dx * dx + dy * dy
     t = 0.0 if length2 == 0 else -(ax * dx + ay * dy) / length2
     foot = (pivot[0] + ax + t * dx, pivot[1] + ay + t * dy)
-    pieces = [(foot, a), (foot, b)] if 0.0 < t < 1.0 else \
+    # A foot within SPLIT_IN of an end is not split at: the piece it would cut off has no
+    # length, and its sweep (a ring of two arcs of one point) crosses itself, which
+    # make_valid mends at a thousand vertices' cost.  Unsplit, the distance along the piece
+    # dips by at most SPLIT_IN (a rounding error) within SPLIT_IN of its near end.
+    split = math.sqrt(length2) * min(t, 1.0 - t) > SPLIT_IN
+    pieces = [(foot, a), (foot, b)] if split else \
         [(a, b) if math.dist(a, pivot) <= math.dist(b, pivot) else (b, a)]
     return [(near, far) for near, far in pieces if math.dist(near, far) > least_in]
 

@@ -218,6 +218,9 @@ def test_every_centre_the_model_accepts_passes_check(seed, manoeuvre):
     assert found > 0
 
 
+CONFLICTS = 2_000  # per solve of accepted_moves
+
+
 def accepted_moves(search, rng, tries: int = 2):
     """Moves the model accepts: solved with random linear objectives over the end centre,
     until one finds nothing (shared by the prefix models' test)."""
@@ -227,6 +230,9 @@ def accepted_moves(search, rng, tries: int = 2):
         enc.sat_model.maximize(int(1000 * cx) * enc.right_ticks +
                                int(1000 * cy) * enc.forward_ticks)
         solver = solver_for(600.0, 1, 5.0)  # the budget stops it; the clock is a backstop
+        # ... and a count of conflicts: on some prefix models CP-SAT's deterministic time
+        # runs 18x slower than the clock (40,000 conflicts, 18 s for 1.0 of it).
+        solver.parameters.max_number_of_conflicts = CONFLICTS
         if solver.solve(enc.sat_model) not in (2, 4):  # FEASIBLE, OPTIMAL
             return
         yield decode(search, solver)

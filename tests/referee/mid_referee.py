@@ -93,10 +93,17 @@ def relay(first: np.ndarray, second: np.ndarray, mid_ok: np.ndarray, end_ok: np.
     n = len(first)
     if n > MOST_MODELS:
         raise NotImplementedError(f"{n} models: the brute force stops at {MOST_MODELS}")
+    ways = np.array([mids for mids in itertools.permutations(range(n))
+                     if all(mid_ok[i, mids[i]] for i in range(n))], dtype=int).reshape(-1, n)
+    # No way's longest walk is below its longest walk to the mid place and on to the
+    # nearest end slot: ways in that order, stopping once it reaches the best (exact).
+    nearest = first + second.min(axis=1)[None, :]
+    lows = nearest[np.arange(n), ways].max(axis=1) if len(ways) else np.zeros(0)
     best = math.inf
-    for mids in itertools.permutations(range(n)):
-        if not all(mid_ok[i, mids[i]] for i in range(n)):
-            continue
-        walked = first[np.arange(n), list(mids)][:, None] + second[list(mids)]
+    for k in np.argsort(lows, kind="stable"):
+        if lows[k] >= best:
+            break
+        mids = ways[k]
+        walked = first[np.arange(n), mids][:, None] + second[mids]
         best = min(best, bottleneck(walked, end_ok))
     return best

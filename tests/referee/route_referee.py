@@ -71,15 +71,16 @@ class Town:
         self.width, self.depth = data["battlefield"]["width"], data["battlefield"]["depth"]
         prisms = [t for t in data["terrain"] if t["kind"] in ("building", "obstacle")]
         self.polys = [shapely.Polygon(t["polygon"]) for t in prisms]
+        for poly in self.polys:  # asked about thousands of points each
+            shapely.prepare(poly)
         self.tops = np.asarray([t.get("level", 0.0) + t["height"] for t in prisms])
         self.units = data["units"]
 
     def surface(self, points: np.ndarray) -> np.ndarray:
         """The top of the highest prism over each point (0 over the bare ground)."""
         out = np.zeros(len(points))
-        pts = shapely.points(points)
         for poly, top in zip(self.polys, self.tops, strict=True):
-            inside = shapely.contains(poly, pts)
+            inside = shapely.contains_xy(poly, points[:, 0], points[:, 1])
             out[inside] = np.maximum(out[inside], top)
         return out
 
@@ -178,13 +179,16 @@ class AirFound:
 
 def _cylinder(centre: np.ndarray, r: float, z: float, h: float, fracs=RINGS) -> np.ndarray:
     """Points of a cylinder: rings at several radii and heights, and its axis."""
+    return _cylinder_offsets(r, h, fracs) + np.array([centre[0], centre[1], z])
+
+
+def _cylinder_offsets(r: float, h: float, fracs=RINGS) -> np.ndarray:
+    """`_cylinder`'s points about the centre of its base."""
     angles = np.arange(RING) * 2 * math.pi / RING
-    pts = [np.asarray([[centre[0], centre[1]]])]
-    for frac in (*fracs, 0.999):
-        pts.append(np.stack([centre[0] + r * frac * np.cos(angles),
-                             centre[1] + r * frac * np.sin(angles)], axis=1))
-    flat = np.concatenate(pts)
-    zs = np.linspace(z, z + h, AIR_HEIGHTS)
+    rings = [np.zeros((1, 2))] + [r * frac * np.stack([np.cos(angles), np.sin(angles)], axis=1)
+                                  for frac in (*fracs, 0.999)]
+    flat = np.concatenate(rings)
+    zs = np.linspace(0.0, h, AIR_HEIGHTS)
     return np.concatenate([np.column_stack([flat, np.full(len(flat), zz)]) for zz in zs])
 
 
@@ -203,7 +207,7 @@ class Air(Town):
             x0, y0, x1, y1 = inner.bounds
             near = pts[(pts[:, 0] > x0) & (pts[:, 0] < x1) & (pts[:, 1] > y0)
                        & (pts[:, 1] < y1) & (pts[:, 2] > low + 1e-4) & (pts[:, 2] < top - 1e-4)]
-            if len(near) and bool(shapely.contains(inner, shapely.points(near[:, :2])).any()):
+            if len(near) and bool(shapely.contains_xy(inner, near[:, 0], near[:, 1]).any()):
                 return True
         return False
 
@@ -213,7 +217,8 @@ class Air(Town):
         enters = False
         for a, b in zip(path, path[1:], strict=False):
             steps = max(2, math.ceil(math.dist(a, b) / AIR_SAMPLE_IN) + 1)
-            pts = np.concatenate([_cylinder(p[:2], r, p[2], h) for p in np.linspace(a, b, steps)])
+            offsets = _cylinder_offsets(r, h)
+            pts = (np.linspace(a, b, steps)[:, None, :] + offsets[None]).reshape(-1, 3)
             if self.inside(pts):
                 enters = True
                 break

@@ -22,6 +22,7 @@ from constraints.rank_and_file.snaking_reach import MarchReach, SnakingShape
 ARC_SEGMENTS = 6     # chords of a piece's arc (circumscribed)
 BUFFER_SEGS = 8      # quarter-circle segments of an obstacle's grown outline
 ROOM_IN = 1e-6       # float room: barred only this far inside the proof's limit
+FFT_SMOOTH = (2, 3, 5)  # the prime factors of fast transforms' sizes
 
 
 @dataclass(frozen=True)
@@ -139,17 +140,24 @@ def _sector_polygons(apex: np.ndarray, radius: np.ndarray, lo: np.ndarray,
     return shapely.polygons(np.concatenate([first[:, None, :], arc], axis=1))
 
 
-def barred(obstacles: list[np.ndarray], heading: float, rho: float, limit: float,
-           xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+def barred(obstacles: list[np.ndarray], heading: float, rho: float,
+           limits: float | list[float], xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     """Per cell centre (xs, ys), whether the front segment of half-width rho centred there at
-    `heading` comes within `limit` (>= 0) of an obstacle, given as convex pieces (vertex
-    arrays): the centre lies in some piece grown by `limit` (inscribed: convex still) plus
-    the segment, which for a convex set is the hull of it moved to both ends."""
+    `heading` comes within its limit of an obstacle, given as convex pieces (vertex arrays)
+    with a limit each (or one for all): the centre lies in some piece grown by its limit
+    (inscribed: convex still; a negative limit shrinks it exactly, its edges moved in: the
+    segment then reaches that deep inside) plus the segment, which for a convex set is the
+    hull of it moved to both ends."""
     side = rho * np.array([math.sin(heading), -math.cos(heading)])
+    each = [limits] * len(obstacles) if isinstance(limits, int | float) else limits
     hulls = []
-    for vertices in obstacles:
-        grown = shapely.Polygon(vertices).buffer(limit * math.cos(math.pi / (4 * BUFFER_SEGS)),
-                                                 quad_segs=BUFFER_SEGS)
+    for vertices, limit in zip(obstacles, each, strict=True):
+        piece = shapely.Polygon(vertices)
+        grown = piece.buffer(limit * math.cos(math.pi / (4 * BUFFER_SEGS)),
+                             quad_segs=BUFFER_SEGS) if limit > 0 else \
+            piece.buffer(limit, join_style="mitre") if limit < 0 else piece
+        if grown.is_empty or grown.geom_type != "Polygon":
+            continue
         ring = np.asarray(grown.exterior.coords)
         hulls.append(shapely.MultiPoint(np.vstack([ring + side, ring - side])).convex_hull)
     out = np.zeros(xs.shape, dtype=bool)
@@ -184,3 +192,40 @@ def runs_to_boxes(mask: np.ndarray, x0: float, y0: float, cell: float,
     boxes = shapely.box(x0 + start * cell - grow, y0 + rows_on * cell - grow,
                         x0 + stop * cell + grow, y0 + (rows_on + 1) * cell + grow)
     return shapely.union_all(boxes)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """How finely a reach follows the heading: bands at most `band_deg` wide, and steps that
+    turn by `turn_deg` at most (a step's cost follows; the raster's cells are the same)."""
+
+    band_deg: float
+    turn_deg: float
+    max_size: int | None = None  # the widest window of a step's transforms (None: any)
+
+
+# Bands of 5 deg and steps of up to 20 deg: a step may turn past a corner that the front's
+# end sweeps (bench_random 113: 15 deg between two clear states, the arc 0.045" from a
+# corner).  The fine reach, bands of 1 deg and steps of 5 (0.33" for a 6" front), keeps
+# 113's front behind that corner; its 3x more steps each add a cell of rounding, so it is
+# kept within the coarse one, and made only for a unit boxed in: its live cells within a
+# window of 96 cells (benchmarks/README.md, issue 31 sixth session).
+COARSE = Resolution(5.0, 20.0)
+FINE = Resolution(1.0, 5.0, 96)  # (its 1,900 transforms on 96 x 96: 140 MB; wider, not made)
+
+
+def rings_of(geometry: shapely.Geometry) -> list[shapely.LineString]:
+    return [p.exterior for p in shapely.get_parts(geometry)
+            if p.geom_type == "Polygon" and not p.is_empty]
+
+
+def smooth(n: int) -> int:
+    """The least 2-3-5-smooth size at least n (fast transforms)."""
+    while True:
+        m = n
+        for p in FFT_SMOOTH:
+            while m % p == 0:
+                m //= p
+        if m == 1:
+            return n
+        n += 1

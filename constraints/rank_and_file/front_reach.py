@@ -29,10 +29,18 @@ import numpy as np
 import shapely
 import shapely.affinity
 
-from constraints.rank_and_file.front_layers import Bands, barred, runs_to_boxes, snaking_region
+from constraints.rank_and_file.front_layers import (
+    COARSE,
+    Bands,
+    Resolution,
+    barred,
+    rings_of,
+    runs_to_boxes,
+    smooth,
+    snaking_region,
+)
 
 WHEEL_MAX = math.pi / 2.0   # the largest wheel (RULES: at most 90 deg)
-BAND_DEG = 5.0              # heading bands at most this wide
 # The raster's side, in cells (about).  At 180 (0.21" cells for a March of 15") the front of
 # bench_random 170 passed beside a wall's end through the cells' rounding; at 270 it does
 # not (benchmarks/README.md, issue 31 fifth session).
@@ -40,9 +48,8 @@ CELLS_ACROSS = 270
 MIN_CELL_IN = 0.06          # ... with cells no smaller than this
 STEP_CELLS = 25.0           # a step's cost, in cells (its rounding: a cell a step)
 STEP_IN = 1.0               # ... and in inches, at most
-TURN_DEG = 20.0             # ... and turning by this much, at most
 SLACK_IN = 0.05             # of the limit kept for the bands' and cells' widths, at least
-FFT_SMOOTH = (2, 3, 5)
+WINDOW_SIZES = (48, 96, 192, 384)  # the transforms' sizes for a step's window (then any)
 STEP_BOX_DEG = 2.0          # a step's boxes of (h, p, q), at most this wide
 TRIM_BOX_DEG = 8.0          # the whole way's, at most this wide
 TRIM_BANDS = 2              # bands sharing a region of the whole way
@@ -54,9 +61,18 @@ class FrontReach:
     def __init__(self, width: float, depth: float, budget: float, window: float | None,
                  pivots: bool, psi: Callable[[np.ndarray], np.ndarray],
                  obstacles: list[np.ndarray], limit: float,
-                 deadline: float | None = None) -> None:
+                 deadline: float | None = None,
+                 limits: list[float] | None = None, resolution: Resolution | None = None,
+                 within: FrontReach | None = None) -> None:
         self.width, self.depth, self.budget = width, depth, budget
         self.pivots, self.limit = pivots, limit
+        self.resolution = resolution or COARSE
+        # A reach of the same request and raster every state lies in (a coarser one): each
+        # step's cells are kept within it, band by band (sound: both hold every state).
+        self.within = within
+        # Each obstacle's own limit (A20: the start distance towards an object the unit
+        # starts close to, minus the contact tolerance towards one it touches), `limit` else.
+        self.limits = [limit] * len(obstacles) if limits is None else list(limits)
         rho = width / 2.0
         cost = width * float(WHEEL_MAX / 2.0 + psi(np.array(WHEEL_MAX))) / WHEEL_MAX
         self.speed = max(1.0, rho / cost)  # F's move per inch of cost, at most
@@ -65,25 +81,37 @@ class FrontReach:
         self.count = math.ceil(2.0 * self.half / self.cell)
         self.origin = -self.count * self.cell / 2.0
         # Cost per step: a few cells (their rounding), at most STEP_IN and at most what
-        # turns by TURN_DEG (the band moves a step may make).
-        self.step = min(STEP_CELLS * self.cell, STEP_IN, cost * math.radians(TURN_DEG))
+        # turns by the resolution's turn_deg (the band moves a step may make).
+        self.step = min(STEP_CELLS * self.cell, STEP_IN,
+                        cost * math.radians(self.resolution.turn_deg))
         self.turn = self.step / cost        # radians a step turns, at most
         self.steps = max(1, math.ceil(budget / self.step - 1e-12))
         # Bands narrow enough that a cell stays barred across the band and the cell.
         spare = limit - self.cell / math.sqrt(2.0) - SLACK_IN
         most = 4.0 * math.asin(min(spare / (2.0 * rho), 1.0)) if spare > 0 else 0.0
-        self.bands = Bands.of(window, min(math.radians(BAND_DEG), most) if most > 0
-                              else math.radians(BAND_DEG))
+        band = math.radians(self.resolution.band_deg)
+        self.bands = Bands.of(window, min(band, most) if most > 0 else band)
         self.margin = limit - self.cell / math.sqrt(2.0) \
             - 2.0 * rho * math.sin(self.bands.width / 4.0) - ROOM
         self.obstacles = obstacles
         self.layers: np.ndarray | None = None
         self.finished = False
         self.deadline = deadline
+        self._made: dict[int, dict[tuple[int, int], np.ndarray]] = {}
+        self._masks: dict[int, np.ndarray] = {}
+        if within is not None and (within.layers is None or within.count != self.count
+                                   or within.cell != self.cell):
+            raise ValueError("a reach is kept within a finished one on the same raster")
         try:
+            self.stencils = self._stencils()
             self._build(deadline)
         except _Late:
             self.layers = None
+        except _TooWide:  # finished, and not usable: not made again
+            self.layers, self.finished = None, True
+        finally:  # the transforms are hundreds of MB, and the reach is kept with its table
+            self._made.clear()
+            self._masks.clear()
 
     def _check(self) -> None:
         """Past the deadline nothing more is made (the reach is then not usable)."""
@@ -131,14 +159,22 @@ class FrontReach:
         return out
 
     def _barred(self) -> np.ndarray:
+        """Per band, the cells where every point, at every heading of the band, brings the
+        front within an obstacle's limit: its reference segment (the cell's centre, the
+        band's middle) within that limit less the rounding (`limit - margin`)."""
         out = np.zeros((self.bands.count, self.count, self.count), dtype=bool)
-        if not self.obstacles or self.margin < 0:
+        if not self.obstacles:
             return out
+        rounding = self.limit - self.margin
+        margins = [own - rounding for own in self.limits]
         xs, ys = self._centres()
         for k in range(self.bands.count):
             self._check()
-            out[k] = barred(self.obstacles, self.bands.mid(k), self.width / 2.0, self.margin,
-                            xs, ys)
+            # (within a coarser reach only its cells are asked: the others are dropped)
+            ask = self._within(k) if self.within is not None else np.ones(xs.shape, bool)
+            if ask.any():
+                out[k][ask] = barred(self.obstacles, self.bands.mid(k), self.width / 2.0,
+                                     margins, xs[ask], ys[ask])
         return out
 
     @property
@@ -160,8 +196,8 @@ class FrontReach:
             kept &= ys + self.cell / 2.0 >= self.depth / 2.0 - 1e-9
         return kept
 
-    def _kernels(self, size: int) -> dict[tuple[int, int], np.ndarray]:
-        """Per move (k, j) of `Bands.moves`, the transform of its stencil: every offset o (in
+    def _stencils(self) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
+        """Per move (k, j) of `Bands.moves`, its stencil's offsets (ox, oy): every offset o (in
         cells) whose closed square of side 2 g about o g meets the step's region turned to
         some heading of band k (`front_layers.snaking_region` at band k's middle, grown by
         its farthest point x half the band's width, how far turning within the band moves
@@ -182,7 +218,7 @@ class FrontReach:
                     self.width, self.depth, self.step, self.turn, low, high,
                     math.radians(STEP_BOX_DEG)), 0.0, -self.depth / 2.0)
                 far = max((float(np.hypot(*np.asarray(r.coords).T).max())
-                           for r in _rings_of(core)), default=0.0)
+                           for r in rings_of(core)), default=0.0)
                 room = far * width / 2.0 + self.cell * math.sqrt(2.0)
                 grown = core.buffer(room / math.cos(math.pi / 32) + 1e-9, quad_segs=8) \
                     if not core.is_empty else core
@@ -196,10 +232,21 @@ class FrontReach:
                 shapely.contains_xy(region, turned[:, 0], turned[:, 1])
             if self._never_back:  # F's y never falls: nor does its cell's row (about 1%
                 hit &= oy >= 0     # fewer cells on bench_random's boxed-in Marches)
-            kernel = np.zeros((size, size))
-            kernel[oy[hit] % size, ox[hit] % size] = 1.0
-            out[(k, j)] = np.fft.rfft2(kernel)
+            out[(k, j)] = (ox[hit], oy[hit])
         return out
+
+    def _transforms(self, size: int) -> dict[tuple[int, int], np.ndarray]:
+        """The stencils' transforms on a square of `size` (made once per size)."""
+        if size not in self._made:
+            self._made.clear()  # (a window only grows: the smaller sizes' are done with)
+            out = {}
+            for key, (ox, oy) in self.stencils.items():
+                self._check()
+                kernel = np.zeros((size, size))
+                kernel[oy % size, ox % size] = 1.0
+                out[key] = np.fft.rfft2(kernel)
+            self._made[size] = out
+        return self._made[size]
 
     def _trim(self) -> np.ndarray | None:
         """A March's cells per band that its whole way may reach (`front_layers.
@@ -228,29 +275,58 @@ class FrontReach:
             out[first:last, near] = shapely.contains_xy(grown, xs[near], ys[near])
         return out
 
+    def _within(self, j: int) -> np.ndarray:
+        """The cells of the coarser reach at the headings of band j."""
+        assert self.within is not None and self.within.layers is not None
+        if j not in self._masks:
+            lo = self.bands.lo + j * self.bands.width
+            self._masks[j] = self.within.fronts(lo, lo + self.bands.width)
+        return self._masks[j]
+
+    def _window(self, layers: np.ndarray, span: int) -> tuple[slice, slice, int]:
+        """The rows and columns a step can reach (the live cells' bounds grown by a stencil's
+        reach) and the transforms' size for them: at least the window and a stencil's reach
+        (so that no offset wraps onto it), from a few sizes (their transforms kept)."""
+        rows, cols = np.nonzero(layers.any(axis=0))
+        r0, r1 = max(rows.min() - span, 0), min(rows.max() + span + 1, self.count)
+        c0, c1 = max(cols.min() - span, 0), min(cols.max() + span + 1, self.count)
+        need = max(r1 - r0, c1 - c0) + span
+        full = smooth(self.count + span)  # the whole raster's
+        size = next((z for z in WINDOW_SIZES if need <= z < full), full)
+        if self.resolution.max_size is not None and size > self.resolution.max_size:
+            raise _TooWide
+        return slice(r0, r1), slice(c0, c1), size
+
     def _build(self, deadline: float | None) -> None:
-        size = _smooth(self.count + 2 * (math.ceil(self.step * self.speed / self.cell) + 3))
-        kernels = self._kernels(size)
+        span = max(max(np.abs(o).max(initial=0) for o in pair)
+                   for pair in self.stencils.values()) if self.stencils else 0
         starts, bars, trim = self._starts(), self._barred(), self._trim()
         layers = starts.copy()
         into: dict[int, list[int]] = {}
-        for k, j in kernels:
+        for k, j in self.stencils:
             into.setdefault(j, []).append(k)
         for n in range(1, self.steps + 1):
             if deadline is not None and time.perf_counter() > deadline:
                 return
-            spectra = {k: np.fft.rfft2(layers[k], s=(size, size))
+            # Transforms on the window the live cells can reach this step: the cells outside
+            # it stay empty (no stencil reaches them), and a boxed-in unit's is small.
+            rows, cols, size = self._window(layers, span)
+            kernels = self._transforms(size)
+            spectra = {k: np.fft.rfft2(layers[k][rows, cols], s=(size, size))
                        for k in range(self.bands.count) if layers[k].any()}
             free = np.zeros_like(layers)  # the step's cells before the distance bound
+            high, wide = rows.stop - rows.start, cols.stop - cols.start
             for j, sources in into.items():
                 live = [k for k in sources if k in spectra]
                 if not live:
                     continue
                 total = sum(spectra[k] * kernels[(k, j)] for k in live)
-                moved = np.fft.irfft2(total, s=(size, size))[:self.count, :self.count] > 0.5
-                free[j] = moved & ~bars[j]
+                moved = np.fft.irfft2(total, s=(size, size))[:high, :wide] > 0.5
+                free[j][rows, cols] = moved & ~bars[j][rows, cols]
+                if self.within is not None:
+                    free[j][rows, cols] &= self._within(j)[rows, cols]
                 if trim is not None:
-                    free[j] &= trim[j]
+                    free[j][rows, cols] &= trim[j][rows, cols]
             free |= starts
             # A fixed point before the distance bound: every later step gives it again
             # (the bound only grows, and these cells already passed the earlier one).
@@ -306,18 +382,5 @@ class _Late(Exception):
     """The deadline passed while the reach was being made."""
 
 
-def _rings_of(geometry: shapely.Geometry) -> list[shapely.LineString]:
-    return [p.exterior for p in shapely.get_parts(geometry)
-            if p.geom_type == "Polygon" and not p.is_empty]
-
-
-def _smooth(n: int) -> int:
-    """The least 2-3-5-smooth size at least n (fast transforms)."""
-    while True:
-        m = n
-        for p in FFT_SMOOTH:
-            while m % p == 0:
-                m //= p
-        if m == 1:
-            return n
-        n += 1
+class _TooWide(Exception):
+    """The live cells spread wider than the resolution's window allows."""

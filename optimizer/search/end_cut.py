@@ -79,6 +79,8 @@ RAISE_SEGS = 4         # quarter-circle segments of its margin there (circumscri
 # The front's reach and raised bounds in the search's certificates, once a middle stays open
 # (with MAX_TESTS at 100,000 they prove more than they cost: benchmarks/README.md).
 FRONT_CUT = True
+FINE_LEVEL = 2         # the escalation whose reach is the fine one (a March's) ...
+FINE_REACH = True      # ... made where the coarse reach leaves a middle open
 CHUNK = 4_096          # boxes tested between looks at the deadline
 
 
@@ -90,12 +92,11 @@ class EndCut:
                  target: float, deadline: float | None = None,
                  relaxation: object | None = None) -> None:
         self.goal, self.target = goal, target  # target: signed ("lower is better") terms
-        # The front's reach by heading (optimizer.search.front_cut), made when first asked.
-        self.relaxation = relaxation
-        # Escalated once a box of no width (a middle) stays open after the plain cut (the
-        # certificate cannot close without more): then the front's reach cuts G, and an open
-        # box's bound is raised to the goal's least over its meet with G.
-        self.escalated = False
+        self.relaxation = relaxation  # for the front's reach (optimizer.search.front_cut)
+        # Escalated once a box of no width (a middle) stays open after the plain cut (no
+        # closing without more): the front's reach cuts G, and an open box's bound is raised
+        # to the goal's least over its meet with G; once more to the fine reach (level 2).
+        self.level = 0
         # Whether a middle stayed open after the plain cut (the reach was, or would be,
         # asked for): a cut that never asks gives the same bounds with the reach or without.
         self.asked_reach = False
@@ -107,10 +108,10 @@ class EndCut:
         self.frame = Frame(unit.pose.centre, unit.pose.facing_deg)
         self._regions: CentreRegions | None = None  # made when a box first asks
         self.cells: dict[tuple[int, int], shapely.Geometry | None] = {}
-        self.made = 0  # regions made (at most MAX_CELLS)
-        self.made_finer = 0  # ... and by the finer passes (at most MAX_CELLS too)
-        self.tested = 0  # boxes tested (at most MAX_TESTS)
-        self.settles = 0  # boxes settled
+        self.fronts: dict[int, FrontReach | None] = {}
+        self.made, self.made_finer = 0, 0  # regions made, and by the finer passes (at most
+        # MAX_CELLS each)
+        self.tested, self.settles = 0, 0  # boxes tested (at most MAX_TESTS), and settled
         self.bounds: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
     def settled(self, pieces: ReachPieces) -> np.ndarray:
@@ -146,14 +147,19 @@ class EndCut:
                     out[rows] = np.maximum(out[rows], self._clear(centres, rows, level, first,
                                                                   last, not finer))
         middles = eligible & (pieces.spread == 0) & (out < self.target)
-        if self.escalated or not middles.any() or self._late():
+        if self.level == (FINE_LEVEL if FINE_REACH else 1) or not middles.any() or \
+                self._late():
             return out
         self.asked_reach = True
         if self.relaxation is None:  # no reach to ask: the same cut
             return out
-        self.escalated, self.made, self.made_finer = True, 0, 0  # made again, with the reach
-        self.cells.clear()
+        if self.level and self._front(FINE_LEVEL) is None:  # no finer reach: the same cut
+            return out
+        self.level, self.made, self.made_finer = self.level + 1, 0, 0  # made again, with
+        self.cells.clear()                                               # the (finer) reach
         return self.bounds_of(pieces)
+
+    escalated = property(lambda self: self.level > 0)
 
     def _clear(self, centres: ReachPieces, rows: np.ndarray, level: np.ndarray,
                first: np.ndarray, last: np.ndarray, natural: bool = True) -> np.ndarray:
@@ -259,10 +265,13 @@ class EndCut:
         # What the front must clear may cut it (the reach, once escalated).
         return self.relaxation is not None and bool(self.scenario.obstacles_for(self.unit.id))
 
-    @cached_property
-    def front(self) -> FrontReach | None:  # the front's centre by heading (None: unknown)
-        return None if self.relaxation is None else front_reach(
-            self.scenario, self.unit, self.manoeuvre, self.relaxation, self.deadline)
+    def _front(self, level: int) -> FrontReach | None:
+        """The front's centre by heading at an escalation level (None: unknown)."""
+        if level not in self.fronts:
+            self.fronts[level] = None if self.relaxation is None else front_reach(
+                self.scenario, self.unit, self.manoeuvre, self.relaxation, self.deadline,
+                fine=level == FINE_LEVEL)
+        return self.fronts[level]
 
     @property
     def regions(self) -> CentreRegions:
@@ -300,7 +309,7 @@ class EndCut:
         options = [self._option(low_deg), self._option(high_deg)]
         shape = shared_shape(options, (0, 1))
         region = self.regions.within(shape, clip)
-        front = self.front if self.escalated else None
+        front = self._front(self.level) if self.escalated else None
         if front is None or region.is_empty:
             return region
         # Frame headings (the start facing is pi/2), the middle's turn from the start

@@ -4,14 +4,16 @@ made when a certificate's end-position cut first asks for it and kept beside the
 
 Only for a Snaking relaxation (a March or an Advance) whose profile keeps the Front Facing's
 sweep clear of other units and Impassable Terrain (`t9a.snaking.front_spacing`).  Towards an
-object the unit starts within the limit of (A20; touched: A21) the limit is lower: such an
-object is left out, which only lets more through.
+object the unit starts within the limit of (A20) the limit is its start distance, and towards
+one it touches (A21) minus the contact tolerance: no overlap deeper than that
+(`StartClose.relaxed`, at most the checker's limit).
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import shapely
 
 from constraints.core.cache import remembered
@@ -19,6 +21,7 @@ from constraints.core.clause import KeepsClear, keeping_clear
 from constraints.core.scenario import Scenario
 from constraints.geometry.frame import Frame
 from constraints.geometry.overlap import convex_parts
+from constraints.rank_and_file.front_layers import COARSE, FINE
 from constraints.rank_and_file.front_reach import FrontReach
 from constraints.rank_and_file.snaking_reach import AdvanceReach, MarchReach
 from constraints.rank_and_file.start_close import StartClose
@@ -26,18 +29,23 @@ from constraints.rank_and_file.unit import Unit
 
 
 def front_reach(scenario: Scenario, unit: Unit, manoeuvre: str, relaxation: object,
-                deadline: float | None = None) -> FrontReach | None:
+                deadline: float | None = None, fine: bool = False) -> FrontReach | None:
     """The request's front reach (start frame of `unit`), or None: no such clause, no
     relaxation of this kind, nothing to keep clear of, or past the deadline (then it is
-    made again when asked with time left)."""
-    if not isinstance(relaxation, MarchReach | AdvanceReach):
+    made again when asked with time left).  `fine`: the reach at the FINE resolution, kept
+    within the coarse one (a March's only: an Advance's bands go all round)."""
+    if not isinstance(relaxation, MarchReach | AdvanceReach) or \
+            fine and not isinstance(relaxation, MarchReach):
+        return None
+    coarse = front_reach(scenario, unit, manoeuvre, relaxation, deadline) if fine else None
+    if fine and coarse is None:
         return None
     clause = keeping_clear(scenario.profile.clauses(manoeuvre), KeepsClear.FRONT_SWEEP)
     if clause is None:
         return None
     shape = relaxation.shape
     key = ("front_reach", unit.id, manoeuvre, shape.budget, shape.window_deg,
-           isinstance(relaxation, AdvanceReach))
+           isinstance(relaxation, AdvanceReach), fine)
     found = remembered(scenario, key, lambda: _Slot())
     # Made again only for a later deadline than the one that cut it short (no work twice).
     again = found.reach is not None and not found.reach.finished and (
@@ -45,23 +53,38 @@ def front_reach(scenario: Scenario, unit: Unit, manoeuvre: str, relaxation: obje
     if found.reach is None or again:
         found.deadline = deadline
         limit = clause.number("spacing_in")
-        frame = Frame(unit.pose.centre, unit.pose.facing_deg)
-        close = StartClose.of(scenario, unit.id)
-        obstacles = [piece for label, shape_ in scenario.obstacles_for(unit.id)
-                     if close.limit(label, limit) >= limit
-                     for part in shapely.get_parts(shapely.transform(shape_, frame.point_array))
-                     if part.geom_type == "Polygon" and not part.is_empty
-                     for piece in convex_parts(shapely.orient_polygons(part)
-                                               if hasattr(shapely, "orient_polygons") else part)]
-        if not obstacles:
+        pieces = _pieces(scenario, unit, Frame(unit.pose.centre, unit.pose.facing_deg),
+                         StartClose.of(scenario, unit.id), limit)
+        if not pieces:
             return None
+        obstacles, limits = [p for p, _ in pieces], [own for _, own in pieces]
         window = None if isinstance(relaxation, AdvanceReach) else shape.window
         reach = FrontReach(unit.width_in, unit.depth_in, shape.budget,
                            window if window is None or window < math.pi else None,
                            isinstance(relaxation, AdvanceReach), shape.psi, obstacles,
-                           limit, deadline)
+                           limit, deadline, limits, FINE if fine else COARSE, coarse)
         found.reach = reach
     return found.reach if found.reach.usable else None
+
+
+def _pieces(scenario: Scenario, unit: Unit, frame: Frame, close: StartClose,
+            limit: float) -> list[tuple[np.ndarray, float]]:
+    """The convex pieces (start frame) of what the front must clear, each with its limit.  An
+    object the unit touches counts only where it is convex: the checker measures an overlap
+    convex part by convex part, so a piece's depth speaks for it only when the piece is the
+    whole object."""
+    out = []
+    for label, shape in scenario.obstacles_for(unit.id):
+        own = close.relaxed(label, limit)
+        for part in shapely.get_parts(shapely.transform(shape, frame.point_array)):
+            if part.geom_type != "Polygon" or part.is_empty:
+                continue
+            parts = convex_parts(shapely.orient_polygons(part)
+                                 if hasattr(shapely, "orient_polygons") else part)
+            if own < 0 and len(parts) > 1:
+                continue
+            out += [(piece, own) for piece in parts]
+    return out
 
 
 class _Slot:

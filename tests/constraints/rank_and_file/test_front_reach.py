@@ -3,8 +3,10 @@ checker-legal way takes (after its Pivot, after each step, at its end) has its f
 in a cell the reach marks for its heading, on random tables (walls, rocks, L and U shapes,
 friends and enemies, units that start close: A20) and beside a wall with a friend touching
 within the contact tolerance (A21) and rocks ahead, for random ways of up to four wheels; the
-rule examples of `t9a.snaking.front_spacing` that pass keep their front in the reach; and a
-reach that bars more than the proof allows is caught."""
+rule examples of `t9a.snaking.front_spacing` that pass keep their front in the reach; the
+fine reach (bands of 1 deg, steps of 5, within the coarse reach) holds them too, and keeps a
+boxed-in front behind a corner the coarse one lets it past; and a reach that bars more than
+the proof allows is caught."""
 
 from __future__ import annotations
 
@@ -34,9 +36,9 @@ from tests.optimizer.search.test_end_cut import _close_scene_with_rocks
 MOVES = [r for r in random_requests(60, 20261201) if r.manoeuvre != "reform"]
 
 
-def _reach(scn, unit_id: str, manoeuvre: str) -> FrontReach | None:
+def _reach(scn, unit_id: str, manoeuvre: str, fine: bool = False) -> FrontReach | None:
     request = SearchRequest(scn, unit_id, manoeuvre, Objective("forward"))
-    return front_reach(scn, request.unit, manoeuvre, request.relaxation)
+    return front_reach(scn, request.unit, manoeuvre, request.relaxation, fine=fine)
 
 
 def _missed(reach: FrontReach, scn, unit_id: str, verdict) -> list[tuple[float, float, float]]:
@@ -91,29 +93,59 @@ def _left(scn, unit_id: str, manoeuvre: str, steps) -> float:
 
 @pytest.mark.parametrize("k", range(0, len(MOVES), 2))
 def test_every_pose_of_a_legal_way_lies_in_the_reach_on_random_tables(k):
+    """Both reaches: the coarse one, and (a March's, where its live cells stay within its
+    window) the fine one within it."""
     request = MOVES[k]
     reach = _reach(request.scenario, request.unit, request.manoeuvre)
     if reach is None:
         pytest.skip("nothing the front must clear")
+    fine = _reach(request.scenario, request.unit, request.manoeuvre, fine=True)
     rng = np.random.default_rng(4100 + k)
     for verdict in _legal(rng, request.scenario, request.unit, request.manoeuvre, 4, 80):
         assert not _missed(reach, request.scenario, request.unit, verdict)
+        assert fine is None or not _missed(fine, request.scenario, request.unit, verdict)
 
 
 @pytest.mark.parametrize("seed", range(10))
 def test_every_pose_lies_in_the_reach_beside_a_wall_and_a_friend(seed):
-    """A unit 0.3-0.9" in front of a wall (A20), a friend touching its flank within the
-    contact tolerance (A21), rocks ahead."""
+    """A unit 0.3-0.9" in front of a wall (A20: kept at its start distance), a friend
+    touching its flank within the contact tolerance (A21: no overlap deeper than it), rocks
+    ahead; a March's fine reach too."""
     rng = np.random.default_rng(4500 + seed)
     scn = _close_scene_with_rocks(rng)
     manoeuvre = "advance" if seed % 2 == 0 else "march"
     reach = _reach(scn, "u", manoeuvre)
     assert reach is not None
+    assert min(reach.limits) < 0  # the touched friend: kept, less the contact tolerance
+    fine = _reach(scn, "u", manoeuvre, fine=True)
     checked = 0
     for verdict in _legal(rng, scn, "u", manoeuvre, 5, 200):
         assert not _missed(reach, scn, "u", verdict)
+        assert fine is None or not _missed(fine, scn, "u", verdict)
         checked += 1
     assert checked >= 2
+
+
+def test_a_fine_reach_keeps_a_boxed_in_front_behind_a_corner():
+    """bench_random 113: impassable terrain ahead of the front's right end, whose corner a
+    wheel either way sweeps the front's end into.  The coarse reach (steps that turn up to
+    15 deg, bands of 5) lets F past the corner; the fine one, within it, does not: it holds
+    far fewer cells, none more than 5" ahead of the start front (the coarse: more than 10"),
+    and every legal way's poses still lie in it."""
+    request = random_requests(114, 20261201)[113]
+    coarse = _reach(request.scenario, request.unit, request.manoeuvre)
+    fine = _reach(request.scenario, request.unit, request.manoeuvre, fine=True)
+    assert coarse is not None and fine is not None
+    _, ys = fine._centres()
+    front_y = request.scenario.unit(request.unit).depth_in / 2.0
+    assert ys[coarse.fronts(0.0, math.pi)].max() > front_y + 10.0  # past the corner
+    assert ys[fine.fronts(0.0, math.pi)].max() < front_y + 5.0
+    assert fine.layers.sum() < coarse.layers.sum()
+    rng = np.random.default_rng(113)
+    verdicts = _legal(rng, request.scenario, request.unit, request.manoeuvre, 4, 300)
+    assert verdicts
+    for verdict in verdicts:
+        assert not _missed(fine, request.scenario, request.unit, verdict)
 
 
 def _passing_examples():

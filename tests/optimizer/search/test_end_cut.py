@@ -219,13 +219,15 @@ def test_finer_cells_settle_what_the_boxs_own_level_leaves_open(monkeypatch):
     assert found[2].proves(value, 0.01) and found[2].closed
 
 
-@pytest.mark.parametrize("cells", [180, 270])
-def test_a_finer_reach_keeps_the_front_before_a_walls_far_face(monkeypatch, cells):
+@pytest.mark.parametrize(("cells", "fine"), [(180, False), (270, False), (180, True)])
+def test_a_finer_reach_keeps_the_front_before_a_walls_far_face(monkeypatch, cells, fine):
     """bench_random's request 170: a March whose front stands 0.75" from a wall across its
     front-right, every way towards the target past the wall's far face.  Standing still, its
     answer, is proved with the front's reach on 270 cells a side, and not on 180 (0.21" cells:
-    their rounding let F through beside the wall's end and down its far face)."""
+    their rounding let F through beside the wall's end and down its far face); on 180 cells
+    the fine reach within the coarse one (bands of 1 deg, steps of 5) proves it too."""
     monkeypatch.setattr("constraints.rank_and_file.front_reach.CELLS_ACROSS", cells)
+    monkeypatch.setattr("optimizer.search.end_cut.FINE_REACH", fine)
     request = random_requests(171, 20261201)[170]
     search = SearchRequest(request.scenario, request.unit, request.manoeuvre, request.objective)
     value = 14.394591641185562  # standing still: a legal way's value
@@ -233,7 +235,7 @@ def test_a_finer_reach_keeps_the_front_before_a_walls_far_face(monkeypatch, cell
                   relaxation=search.relaxation)
     assert cut is not None
     found = certify(search.goal, search.relaxation, value, cut=cut)
-    assert found.proves(value, 0.01) == (cells == 270)
+    assert found.proves(value, 0.01) == (cells == 270 or fine)
 
 
 @pytest.mark.parametrize(("index", "value", "asks"), [

@@ -170,13 +170,14 @@ def barred(obstacles: list[np.ndarray], heading: float, rho: float,
     return out
 
 
-def _rings(geometry: shapely.Geometry) -> list[shapely.LineString]:
-    rings = []
+def rings(geometry: shapely.Geometry) -> list[shapely.LineString]:
+    """Every ring, outer and inner, of a geometry's polygons."""
+    out = []
     for part in shapely.get_parts(geometry):
         if part.geom_type == "Polygon" and not part.is_empty:
-            rings.append(part.exterior)
-            rings.extend(part.interiors)
-    return rings
+            out.append(part.exterior)
+            out.extend(part.interiors)
+    return out
 
 
 def runs_to_boxes(mask: np.ndarray, x0: float, y0: float, cell: float,
@@ -212,11 +213,6 @@ class Resolution:
 # window of 96 cells (benchmarks/README.md, issue 31 sixth session).
 COARSE = Resolution(5.0, 20.0)
 FINE = Resolution(1.0, 5.0, 96)  # (its 1,900 transforms on 96 x 96: 140 MB; wider, not made)
-
-
-def rings_of(geometry: shapely.Geometry) -> list[shapely.LineString]:
-    return [p.exterior for p in shapely.get_parts(geometry)
-            if p.geom_type == "Polygon" and not p.is_empty]
 
 
 def smooth(n: int) -> int:

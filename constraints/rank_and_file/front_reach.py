@@ -34,7 +34,7 @@ from constraints.rank_and_file.front_layers import (
     Bands,
     Resolution,
     barred,
-    rings_of,
+    rings,
     runs_to_boxes,
     smooth,
     snaking_region,
@@ -170,11 +170,13 @@ class FrontReach:
         xs, ys = self._centres()
         for k in range(self.bands.count):
             self._check()
-            # (within a coarser reach only its cells are asked: the others are dropped)
-            ask = self._within(k) if self.within is not None else np.ones(xs.shape, bool)
-            if ask.any():
-                out[k][ask] = barred(self.obstacles, self.bands.mid(k), self.width / 2.0,
-                                     margins, xs[ask], ys[ask])
+            heading = self.bands.mid(k)
+            if self.within is None:
+                out[k] = barred(self.obstacles, heading, self.width / 2.0, margins, xs, ys)
+                continue
+            ask = self._within(k)  # (within a coarser reach: its cells only, the rest dropped)
+            out[k][ask] = barred(self.obstacles, heading, self.width / 2.0, margins,
+                                 xs[ask], ys[ask])
         return out
 
     @property
@@ -218,7 +220,7 @@ class FrontReach:
                     self.width, self.depth, self.step, self.turn, low, high,
                     math.radians(STEP_BOX_DEG)), 0.0, -self.depth / 2.0)
                 far = max((float(np.hypot(*np.asarray(r.coords).T).max())
-                           for r in rings_of(core)), default=0.0)
+                           for r in rings(core)), default=0.0)
                 room = far * width / 2.0 + self.cell * math.sqrt(2.0)
                 grown = core.buffer(room / math.cos(math.pi / 32) + 1e-9, quad_segs=8) \
                     if not core.is_empty else core

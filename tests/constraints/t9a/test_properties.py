@@ -5,7 +5,7 @@ import math
 from dataclasses import replace
 
 import shapely
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from constraints.core.scenario import Pose, Scenario, Terrain
@@ -74,7 +74,10 @@ def _near_a_limit(verdict) -> bool:
 offsets = st.tuples(st.floats(-12, 12), st.floats(-12, 12))
 
 
-@settings(max_examples=60, deadline=None)
+# Overlapping draws are filtered out by design (a unit and rocks within 12"): the health check
+# once failed a run on 50 filtered to 8 kept.  Derandomised: the same examples every run.
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.filter_too_much])
 @given(units, offsets, st.floats(0, 360), offsets, steps, st.floats(-180, 180),
        st.floats(-180, 180), st.tuples(st.floats(-30, 30), st.floats(-30, 30)),
        st.sampled_from(["march", "advance", "reform"]))

@@ -213,7 +213,8 @@ FAMILY_ROOM_IN = 0.05
 GRID_IN = 0.1
 
 
-@pytest.mark.parametrize("seed, k, manoeuvre", CASES)
+# The first request of each seed, both manoeuvres (all 16 cost 44 s of the suite).
+@pytest.mark.parametrize("seed, k, manoeuvre", [c for c in CASES if c[1] == 0])
 def test_a_family_optimum_is_not_beaten_on_a_grid(seed, k, manoeuvre):
     """Where the one-wheel search says OPTIMAL within its family (from geometry alone, or
     with the model over the options that might beat it), no legal pose of the family on a

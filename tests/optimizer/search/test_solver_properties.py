@@ -14,7 +14,7 @@ over the table's far edge, 0.9" from a unit behind and walls on both flanks: no 
 anywhere; since A20 a unit that only starts close may stay where it stands) and "tight" (a
 unit 1.2" from a unit ahead, one behind and both walls: it can just stay).  Requests are
 solved in two worker processes (one scenario per task), with one CP-SAT worker each and a
-work budget (about 70 s in all on two idle cores).
+work budget (about 80 s in all on two idle cores).
 """
 
 from __future__ import annotations
@@ -39,16 +39,17 @@ from tests.solver_support import (
     run_scenario,
 )
 
-# (kind, seeds, the manoeuvre of each request about a scenario): 104 requests, 26 of them
-# solved twice (162 and 33 until the suite outgrew 10 minutes: each request now also makes
-# the bound over every way, seconds where the family's search took a fraction).  Crowded
-# and boxed units are the slowest to prove INFEASIBLE, so they come first and the two
-# workers finish together.  Lattices: tests.solver_support.LATTICES.
+# (kind, seeds, the manoeuvre of each request about a scenario): 66 requests, 17 of them
+# solved twice (162 and 33 until the suite outgrew 10 minutes; 104 and 26 until each March
+# escalated its bound to the front's reach and the suite outgrew them again: a March costs
+# 2-9 s of the fixture, an Advance 1-4 s).  Crowded and boxed units are the slowest to prove
+# INFEASIBLE, so they come first and the two workers finish together.  Lattices:
+# tests.solver_support.LATTICES.
 PLAN = [
     ("boxed", range(200, 203), ("march", "advance", "march", "march")),
-    ("crowded", range(100, 106), ("march", "advance", "march", "reform")),
+    ("crowded", range(100, 104), ("march", "advance", "march", "reform")),
     ("tight", range(300, 302), ("march", "advance", "reform", "march")),
-    ("random", range(0, 12), ("march", "march", "advance", "march", "reform")),
+    ("random", range(0, 6), ("march", "advance", "reform", "march", "advance")),
 ]
 TIME_LIMIT_S = BACKSTOP_S  # the work budget (tests.solver_support.SOLVE_EFFORT) stops them
 REPEAT_EVERY = 4  # every 4th request is solved twice
@@ -104,15 +105,15 @@ def test_the_baseline_drops_only_illegal_moves():
     assert dropped >= 300
 
 
-def test_hundreds_of_requests_with_known_statuses(answers):
-    assert len(answers) >= 100
-    assert len(answers) + sum("repeat" in a for a in answers) >= 125  # solves in all
+def test_scores_of_requests_with_known_statuses(answers):
+    assert len(answers) >= 65
+    assert len(answers) + sum("repeat" in a for a in answers) >= 80  # solves in all
     counts = Counter(a["status"] for a in answers)
     assert set(counts) <= set(STATUSES), counts
     # Most searches finish within their work budget.
     assert counts["OPTIMAL"] >= 0.4 * len(answers), counts
     kinds = Counter(a["request"].manoeuvre for a in answers)
-    assert min(kinds.values()) >= 18, kinds
+    assert min(kinds.values()) >= 12, kinds
 
 
 def test_every_move_is_legal(answers):

@@ -75,7 +75,7 @@ offsets = st.tuples(st.floats(-12, 12), st.floats(-12, 12))
 
 
 # Overlapping draws are filtered out by design (a unit and rocks within 12"): the health check
-# once failed a run on 50 filtered to 8 kept.  Derandomised: the same examples every run.
+# once failed a run (50 drawn filtered out, 8 kept).  Derandomised: the same examples every run.
 @settings(max_examples=60, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.filter_too_much])
 @given(units, offsets, st.floats(0, 360), offsets, steps, st.floats(-180, 180),

@@ -14,7 +14,7 @@ over the table's far edge, 0.9" from a unit behind and walls on both flanks: no 
 anywhere; since A20 a unit that only starts close may stay where it stands) and "tight" (a
 unit 1.2" from a unit ahead, one behind and both walls: it can just stay).  Requests are
 solved in two worker processes (one scenario per task), with one CP-SAT worker each and a
-work budget (about 80 s in all on two idle cores).
+work budget (about 70 s in all on two idle cores).
 """
 
 from __future__ import annotations

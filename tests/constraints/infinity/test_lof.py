@@ -121,7 +121,8 @@ def _random_scene(rng: random.Random) -> dict:
     return town(*terrain, troopers=tuple(troopers), at=at, silhouette=rng.choice((1, 2, 5)))
 
 
-@pytest.mark.parametrize("seed", range(8))
+# Six scenes (eight until the suite outgrew its 10 minutes: the reference takes 3-8 s a scene).
+@pytest.mark.parametrize("seed", range(6))
 def test_agrees_with_the_dense_reference_on_random_scenes(seed):
     rng = random.Random(seed)
     data = _random_scene(rng)

@@ -91,7 +91,8 @@ def _left(scn, unit_id: str, manoeuvre: str, steps) -> float:
     return u.mobility_in * (1.0 if manoeuvre == "advance" else 2.0) - spent
 
 
-@pytest.mark.parametrize("k", range(0, len(MOVES), 3))
+# Every fifth table (every third until the suite outgrew its 10 minutes).
+@pytest.mark.parametrize("k", range(0, len(MOVES), 5))
 def test_every_pose_of_a_legal_way_lies_in_the_reach_on_random_tables(k):
     """Both reaches: the coarse one, and (a March's, where its live cells stay within its
     window) the fine one within it."""
@@ -106,7 +107,7 @@ def test_every_pose_of_a_legal_way_lies_in_the_reach_on_random_tables(k):
         assert fine is None or not _missed(fine, request.scenario, request.unit, verdict)
 
 
-@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("seed", range(6))
 def test_every_pose_lies_in_the_reach_beside_a_wall_and_a_friend(seed):
     """A unit 0.3-0.9" in front of a wall (A20: kept at its start distance), a friend
     touching its flank within the contact tolerance (A21: no overlap deeper than it), rocks

@@ -14,7 +14,7 @@ over the table's far edge, 0.9" from a unit behind and walls on both flanks: no 
 anywhere; since A20 a unit that only starts close may stay where it stands) and "tight" (a
 unit 1.2" from a unit ahead, one behind and both walls: it can just stay).  Requests are
 solved in two worker processes (one scenario per task), with one CP-SAT worker each and a
-work budget (about 70 s in all on two idle cores).
+work budget (52 requests: 81 s in all on two cores, measured alone 2026-12-03).
 """
 
 from __future__ import annotations
@@ -39,17 +39,18 @@ from tests.solver_support import (
     run_scenario,
 )
 
-# (kind, seeds, the manoeuvre of each request about a scenario): 66 requests, 17 of them
+# (kind, seeds, the manoeuvre of each request about a scenario): 52 requests, 13 of them
 # solved twice (162 and 33 until the suite outgrew 10 minutes; 104 and 26 until each March
 # escalated its bound to the front's reach and the suite outgrew them again: a March costs
-# 2-9 s of the fixture, an Advance 1-4 s).  Crowded and boxed units are the slowest to prove
+# 2-9 s of the fixture, an Advance 1-4 s; 66 and 17 until the suite outgrew them a third
+# time).  Crowded and boxed units are the slowest to prove
 # INFEASIBLE, so they come first and the two workers finish together.  Lattices:
 # tests.solver_support.LATTICES.
 PLAN = [
     ("boxed", range(200, 203), ("march", "advance", "march", "march")),
-    ("crowded", range(100, 104), ("march", "advance", "march", "reform")),
+    ("crowded", range(100, 103), ("march", "advance", "march", "reform")),
     ("tight", range(300, 302), ("march", "advance", "reform", "march")),
-    ("random", range(0, 6), ("march", "advance", "reform", "march", "advance")),
+    ("random", range(0, 4), ("march", "advance", "reform", "march", "advance")),
 ]
 TIME_LIMIT_S = BACKSTOP_S  # the work budget (tests.solver_support.SOLVE_EFFORT) stops them
 REPEAT_EVERY = 4  # every 4th request is solved twice
@@ -106,14 +107,14 @@ def test_the_baseline_drops_only_illegal_moves():
 
 
 def test_scores_of_requests_with_known_statuses(answers):
-    assert len(answers) >= 65
-    assert len(answers) + sum("repeat" in a for a in answers) >= 80  # solves in all
+    assert len(answers) >= 52
+    assert len(answers) + sum("repeat" in a for a in answers) >= 65  # solves in all
     counts = Counter(a["status"] for a in answers)
     assert set(counts) <= set(STATUSES), counts
     # Most searches finish within their work budget.
     assert counts["OPTIMAL"] >= 0.4 * len(answers), counts
     kinds = Counter(a["request"].manoeuvre for a in answers)
-    assert min(kinds.values()) >= 12, kinds
+    assert min(kinds.values()) >= 9, kinds
 
 
 def test_every_move_is_legal(answers):
@@ -157,7 +158,7 @@ def test_the_same_request_gives_the_same_answer(answers):
         else:  # a time limit stopped one of them: still, a move found is no INFEASIBLE
             assert "INFEASIBLE" not in (first[0], second[0]) or \
                 {first[0], second[0]} <= {"INFEASIBLE", "TIMEOUT"}, a["request"]
-    assert compared >= 15
+    assert compared >= 12
 
 
 def test_every_infeasible_is_confirmed_by_brute_force(answers):

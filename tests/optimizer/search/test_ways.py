@@ -152,7 +152,8 @@ def test_the_models_front_follows_snake(seed):
         assert np.abs(got - expected).max() < 1e-4
 
 
-@pytest.mark.parametrize("seed", range(6))
+# Four tables (six until the suite outgrew its 10 minutes: 2-15 s a table).
+@pytest.mark.parametrize("seed", range(4))
 def test_answers_near_random_obstacles_are_legal_and_their_status_honest(seed):
     s = random_scenario(1000 + seed)
     centre = np.asarray(s.unit("u").pose.centre)

@@ -35,8 +35,10 @@ def test_a_unit_close_to_a_wall_wheels_clear_of_it():
     _, _, value, move, verdict = found
     assert verdict.legal and value >= 0.45
     assert all(step.kind == StepKind.WHEEL for step in move.steps)
+    # Its certificate runs to any wall clock (benchmarks/README.md: bench_random 53); the
+    # zero-leg answer comes first, within 3 s on a busy machine.
     result = best_move(request.scenario, request.unit_id, request.manoeuvre, request.objective,
-                       time_limit_s=20.0)
+                       time_limit_s=6.0)
     assert result.verdict is not None and result.verdict.legal and result.value >= value - 1e-9
 
 

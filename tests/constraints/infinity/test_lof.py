@@ -12,6 +12,7 @@ from constraints.core.scenario_io import scenario_from_json
 from constraints.errors import InvalidInputError
 from constraints.infinity.clauses.examples import marker, rect, town, trooper
 from constraints.infinity.lof import line_of_fire
+from tests.depth import rows
 from tests.referee.lof_referee import reference_lof, segment_clear
 
 MM = 25.4
@@ -121,8 +122,8 @@ def _random_scene(rng: random.Random) -> dict:
     return town(*terrain, troopers=tuple(troopers), at=at, silhouette=rng.choice((1, 2, 5)))
 
 
-# Six scenes (eight until the suite outgrew its 10 minutes: the reference takes 3-8 s a scene).
-@pytest.mark.parametrize("seed", range(6))
+# The dense reference takes 3-8 s a scene (tests.depth).
+@pytest.mark.parametrize("seed", rows(range(8), 4))
 def test_agrees_with_the_dense_reference_on_random_scenes(seed):
     rng = random.Random(seed)
     data = _random_scene(rng)

@@ -31,6 +31,7 @@ from optimizer.search.front_cut import front_reach
 from optimizer.search.objectives import Objective
 from optimizer.search.request import SearchRequest
 from tests.constraints.t9a.test_snaking_reach import _random_way
+from tests.depth import rows
 from tests.optimizer.search.test_end_cut import _close_scene_with_rocks
 
 MOVES = [r for r in random_requests(60, 20261201) if r.manoeuvre != "reform"]
@@ -91,8 +92,7 @@ def _left(scn, unit_id: str, manoeuvre: str, steps) -> float:
     return u.mobility_in * (1.0 if manoeuvre == "advance" else 2.0) - spent
 
 
-# Every fifth table (every third until the suite outgrew its 10 minutes).
-@pytest.mark.parametrize("k", range(0, len(MOVES), 5))
+@pytest.mark.parametrize("k", rows(range(len(MOVES)), 5))
 def test_every_pose_of_a_legal_way_lies_in_the_reach_on_random_tables(k):
     """Both reaches: the coarse one, and (a March's, where its live cells stay within its
     window) the fine one within it."""
@@ -107,7 +107,7 @@ def test_every_pose_of_a_legal_way_lies_in_the_reach_on_random_tables(k):
         assert fine is None or not _missed(fine, request.scenario, request.unit, verdict)
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", rows(range(10), 4))
 def test_every_pose_lies_in_the_reach_beside_a_wall_and_a_friend(seed):
     """A unit 0.3-0.9" in front of a wall (A20: kept at its start distance), a friend
     touching its flank within the contact tolerance (A21: no overlap deeper than it), rocks

@@ -26,6 +26,7 @@ from constraints.rank_and_file.snaking_reach import (
 from constraints.t9a.moves import forward, wheel
 from optimizer import Objective, best_move, load_scenario
 from tests.constraints.t9a.test_snaking_reach import _child_holding
+from tests.depth import rows
 from tests.support import SCENARIOS, unit
 
 
@@ -105,7 +106,7 @@ def _holds(pieces, u, end, rng, tag) -> None:
         assert sector_support(x, pieces.centres())[0] >= np.asarray(end.centre) @ x - 1e-9, tag
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", rows(range(40), 20))
 def test_ways_with_legs_inside_their_wheels_end_inside_every_box(seed):
     """Ways of up to four wheel runs, each split by a leg at an inner heading, end inside
     the piece (sector and hull: distances and supports) of every box the certificate's

@@ -35,6 +35,7 @@ from tests.constraints.t9a.test_snaking_reach import (
     _descend,
     _relaxed,
 )
+from tests.depth import rows
 from tests.support import unit
 
 PSIS = [psi_projected, psi_chord, psi_arc]
@@ -114,7 +115,7 @@ def test_open_sidestep_relaxation_meets_its_answer():
     assert certificate.closed and value - 0.01 <= certificate.bound <= value
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", rows(range(40), 20))
 def test_sidesteps_whose_runs_turn_back_end_inside_each_box(seed):
     """Runs charged their exact net turn (L_R, docs/techniques.md §9): ways of up to four
     wheels shaped as sidesteps whose runs turn back within themselves (a wheel of 30-90 deg,

@@ -43,6 +43,7 @@ from optimizer.combat_reform.prepare import (
     previous_enemies,
 )
 from optimizer.combat_reform.search import values
+from tests.depth import rows
 from tests.optimizer.combat_reform.test_search import _combat
 
 # B: 5 models of 1" in one rank facing -y, its Front on y = 12 from x = 33 to 38.
@@ -196,7 +197,7 @@ def test_a_unit_touching_an_enemy_at_one_point_has_at_most_two_models_on_it(seed
     assert len({a for a, _ in pairs}) <= 2 and len({b for _, b in pairs}) <= 2
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", rows(range(8), 4))
 def test_no_formation_left_out_touches_more_than_its_bound(seed):
     """Every candidate offset of every formation left out, its models assigned, placed and
     judged by the checker: where legal, the checker's count is within the lanes' count there,

@@ -30,6 +30,7 @@ from optimizer.search.more_wheels import _relaxation as relaxation_of
 from optimizer.search.objectives import Objective
 from optimizer.search.request import SearchRequest
 from tests.constraints.t9a.test_snaking_reach import _child_holding, _close_scene, _random_way
+from tests.depth import rows
 
 MOVES = [r for r in random_requests(80, 20261201) if r.manoeuvre != "reform"]
 SCENARIOS = Path(__file__).resolve().parents[3] / "benchmarks" / "scenarios"
@@ -107,8 +108,8 @@ def _never_settles_a_better_way(scn, unit_id: str, manoeuvre: str, rng, wanted: 
     return checked
 
 
-# A quarter of the tables (with and without the front's reach alike): the suite's 10 minutes.
-@pytest.mark.parametrize("k", [k for k in range(len(MOVES)) if k % 8 < 2])
+# With the front's reach and without it, alternately (tests.depth: the first 8 tables).
+@pytest.mark.parametrize("k", rows(range(len(MOVES)), 8))
 def test_no_box_holding_a_better_legal_way_is_settled_on_random_tables(k):
     request = MOVES[k]
     rng = np.random.default_rng(9000 + k)
@@ -130,7 +131,7 @@ def _close_scene_with_rocks(rng: np.random.Generator):
         terrain=(ex_wall("wall", 30.0, 8.5 - gap, 42.0, 9.0 - gap),) + rocks))
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", rows(range(16), 4))
 def test_no_box_holding_a_better_legal_way_is_settled_beside_a_wall_and_a_friend(seed):
     """A unit 0.3-0.9" in front of a wall (A20), a friend touching its flank within the
     contact tolerance (A21), rocks ahead."""
@@ -140,7 +141,7 @@ def test_no_box_holding_a_better_legal_way_is_settled_beside_a_wall_and_a_friend
     assert _never_settles_a_better_way(scn, "u", manoeuvre, rng, 4, 150) >= 2
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", rows(range(8), 4))
 def test_no_legal_way_beats_a_bound_the_cut_made(seed):
     """End to end: the certificate against an answer just worse than a legal way (by 0.02)
     with the cut has a bound no better than the way's value."""

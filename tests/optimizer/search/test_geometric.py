@@ -22,6 +22,7 @@ from optimizer.search.objectives import Objective
 from optimizer.search.regions import CentreRegions
 from optimizer.search.request import DEFAULT_EFFORT, SearchRequest
 from optimizer.search.solve import best_move, post_objective
+from tests.depth import rows
 from tests.solver_support import make_request, make_scenario
 from tests.support import SCENARIOS
 
@@ -128,7 +129,7 @@ def test_the_sweep_cut_finds_the_s_through_the_gap_the_peer_misses():
     assert found is not None and found.verdict.legal and found.value < 6.0
 
 
-@pytest.mark.parametrize("seed, k, manoeuvre", CASES[::2])
+@pytest.mark.parametrize("seed, k, manoeuvre", rows(CASES[::2], 4))
 def test_a_cut_off_at_a_value_keeps_every_better_answer(seed, k, manoeuvre):
     """The model's optimum over every option, then the same model cut off at that value
     (or a little worse): the same optimum (within the norm's rounding); cut off better than
@@ -168,7 +169,8 @@ def _optimum(request: SearchRequest, regions: list, worst: float | None) -> floa
     return float(request.goal.values(option, np.array([centre]))[0])
 
 
-@pytest.mark.parametrize("seed, k", [(s, k) for s in (11, 12, 13, 14, 15) for k in (0, 1)])
+@pytest.mark.parametrize("seed, k", rows([(s, k) for s in (11, 12, 13, 14, 15) for k in (0, 1)],
+                                         4))
 def test_an_advance_wheel_refined_is_legal_and_no_worse(seed, k):
     """An Advance's options wheel on 15 deg; the answer's wheel is refined on the degree:
     the refined answer is legal and at least as good as the 15-deg options' own answer by
@@ -213,8 +215,8 @@ FAMILY_ROOM_IN = 0.05
 GRID_IN = 0.1
 
 
-# The first request of each seed, both manoeuvres (all 16 cost 44 s of the suite).
-@pytest.mark.parametrize("seed, k, manoeuvre", [c for c in CASES if c[1] == 0])
+# Each seed's first request first, both manoeuvres (all 16 cost 44 s: tests.depth).
+@pytest.mark.parametrize("seed, k, manoeuvre", rows(sorted(CASES, key=lambda c: c[1]), 4))
 def test_a_family_optimum_is_not_beaten_on_a_grid(seed, k, manoeuvre):
     """Where the one-wheel search says OPTIMAL within its family (from geometry alone, or
     with the model over the options that might beat it), no legal pose of the family on a

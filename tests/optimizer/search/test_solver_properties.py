@@ -14,7 +14,7 @@ over the table's far edge, 0.9" from a unit behind and walls on both flanks: no 
 anywhere; since A20 a unit that only starts close may stay where it stands) and "tight" (a
 unit 1.2" from a unit ahead, one behind and both walls: it can just stay).  Requests are
 solved in two worker processes (one scenario per task), with one CP-SAT worker each and a
-work budget (52 requests: 81 s in all on two cores, measured alone 2026-12-03).
+work budget (this file took 55 s alone on two cores on 2026-12-03; the thorough run is longer).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import numpy as np
 import pytest
 
 from constraints.t9a.checker import check_move
+from tests.depth import rows
 from tests.solver_support import (
     BACKSTOP_S,
     LATTICES,
@@ -39,19 +40,18 @@ from tests.solver_support import (
     run_scenario,
 )
 
-# (kind, seeds, the manoeuvre of each request about a scenario): 52 requests, 13 of them
-# solved twice (162 and 33 until the suite outgrew 10 minutes; 104 and 26 until each March
-# escalated its bound to the front's reach and the suite outgrew them again: a March costs
-# 2-9 s of the fixture, an Advance 1-4 s; 66 and 17 until the suite outgrew them a third
-# time).  Crowded and boxed units are the slowest to prove
-# INFEASIBLE, so they come first and the two workers finish together.  Lattices:
-# tests.solver_support.LATTICES.
+# (kind, seeds, the manoeuvre of each request about a scenario): 30 requests, 8 of them
+# solved twice; a thorough run (tests.depth) 83 and 21.  A March costs 2-9 s of the fixture
+# since it escalates its bound to the front's reach, an Advance 1-4 s.  Crowded and boxed
+# units are the slowest to prove INFEASIBLE, so they come first and the two workers finish
+# together.  Lattices: tests.solver_support.LATTICES.
 PLAN = [
-    ("boxed", range(200, 203), ("march", "advance", "march", "march")),
-    ("crowded", range(100, 103), ("march", "advance", "march", "reform")),
-    ("tight", range(300, 302), ("march", "advance", "reform", "march")),
-    ("random", range(0, 4), ("march", "advance", "reform", "march", "advance")),
+    ("boxed", rows(range(200, 204), 2), ("march", "advance", "march", "march")),
+    ("crowded", rows(range(100, 105), 2), ("march", "advance", "march", "reform")),
+    ("tight", rows(range(300, 303), 1), ("march", "advance", "reform", "march")),
+    ("random", rows(range(0, 7), 2), ("march", "advance", "reform", "march", "advance")),
 ]
+PLANNED = Counter(m for _, seeds, manoeuvres in PLAN for _ in seeds for m in manoeuvres)
 TIME_LIMIT_S = BACKSTOP_S  # the work budget (tests.solver_support.SOLVE_EFFORT) stops them
 REPEAT_EVERY = 4  # every 4th request is solved twice
 
@@ -107,14 +107,13 @@ def test_the_baseline_drops_only_illegal_moves():
 
 
 def test_scores_of_requests_with_known_statuses(answers):
-    assert len(answers) >= 52
-    assert len(answers) + sum("repeat" in a for a in answers) >= 65  # solves in all
+    # Every request answered once, and each one planned twice answered twice.
+    assert Counter(a["request"].manoeuvre for a in answers) == PLANNED
+    assert sum("repeat" in a for a in answers) == sum(sum(t[3]) for t in tasks())
     counts = Counter(a["status"] for a in answers)
     assert set(counts) <= set(STATUSES), counts
     # Most searches finish within their work budget.
     assert counts["OPTIMAL"] >= 0.4 * len(answers), counts
-    kinds = Counter(a["request"].manoeuvre for a in answers)
-    assert min(kinds.values()) >= 9, kinds
 
 
 def test_every_move_is_legal(answers):
@@ -158,7 +157,7 @@ def test_the_same_request_gives_the_same_answer(answers):
         else:  # a time limit stopped one of them: still, a move found is no INFEASIBLE
             assert "INFEASIBLE" not in (first[0], second[0]) or \
                 {first[0], second[0]} <= {"INFEASIBLE", "TIMEOUT"}, a["request"]
-    assert compared >= 12
+    assert compared >= 0.7 * sum("repeat" in a for a in answers)
 
 
 def test_every_infeasible_is_confirmed_by_brute_force(answers):

@@ -22,6 +22,7 @@ from constraints.t9a.ways_model import LEG_IN, POS_IN, WayModel, WayShape, direc
 from optimizer import Objective, best_move
 from optimizer.search.request import SearchRequest
 from optimizer.search.ways import ways_of
+from tests.depth import rows
 from tests.solver_support import random_scenario
 from tests.support import ROOT, scenario, unit, wall
 
@@ -152,8 +153,8 @@ def test_the_models_front_follows_snake(seed):
         assert np.abs(got - expected).max() < 1e-4
 
 
-# Four tables (six until the suite outgrew its 10 minutes: 2-15 s a table).
-@pytest.mark.parametrize("seed", range(4))
+# 2-15 s a table (tests.depth).
+@pytest.mark.parametrize("seed", rows(range(6), 3))
 def test_answers_near_random_obstacles_are_legal_and_their_status_honest(seed):
     s = random_scenario(1000 + seed)
     centre = np.asarray(s.unit("u").pose.centre)

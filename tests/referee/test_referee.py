@@ -33,6 +33,7 @@ import pytest
 
 from constraints.core.scenario import Scenario
 from constraints.t9a.moves import Manoeuvre, Move, forward, wheel
+from tests.depth import rows
 from tests.referee.compare import (
     Scan,
     Tally,
@@ -143,7 +144,8 @@ def test_random_families_switch_together() -> None:
     the referee is sure the verdicts agree, so each switch falls in the same step or in the
     referee's band; with no band the two switch as often."""
     rng, switched = np.random.default_rng(SEED + 2), 0
-    for _ in range(FAMILIES):
+    families = rows(range(FAMILIES), 8)  # tests.depth
+    for _ in families:
         scenario = random_scenario(rng)
         family = [(t, scenario, move) for t, move in _random_family(rng, scenario)]
         for found in scan_all(family).values():
@@ -151,8 +153,8 @@ def test_random_families_switch_together() -> None:
             if all(found.settled):
                 assert switches(found.checker) == switches(found.referee), found.clause
             switched += switches(found.referee)
-    print(f"\n{FAMILIES} random families, {switched} switches of a clause's verdict")
-    assert switched >= FAMILIES
+    print(f"\n{len(families)} random families, {switched} switches of a clause's verdict")
+    assert switched >= len(families)
 
 
 # -- scans across each limit -----------------------------------------------------------------

@@ -24,6 +24,7 @@ from optimizer.search.more_wheels import _relaxation
 from optimizer.search.pivot_cut import CELL_DEG, PivotCut, live_cells, pivot_cut
 from optimizer.search.request import SearchRequest
 from tests.constraints.t9a.test_snaking_reach import _child_holding, _close_scene
+from tests.depth import rows
 from tests.optimizer.search.test_end_cut import (
     _close_scene_with_rocks,
     _legal_ways,
@@ -60,7 +61,7 @@ def _refused_in_dead_cells(scn, unit_id: str, live: np.ndarray, pivots: np.ndarr
     return wrong
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", rows(range(12), 6))
 def test_no_pivot_the_checker_allows_is_in_a_dead_cell_beside_a_wall_and_a_friend(seed):
     rng = np.random.default_rng(12000 + seed)
     scn = _close_scene_with_rocks(rng) if seed % 2 else _close_scene(rng)
@@ -69,7 +70,7 @@ def test_no_pivot_the_checker_allows_is_in_a_dead_cell_beside_a_wall_and_a_frien
     assert not _refused_in_dead_cells(scn, "u", live, _pivots(rng, live, 150))
 
 
-@pytest.mark.parametrize("k", range(0, len(ADVANCES), 2))
+@pytest.mark.parametrize("k", rows(range(0, len(ADVANCES), 2), 8))
 def test_no_pivot_the_checker_allows_is_in_a_dead_cell_on_random_tables(k):
     request = ADVANCES[k]
     scn, unit = request.scenario, request.scenario.unit(request.unit)

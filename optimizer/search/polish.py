@@ -52,6 +52,7 @@ from optimizer.search.clock import Clock
 from optimizer.search.more_wheels import certified
 from optimizer.search.request import SearchRequest
 from optimizer.search.result import SearchResult
+from optimizer.search.slide import Slide
 from optimizer.search.tidy import SAME as NOISE
 from optimizer.search.tidy import tidy_move
 
@@ -59,6 +60,7 @@ STEP_START = 0.5    # inches of leg, degrees of wheel or Pivot: the first moves
 STEP_LEAST = 2.0 ** -12  # the last step tried (0.00024" or deg: an answer 0.0104 off its bound
 # was 0.0002 from OPTIMAL at 2^-8, bench_random 77)
 MAX_CHECKS = 800    # candidates judged per polish, at most (1 to 3 ms each)
+SLIDE_CHECKS = 400  # candidates judged by the slide (optimizer.search.slide), at most
 # The share of the wall-clock limit after which the polish stops (the answer then says the
 # wall clock stopped it): the certificate of a better answer needs the rest (cut short,
 # it keeps the bound before: `_tighter`).
@@ -105,6 +107,11 @@ class Layout:
         values = x[1:] if self.pivots else x
         return head + [_clipped(kind, v) for kind, v in zip(self.kinds, values, strict=True)]
 
+    def turns(self) -> list[int]:
+        """The parameters that turn the unit, in order: the Pivot and the wheels."""
+        return ([0] if self.pivots else []) + \
+            [i + self.pivots for i, kind in enumerate(self.kinds) if kind is StepKind.WHEEL]
+
     def free(self, i: int) -> bool:
         """Whether parameter `i` moves (a turn on the spot does not)."""
         if self.pivots and i == 0:
@@ -120,11 +127,13 @@ def _clipped(kind: StepKind, value: float) -> float:
     return value
 
 
-def opened(steps: tuple[Step, ...], max_wheels: int) -> tuple[Step, ...]:
+def opened(steps: tuple[Step, ...], max_wheels: int, lead: bool = False) -> tuple[Step, ...]:
     """The steps with a leg of no length wherever two non-leg steps meet or the way starts
-    or ends on one, and a wheel and a leg of no length at the end while the way has fewer
-    than `max_wheels` wheels (the request's: a polished way never wheels more often): the
-    same way (the checker's end pose is the same), each of its runs now a parameter."""
+    or ends on one; while the way has fewer than `max_wheels` wheels (the request's: a
+    polished way never wheels more often), a wheel and a leg of no length at the end, and
+    with `lead` (the slide's) then a wheel of no length at the start where the way starts
+    with a leg (bench_random 80: a wheel of 1.7 deg before the first leg).  The same way (the
+    checker's end pose is the same), each of its runs now a parameter."""
     out: list[Step] = []
     for step in steps:
         if step.kind is not StepKind.FORWARD and (not out or out[-1].kind is not StepKind.FORWARD):
@@ -132,28 +141,47 @@ def opened(steps: tuple[Step, ...], max_wheels: int) -> tuple[Step, ...]:
         out.append(step)
     if out and out[-1].kind is not StepKind.FORWARD:
         out.append(Step(StepKind.FORWARD, 0.0))
-    if sum(s.kind is StepKind.WHEEL for s in out) >= max_wheels:
-        return tuple(out)
-    return (*out, Step(StepKind.WHEEL, 0.0), Step(StepKind.FORWARD, 0.0))
+    if _wheels(out) < max_wheels:
+        out += [Step(StepKind.WHEEL, 0.0), Step(StepKind.FORWARD, 0.0)]
+    if lead and _wheels(out) < max_wheels and out[0].kind is StepKind.FORWARD and \
+            out[0].value > 0.0:
+        out.insert(0, Step(StepKind.WHEEL, 0.0))
+    return tuple(out)
+
+
+def _wheels(steps: list[Step]) -> int:
+    return sum(s.kind is StepKind.WHEEL for s in steps)
 
 
 def polished(request: SearchRequest, result: SearchResult, clock: Clock) -> SearchResult:
-    """`result` with a better way near its own, certified again, where the
-    pattern search finds one; else `result` as it was.  Only an Advance's or March's answer
-    given by steps that the certificate did not prove, within MAX_GAP_IN of its bound, is
-    polished."""
+    """`result` with a better way near its own, certified again, where the scatter and the
+    pattern search find one, and then, where that is not proved, where the slide finds one
+    from it; else `result` as it was.  Only an Advance's or March's answer given by steps
+    that the certificate did not prove, within MAX_GAP_IN of its bound, is polished.  The
+    slide comes second, and only for what the first polish leaves unproved: it costs up to
+    SLIDE_CHECKS more checks and a certificate, which the answers proved without it cannot
+    spare (bench_random 30, 60, 77, 108: proved in 6-9 s of 10)."""
+    return _polished(request, _polished(request, result, clock, False), clock, True)
+
+
+def _polished(request: SearchRequest, result: SearchResult, clock: Clock,
+              slide: bool) -> SearchResult:
     move, gap = result.move, _gap(result)
     if move is None or result.verdict is None or result.status == Status.OPTIMAL or \
             gap is None or gap > MAX_GAP_IN or request.relaxation is None or \
             getattr(move, "centre", None) is not None or not hasattr(move, "steps") or \
             clock.expired(POLISH_SHARE):
         return result
-    found = Polish(request, move, result.verdict, clock).run()
+    found = Polish(request, move, result.verdict, clock, slide).run()
     if found is None:
         return result
     better, verdict, checks = found
     value = request.goal.exact(verdict)
-    stats = {**result.stats, "polished": {"from": result.value, "checks": checks}}
+    done: dict[str, Any] = {"from": result.value, "checks": checks}
+    if slide:  # what the first polish did, and then the slide
+        done = {**result.stats.get("polished", {"from": result.value, "checks": 0}),
+                "slid": {"from": result.value, "checks": checks}}
+    stats = {**result.stats, "polished": done}
     moved = replace(result, move=better, verdict=verdict, value=value, stats=stats)
     return _tighter(request, certified(request, moved, clock), result)
 
@@ -191,7 +219,7 @@ class Polish:
     """One pattern search from an answer's way (the module docstring)."""
 
     def __init__(self, request: SearchRequest, move: Any, verdict: Verdict,
-                 clock: Clock) -> None:
+                 clock: Clock, slide: bool = False) -> None:
         self.request, self.clock = request, clock
         self.check = find_system(request.scenario.rules).check
         self.checks = 0
@@ -199,7 +227,8 @@ class Polish:
         self.last: tuple[tuple[int, float], ...] = ()  # the change that improved last
         self.answer_rank = request.goal.ranked(verdict)
         self.answer_value = request.goal.exact(verdict)
-        steps = opened(move.steps, request.max_wheels)
+        self.slides = slide  # the slide alone, else the scatter and the pattern search
+        steps = opened(move.steps, request.max_wheels, lead=slide)
         pivots = hasattr(move, "pivot_deg") and getattr(move.manoeuvre, "pivots", False)
         self.layout = Layout(move, tuple(s.kind for s in steps), bool(pivots))
         self.x = self.layout.start(steps)
@@ -207,6 +236,11 @@ class Polish:
     def score(self, x: list[float]) -> tuple[float, Any, Verdict] | None:
         """The candidate's rank, lower is better (None: illegal, or worse than the answer in
         its exact value)."""
+        judged = self.judge(x)
+        return judged if judged is not None and self.keeps(judged) else None
+
+    def judge(self, x: list[float]) -> tuple[float, Any, Verdict] | None:
+        """The candidate's rank, lower is better, whatever its value (None: illegal)."""
         self.checks += 1
         try:
             move = self.layout.move_at(x)
@@ -215,11 +249,13 @@ class Polish:
         verdict = self.check(self.request.scenario, move)
         if not verdict.legal:
             return None
+        rank = self.request.goal.ranked(verdict)
+        return (-rank if self.request.goal.maximise else rank), move, verdict
+
+    def keeps(self, judged: tuple[float, Any, Verdict]) -> bool:
+        """Whether a legal candidate is no worse than the answer in its exact value."""
         goal = self.request.goal
-        if goal.better(self.answer_value, goal.exact(verdict)):
-            return None
-        rank = goal.ranked(verdict)
-        return (-rank if goal.maximise else rank), move, verdict
+        return not goal.better(self.answer_value, goal.exact(judged[2]))
 
     def run(self) -> tuple[Any, Verdict, int] | None:
         """The best way found (tidied: no legs of no length) and its verdict, with the checks
@@ -230,7 +266,8 @@ class Polish:
         if start is None or abs(start[0] - best_rank) > SAME:
             return None
         found: tuple[float, Any, Verdict] | None = None
-        stages = ((self._scatter, SCATTER_CHECKS), (self._pattern, MAX_CHECKS))
+        stages = ((self._slide, SLIDE_CHECKS),) if self.slides else \
+            ((self._scatter, SCATTER_CHECKS), (self._pattern, MAX_CHECKS))
         for stage, limit in stages:
             self.limit = limit
             moved = stage(best_rank)
@@ -255,6 +292,19 @@ class Polish:
             best, x = self._onwards(moved, self.x)
             self.x, rank = x, best[0]
         return best
+
+    def _slide(self, rank: float) -> tuple[float, Any, Verdict] | None:
+        """The slide from self.x (moved to its best): optimizer.search.slide."""
+        free = [i for i in range(len(self.x)) if self.layout.free(i)]
+        slide = Slide(self.judge, self.keeps, free, self.layout.turns(), self._spent)
+        found = slide.run(self.x, rank, STEP_START, STEP_LEAST)
+        if found is None:
+            return None
+        best, self.x = found
+        return best
+
+    def _spent(self) -> bool:
+        return self.checks >= self.limit or self.clock.expired(POLISH_SHARE)
 
     def _scatter(self, rank: float) -> tuple[float, Any, Verdict] | None:
         """A search by random moves from self.x (moved to its best): each candidate moves one

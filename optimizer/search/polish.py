@@ -160,6 +160,7 @@ class Polish:
         pivots = hasattr(move, "pivot_deg") and getattr(move.manoeuvre, "pivots", False)
         self.layout = Layout(move, tuple(s.kind for s in steps), bool(pivots))
         self.x = self.layout.start(steps)
+        self.free = [i for i in range(len(self.x)) if self.layout.free(i)]  # what moves
 
     def score(self, x: list[float]) -> tuple[float, Any, Verdict] | None:
         """The candidate's rank, lower is better (None: illegal, or worse than the answer in
@@ -210,9 +211,7 @@ class Polish:
         pair, by a step halved whenever neither improves."""
         best: tuple[float, Any, Verdict] | None = None
         step = STEP_START
-        while step >= STEP_LEAST and self.checks < self.limit:
-            if self.clock.expired(POLISH_SHARE):
-                break
+        while step >= STEP_LEAST and not self._spent():
             moved = self._round(step, rank)
             if moved is None:
                 step /= 2.0
@@ -223,8 +222,7 @@ class Polish:
 
     def _slide(self, rank: float) -> tuple[float, Any, Verdict] | None:
         """The slide from self.x (moved to its best): optimizer.search.slide."""
-        free = [i for i in range(len(self.x)) if self.layout.free(i)]
-        slide = Slide(self.judge, self.keeps, free, self.layout.turns(), self._spent)
+        slide = Slide(self.judge, self.keeps, self.free, self.layout.turns(), self._spent)
         found = slide.run(self.x, rank, STEP_START, STEP_LEAST)
         if found is None:
             return None
@@ -243,11 +241,11 @@ class Polish:
         (one or two parameters, by equal steps) may enter it; a random direction does, at
         some draw.  The generator's seed is fixed: the same candidates on every run."""
         rng = np.random.default_rng(SCATTER_SEED)
-        free = [i for i in range(len(self.x)) if self.layout.free(i)]
+        free = self.free
         most = min(SCATTER_MOST, len(free))
         best: tuple[float, Any, Verdict] | None = None
         scale, misses = STEP_START, 0
-        while free and self.checks < self.limit and not self.clock.expired(POLISH_SHARE):
+        while free and not self._spent():
             x = list(self.x)
             for i in rng.choice(free, size=int(rng.integers(1, most + 1)), replace=False):
                 x[int(i)] += float(rng.normal()) * scale
@@ -302,7 +300,7 @@ class Polish:
         that improved last, at this step, first (a way pressed against its budget slides
         along it level after level); then each free parameter alone, then each pair together
         (only when none alone improves)."""
-        free = [i for i in range(len(self.x)) if self.layout.free(i)]
+        free = self.free
         last = [tuple((i, math.copysign(step, d)) for i, d in self.last)] if self.last else []
         singles = [((i, d),) for i in free for d in (step, -step)]
         pairs = [((i, a), (j, b)) for i, j in itertools.combinations(free, 2)
@@ -310,7 +308,7 @@ class Polish:
         for moves in (last, singles, pairs):
             best = None
             for change in moves:
-                if self.checks >= self.limit or self.clock.expired(POLISH_SHARE):
+                if self._spent():
                     break  # (the clock remembers that it cut the polish short)
                 x = list(self.x)
                 for i, d in change:

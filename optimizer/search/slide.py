@@ -20,6 +20,7 @@ checks (`spent`), and the same candidates come in the same order on every run.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -97,14 +98,12 @@ class Slide:
                     illegal.append((i, sign, moved))
                 elif self._beats(scored, rank):
                     return (i, sign, None, 0.0), (scored, moved)
-        for i, sign, moved in illegal:
-            for j in self.free:
-                for towards in (1.0, -1.0):
-                    if j == i or self.spent():
-                        continue
-                    found = self._repaired(moved, j, towards * step * REPAIR_REACH)
-                    if found is not None and self._beats(found[0], rank):
-                        return (i, sign, j, towards), found
+        for (i, sign, moved), j, towards in itertools.product(illegal, self.free, (1.0, -1.0)):
+            if self.spent():
+                return None, None
+            found = None if j == i else self._repaired(moved, j, towards * step * REPAIR_REACH)
+            if found is not None and self._beats(found[0], rank):
+                return (i, sign, j, towards), found
         return None, None
 
     def _tried(self, h: list[float], rank: float, change: Change,

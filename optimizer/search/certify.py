@@ -19,7 +19,7 @@ bound, sound, for a fraction of the work: benchmarks/README.md).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -38,6 +38,20 @@ VALUE_CHUNK = 4_096          # new boxes valued between looks at the deadline (1
 
 
 @dataclass(frozen=True)
+class Boxes:
+    """The boxes a certificate left open, and what its settled ones proved: where the
+    certificate of an answer no worse may start (`certify`'s `start`).  Every value bounds
+    every legal way in its box (signed, lower is better)."""
+
+    mids: np.ndarray
+    halves: np.ndarray
+    values: np.ndarray
+    settled: float  # the least value of a box settled, inf if none
+    target: float   # the boxes below it were open
+    loose: bool     # some were valued by plain pieces, uncut (the certificate was stuck)
+
+
+@dataclass(frozen=True)
 class Certificate:
     """A bound on the objective over every legal way, and how it was reached."""
 
@@ -47,6 +61,7 @@ class Certificate:
     timed_out: bool = False
     reached: float | None = None  # the relaxation's value at its best point valued: no
     # refinement proves a bound beyond it (None: no point valued)
+    left: Boxes | None = field(default=None, compare=False, repr=False)  # where it stopped
 
     def proves(self, value: float, tolerance: float) -> bool:
         """Whether `value` is within `tolerance` of the bound (the answer is OPTIMAL)."""
@@ -55,32 +70,47 @@ class Certificate:
 
 def certify(goal: Goal, relaxation: Relaxation, value: float,
             tolerance: float = CERTIFY_TOLERANCE_IN, max_boxes: int = MAX_BOXES,
-            deadline: float | None = None, cut: EndCut | None = None) -> Certificate:
+            deadline: float | None = None, cut: EndCut | None = None,
+            start: Boxes | None = None) -> Certificate:
     """The bound over every way, refined until it is within `tolerance` of `value` (an
     answer's objective), `max_boxes` are judged or the `deadline` (time.perf_counter) passes.
     `cut` (optimizer.search.end_cut) settles the boxes whose legal ends cannot beat it.
+    `start`: the boxes another certificate of the same goal and relaxation left, for an
+    answer no better than this one's, to refine further instead of the relaxation's first.
 
     Boxes are refined lowest bound first, at most ROUND_BOXES a round, so that a certificate
     cut short still has the highest bound its work could give: the least over every box not
     settled, sound, only looser."""
     sign = -1.0 if goal.maximise else 1.0  # work in "lower is better" terms
     target = sign * value - tolerance
-    mids, halves = relaxation.initial()
-    values = _values(goal, relaxation, mids, halves, sign, target, cut=cut)
-    best, judged, reached, plain = np.inf, len(mids), np.inf, np.inf
+    if start is None:
+        mids, halves = relaxation.initial()
+        values = _values(goal, relaxation, mids, halves, sign, target, cut=cut)
+        settled, judged = np.inf, len(mids)
+    else:  # a box settled for a higher target stays settled; its value still bounds it
+        if start.target < target:
+            raise ValueError("boxes left for a better answer cannot start this certificate")
+        mids, halves, settled, judged = start.mids, start.halves, start.settled, 0
+        # The cut of a lower target settles more (less is near enough to beat it): asked
+        # again of the boxes themselves before their halves are.  (Of the same target it
+        # settles none of them, and the probe of its first tests would stop it: end_cut.)
+        open_ = (start.values < target) & (target < start.target)
+        values = start.values.copy()
+        values[open_] = cut_values(cut, relaxation.pieces(mids[open_], halves[open_]),
+                                   values[open_])
+    reached, plain, loose = np.inf, np.inf, False
     while True:
         open_ = values < target
         if (~open_).any():
-            best = min(best, float(values[~open_].min()))
+            settled = min(settled, float(values[~open_].min()))
         mids, halves, values = mids[open_], halves[open_], values[open_]
+        left = Boxes(mids, halves, values, settled, target, loose)
+        bound = sign * min(settled, float(values.min(initial=np.inf)), sign * value)
         if not len(values):
-            return Certificate(sign * min(best, sign * value), judged, True,
-                               reached=_signed(sign, reached))
+            return Certificate(bound, judged, True, reached=_signed(sign, reached), left=left)
         late = _late(deadline)
         if late:  # nothing more is valued: the bound so far, sound
-            best = min(best, float(values.min()))
-            return Certificate(sign * min(best, sign * value), judged, False, True,
-                               _signed(sign, reached))
+            return Certificate(bound, judged, False, True, _signed(sign, reached), left)
         refine = np.argsort(values, kind="stable")[:ROUND_BOXES]
         points = mids[refine[:POINT_BOXES]]
         reached = min(reached, _point_value(goal, relaxation, points, sign, cut=cut))
@@ -88,25 +118,24 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
         plain = min(plain, _point_value(goal, relaxation, points, sign, tight=False))
         cap = max_boxes if reached >= target else min(max_boxes, STUCK_BOXES)
         # Cannot close, and within the tolerance of what any refinement could prove.
-        settled = reached < target and float(values.min()) >= plain - tolerance
+        stop = reached < target and float(values.min()) >= plain - tolerance
         refine = refine[(halves[refine] * relaxation.weights).max(axis=1) >= MIN_HALF]
-        if late or settled or not len(refine) or judged + 2 * len(refine) > cap:
-            best = min(best, float(values.min()))
-            return Certificate(sign * min(best, sign * value), judged, False, late,
-                               _signed(sign, reached))
+        if late or stop or not len(refine) or judged + 2 * len(refine) > cap:
+            return Certificate(bound, judged, False, late, _signed(sign, reached), left)
         keep = np.ones(len(values), dtype=bool)
         keep[refine] = False
         new_mids, new_halves = _split(mids[refine], halves[refine], relaxation.weights)
         # Once a point beats the answer (after the cut) the certificate cannot close: plain
         # pieces then, and no cut.
         stuck = reached < target
+        loose |= stuck
         # Valued a chunk at a time, with a look at the deadline between: a child not valued
         # keeps its parent's bound (the parent's piece holds the child's: sound, looser).
         new_values = np.concatenate([values[refine], values[refine]])
-        for start in range(0, len(new_mids), VALUE_CHUNK):
-            if start and _late(deadline):
+        for start_at in range(0, len(new_mids), VALUE_CHUNK):
+            if start_at and _late(deadline):
                 break
-            part = slice(start, start + VALUE_CHUNK)
+            part = slice(start_at, start_at + VALUE_CHUNK)
             new_values[part] = _values(goal, relaxation, new_mids[part], new_halves[part],
                                        sign, target, tight=not stuck,
                                        cut=None if stuck else cut)

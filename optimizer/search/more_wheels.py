@@ -26,7 +26,6 @@ the one-wheel answer does not already settle it.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import replace
 from typing import Any
 
@@ -37,11 +36,9 @@ from constraints.core.status import Status
 from constraints.core.verdict import Verdict
 from constraints.errors import EncodingMismatchError
 from constraints.sat.context import SearchTimeout
-from optimizer.search.certify import MAX_BOXES, Certificate, certify
+from optimizer.search.certified import Certificates, certified, relaxation_of
 from optimizer.search.clock import Clock
-from optimizer.search.end_cut import FRONT_CUT, end_cut
 from optimizer.search.model import recheck, solver_for
-from optimizer.search.pivot_cut import pivot_cut
 from optimizer.search.request import SearchRequest
 from optimizer.search.result import SearchResult
 from optimizer.search.template_screen import TemplateScreen
@@ -59,17 +56,14 @@ NEIGHBOURHOOD = 10      # lattice steps round the templates' headings the last m
 COARSE_POINTS = 50_000  # the first grid of the relaxation's parameters, at most
 BEST_POINTS = 40        # points kept from each grid for the next, finer one
 POINTS_CHUNK = 4096     # grid points judged between looks at the clock
-# The box cap of a certificate for an answer that is not the search's last (the options'
-# answer, an Advance's refined wheel): the ways' search mostly betters it, and its time goes
-# to that search, the final certificate and the polish (bench_random 30 and 108 proved where
-# the wall clock stopped them; benchmarks/README.md, issue 31 fifth session).
-EARLY_BOXES = 30_000
 STATUSES = {cp_model.OPTIMAL: Status.OPTIMAL, cp_model.FEASIBLE: Status.FEASIBLE,
             cp_model.INFEASIBLE: Status.INFEASIBLE}
 
 
-def with_more_wheels(request: SearchRequest, result: SearchResult,
-                     clock: Clock) -> SearchResult:
+def with_more_wheels(request: SearchRequest, result: SearchResult, clock: Clock,
+                     certificates: Certificates | None = None) -> SearchResult:
+    """`result` bounded, and bettered by ways of more wheels where it is not proved (the
+    module docstring); `certificates` keeps the certificates made, for the stages after."""
     # The status of the search over the family's options (its encodings' own claim).
     result.stats.update({"options_status": str(result.status), "options_value": result.value})
     relaxation = request.relaxation
@@ -80,36 +74,36 @@ def with_more_wheels(request: SearchRequest, result: SearchResult,
     result = replace(result, proof=result.proof.within_family(
         {"max_wheels": 1, **_described(request)}, bound=result.bound)).proved(
         family_claim=claimed)
-    certificates: dict[Any, Any] = {}
+    certificates = {} if certificates is None else certificates
     # The front's reach (end_cut.FRONT_CUT) only for an answer that is final: it costs a
     # second or two per request, and the first answers are mostly bettered below.
-    certified = _certified(request, result, clock, certificates)
-    if certified.status == Status.OPTIMAL or result.status == Status.TIMEOUT or \
+    bounded = certified(request, result, clock, certificates)
+    if bounded.status == Status.OPTIMAL or result.status == Status.TIMEOUT or \
             clock.expired():  # (which remembers that the clock cut the search short)
-        return certified
+        return bounded
     if request.family.holds_ways(request.max_wheels, request.lattice):
-        return _certified(request, result, clock, certificates, final=True)
+        return certified(request, result, clock, certificates, final=True)
     refined = _refined(request, result, clock)
     if refined is not None:  # an Advance's wheel on the lattice's degree
         result = refined
-        certified = _certified(request, result, clock, certificates).proved(
+        bounded = certified(request, result, clock, certificates).proved(
             family_claim=Status.FEASIBLE)
-        if certified.status == Status.OPTIMAL:
-            return certified
+        if bounded.status == Status.OPTIMAL:
+            return bounded
     try:
         searched = _search_ways(request, result, clock, refined is not None)
     except SearchTimeout:
         clock.fired = True
-        return certified
+        return bounded
     if searched is None:
         result.stats["ways"] = "not searched: a clause does not state what it judges"
-        return certified
+        return bounded
     status, result = searched
     family = _family_status(status, result)
     if not family.found and not result.found:
-        none = certified.proof.none_in_family or family == Status.INFEASIBLE
-        return certified.proved(none_in_family=none, family_claim=family)
-    final = _certified(request, result, clock, certificates, final=True).proved(
+        none = bounded.proof.none_in_family or family == Status.INFEASIBLE
+        return bounded.proved(none_in_family=none, family_claim=family)
+    final = certified(request, result, clock, certificates, final=True).proved(
         family_claim=family)
     # Proved under the rules: nothing a longer search could find, whatever cut it short.
     return final.proved(stopped_by=None) if final.status == Status.OPTIMAL else final
@@ -258,24 +252,12 @@ def _rank(request: SearchRequest, result: SearchResult) -> float | None:
     return result.value if result.verdict is None else request.goal.ranked(result.verdict)
 
 
-_CUT: weakref.WeakKeyDictionary[SearchRequest, Any] = weakref.WeakKeyDictionary()
-
-
-def _relaxation(request: SearchRequest) -> Any:
-    """The family's relaxation, an Advance's with its Pivots cut by the Pivot's own spacing
-    clause (optimizer.search.pivot_cut): made once per request."""
-    if request not in _CUT:
-        _CUT[request] = pivot_cut(request.scenario, request.unit, request.clauses,
-                                  request.relaxation)
-    return _CUT[request]
-
-
 def _lattice_points(request: SearchRequest, clock: Clock) -> np.ndarray:
     """Lattice points (whole steps of every parameter of the relaxation) where it is best,
     best first (ties: most budget to spare): a coarse grid, then finer grids round the best
     points, down to one step; every grid's points are kept, so that the list spans the
     whole range (the relaxation knows no obstacle: its best shapes may all be blocked)."""
-    relaxation = _relaxation(request)
+    relaxation = relaxation_of(request)
     assert relaxation is not None
     step = np.radians(request.lattice.degree)
     mids, halves = relaxation.initial()
@@ -310,7 +292,7 @@ def _point_values(request: SearchRequest, points: np.ndarray,
                   clock: Clock) -> tuple[np.ndarray, np.ndarray]:
     """The relaxation's value (lower is better) and spare radius at each point of headings,
     judged POINTS_CHUNK at a time with a look at the clock between (SearchTimeout)."""
-    relaxation = _relaxation(request)
+    relaxation = relaxation_of(request)
     assert relaxation is not None
     values, radius = [], []
     for start in range(0, len(points), POINTS_CHUNK):
@@ -332,64 +314,3 @@ def _family_status(ways: Status, result: SearchResult) -> Status:
     if result.found:
         return Status.FEASIBLE
     return ways
-
-
-def certified(request: SearchRequest, result: SearchResult, clock: Clock) -> SearchResult:
-    """The answer's status under the rules (`_certified`), for a stage after the ways'
-    search that changes the answer (optimizer.search.polish)."""
-    return _certified(request, result, clock, final=True)
-
-
-def _made_before(certificates: dict[Any, Certificate], key: Any) -> Certificate | None:
-    """Past the limit, a certificate made before for another value of the same goal: its
-    bound (the least over its boxes and the value it was made for, which is a legal way's)
-    is no more than any legal way's value, whatever the answer now; it proves the answer
-    only where that is within the tolerance of it."""
-    value, own_goal, _ = key
-    if not own_goal:  # a goal of the answer's own (face_point's): not another's
-        return None
-    return next((c for (v, g, _), c in certificates.items() if g and v != value), None)
-
-
-def _certified(request: SearchRequest, result: SearchResult, clock: Clock,
-               certificates: dict[Any, Certificate] | None = None,
-               final: bool = False) -> SearchResult:
-    """The answer's status under the rules: OPTIMAL within the tolerance of the bound over
-    every way, FEASIBLE with the bound otherwise; no answer: NOT_FOUND for an INFEASIBLE
-    family, else as it was.  `certificates` (by value) keeps the ones made before: the same
-    value, the same certificate (it depends on the value only).  `final`: the answer is the
-    search's last, and its certificate may use the front's reach (end_cut.FRONT_CUT)."""
-    relaxation = _relaxation(request)
-    assert relaxation is not None
-    if result.value is None:  # its status follows from the family's claim
-        return result
-    goal = request.goal.bounding(result.verdict)  # face_point: ways facing away, if worse
-    front = FRONT_CUT and final
-    key = (result.value, goal is request.goal, front)
-    certificate = None if certificates is None else certificates.get(key)
-    if certificate is None and certificates and clock.expired():
-        certificate = _made_before(certificates, key)
-    if certificate is None or certificate.timed_out and not clock.expired():
-        # A relaxation may ask for more boxes than the default (a whfb7 move's has five
-        # parameters per kind: constraints.whfb7.reach.MoveReach.max_boxes).
-        deadline = clock.deadline  # (less the reserve kept for re-checking the answer)
-        cut = end_cut(request.scenario, request.unit, request.manoeuvre, goal, result.value,
-                      request.tolerance, deadline, relaxation if front else None)
-        most = relaxation.max_boxes or MAX_BOXES
-        certificate = certify(goal, relaxation, result.value, request.tolerance,
-                              max_boxes=most if final else min(most, EARLY_BOXES),
-                              deadline=deadline, cut=cut)
-        if certificates is not None:
-            certificates[key] = certificate
-            # The reach would change nothing; but an early certificate, cut short by its
-            # smaller cap, is not the final one.
-            if (cut is None or not cut.asked_reach) and (final or certificate.closed):
-                certificates[(result.value, goal is request.goal, True)] = certificate
-    clock.fired |= certificate.timed_out
-    result.stats.update({"certificate_boxes": certificate.boxes,
-                         "certificate_closed": certificate.closed,
-                         "certificate_reached": certificate.reached})
-    proof = result.proof.bounded(certificate.bound, "any_wheels",
-                                 certificate.proves(result.value, request.tolerance),
-                                 request.tolerance)
-    return replace(result, proof=proof, elapsed_s=clock.elapsed())

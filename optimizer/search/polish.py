@@ -50,9 +50,9 @@ from constraints.core.status import Status
 from constraints.core.system import find_system
 from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
+from optimizer.search.certified import Certificates, certified
 from optimizer.search.clock import Clock
 from optimizer.search.layout import Layout, opened
-from optimizer.search.more_wheels import certified
 from optimizer.search.request import SearchRequest
 from optimizer.search.result import SearchResult
 from optimizer.search.slide import Slide
@@ -81,7 +81,8 @@ SCATTER_MOST = 4       # parameters moved together, at most
 SCATTER_PATIENCE = 40  # misses in a row before the scale is halved
 
 
-def polished(request: SearchRequest, result: SearchResult, clock: Clock) -> SearchResult:
+def polished(request: SearchRequest, result: SearchResult, clock: Clock,
+             certificates: Certificates | None = None) -> SearchResult:
     """`result` with a better way near its own, certified again, where the scatter and the
     pattern search find one, and then, where that is not proved, where the slide finds one
     from it; else `result` as it was.  Only an Advance's or March's answer given by steps
@@ -89,11 +90,12 @@ def polished(request: SearchRequest, result: SearchResult, clock: Clock) -> Sear
     slide comes second, and only for what the first polish leaves unproved: it costs up to
     SLIDE_CHECKS more checks and a certificate, which the answers proved without it cannot
     spare (bench_random 30, 60, 77, 108: proved in 6-9 s of 10)."""
-    return _polished(request, _polished(request, result, clock, False), clock, True)
+    first = _polished(request, result, clock, False, certificates)
+    return _polished(request, first, clock, True, certificates)
 
 
-def _polished(request: SearchRequest, result: SearchResult, clock: Clock,
-              slide: bool) -> SearchResult:
+def _polished(request: SearchRequest, result: SearchResult, clock: Clock, slide: bool,
+              certificates: Certificates | None) -> SearchResult:
     move, gap = result.move, _gap(result)
     if move is None or result.verdict is None or result.status == Status.OPTIMAL or \
             gap is None or gap > MAX_GAP_IN or request.relaxation is None or \
@@ -111,7 +113,8 @@ def _polished(request: SearchRequest, result: SearchResult, clock: Clock,
                 "slid": {"from": result.value, "checks": checks}}
     stats = {**result.stats, "polished": done}
     moved = replace(result, move=better, verdict=verdict, value=value, stats=stats)
-    return _tighter(request, certified(request, moved, clock), result)
+    return _tighter(request, certified(request, moved, clock, certificates, final=True),
+                    result)
 
 
 def _tighter(request: SearchRequest, polished: SearchResult,

@@ -30,6 +30,7 @@ from constraints.sat.encoding import MoveEncoding
 from constraints.sat.lattice import Lattice
 from optimizer.dispatch import require
 from optimizer.families.base import options_for
+from optimizer.search.certified import Certificates
 from optimizer.search.clock import Clock
 from optimizer.search.geometric import Checked
 from optimizer.search.incumbent import Incumbent
@@ -144,8 +145,10 @@ def solve(request: SearchRequest) -> SearchResult:
         result = beside_zero_legs(request, options, result, clock)
     result = unproved(request, options, result, regions, relaxed, clock)
     result.stats.update({"options_total": len(options), "incumbent": incumbent is not None})
-    result = with_more_wheels(request, result, clock)
-    result = polished(request, result, clock)  # off the lattice: legs, wheels, Pivot
+    certificates: Certificates = {}  # kept for the better answers' (optimizer.search.certified)
+    result = with_more_wheels(request, result, clock, certificates)
+    # Off the lattice: legs, wheels, Pivot.
+    result = polished(request, result, clock, certificates)
     result = simplest(request, options, regions, result, clock, _solve_kept)
     result = tidied(request, result)  # no float noise
     stopped = "cancelled" if clock.cancelled() else "wall_clock" if clock.fired else None

@@ -10,7 +10,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-import optimizer.search.more_wheels as more_wheels
+import optimizer.search.certified as certified_stage
 import optimizer.search.prefilter as prefilter
 from constraints.core.scenario_io import load_scenario
 from constraints.core.status import Status
@@ -139,15 +139,15 @@ def test_past_the_limit_a_new_answer_reuses_the_certificate_made_before(monkeypa
 
     def refused(*args, **kwargs):
         raise AssertionError("a certificate started past the limit")
-    monkeypatch.setattr(more_wheels, "certify", refused)
+    monkeypatch.setattr(certified_stage, "certify", refused)
     expired = Clock(0.0)
-    certified = more_wheels._certified(request, result, expired, certificates)
+    certified = certified_stage.certified(request, result, expired, certificates)
     assert certified.bound == earlier.bound and certified.status == Status.FEASIBLE
     assert expired.fired
     # Not another goal's (face_point's own for the answer), nor with time left.
-    assert more_wheels._made_before({(1.0, False, False): earlier}, (2.0, False, False)) is None
+    assert certified_stage._made_before({(1.0, False, False): earlier}, (2.0, False, False)) is None
     with pytest.raises(AssertionError, match="past the limit"):
-        more_wheels._certified(request, result, Clock(600.0), certificates)
+        certified_stage.certified(request, result, Clock(600.0), certificates)
 
 
 @pytest.mark.parametrize("closed", [False, True])
@@ -160,18 +160,18 @@ def test_an_early_certificate_is_capped_and_final_only_once_closed(monkeypatch, 
     assert result.value is not None
     caps = []
 
-    def recorded(goal, relaxation, value, tolerance, max_boxes, deadline, cut):
+    def recorded(goal, relaxation, value, tolerance, max_boxes, deadline, cut, start):
         caps.append(max_boxes)
         return Certificate(bound=value - (0.0 if closed else 1.0), boxes=max_boxes,
                            closed=closed)
-    monkeypatch.setattr(more_wheels, "certify", recorded)
+    monkeypatch.setattr(certified_stage, "certify", recorded)
     certificates: dict = {}
-    early = more_wheels._certified(request, result, Clock(600.0), certificates)
-    assert early.stats["certificate_boxes"] == more_wheels.EARLY_BOXES
-    final = more_wheels._certified(request, replace(result, stats={}), Clock(600.0),
+    early = certified_stage.certified(request, result, Clock(600.0), certificates)
+    assert early.stats["certificate_boxes"] == certified_stage.EARLY_BOXES
+    final = certified_stage.certified(request, replace(result, stats={}), Clock(600.0),
                                    certificates, final=True)
-    assert caps == ([more_wheels.EARLY_BOXES] if closed else
-                    [more_wheels.EARLY_BOXES, more_wheels.MAX_BOXES])
+    assert caps == ([certified_stage.EARLY_BOXES] if closed else
+                    [certified_stage.EARLY_BOXES, certified_stage.MAX_BOXES])
     assert (final.status == Status.OPTIMAL) == closed
 
 

@@ -24,9 +24,9 @@ from constraints.t9a.examples import field
 from constraints.t9a.examples import unit as ex_unit
 from constraints.t9a.examples import wall as ex_wall
 from constraints.t9a.moves import Manoeuvre, Move, wheel
+from optimizer.search.certified import relaxation_of
 from optimizer.search.certify import certify
 from optimizer.search.end_cut import CUT_GOALS, EndCut, end_cut
-from optimizer.search.more_wheels import _relaxation as relaxation_of
 from optimizer.search.objectives import Objective
 from optimizer.search.request import SearchRequest
 from tests.constraints.t9a.test_snaking_reach import _child_holding, _close_scene, _random_way

@@ -18,9 +18,9 @@ from constraints.geometry.plane import rectangle_corners_array
 from constraints.sat.lattice import Lattice
 from constraints.t9a.context import MoveContext
 from constraints.t9a.moves import Manoeuvre, Move
+from optimizer.search.certified import relaxation_of as _relaxation
 from optimizer.search.certify import certify
 from optimizer.search.end_cut import end_cut
-from optimizer.search.more_wheels import _relaxation
 from optimizer.search.pivot_cut import CELL_DEG, PivotCut, live_cells, pivot_cut
 from optimizer.search.request import SearchRequest
 from tests.constraints.t9a.test_snaking_reach import _child_holding, _close_scene

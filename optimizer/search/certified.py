@@ -3,8 +3,9 @@ OPTIMAL within the tolerance of a bound over every way, FEASIBLE with the bound 
 
 A search certifies each answer it finds (optimizer.search.more_wheels, then the polish); the
 certificates made are kept by answer, so that the same answer has the same certificate, and a
-better answer's certificate refines the boxes the last one left instead of starting again
-(`_left_before`).
+certificate refines the boxes the last one left (for an answer no better) instead of starting
+again (`_left_before`).  A certificate may be capped (EARLY_BOXES: an answer the search may
+still better); asked for later with a larger cap, it is refined further from where it stopped.
 """
 
 from __future__ import annotations
@@ -46,22 +47,23 @@ def relaxation_of(request: SearchRequest) -> Any:
 
 
 def _left_before(certificates: Certificates | None, key: Key, goal: Goal) -> Boxes | None:
-    """The boxes the last certificate of the request's own goal left, made for a worse
-    answer than this one, with the front's reach or without as this one: a box settled for
-    its target is settled for this one's, lower, and every value bounds its box's legal ways
-    whatever answer it was made for (the cut raises a box to its target only where no legal
-    end in it beats that).  So this certificate refines them further instead of starting
-    again (bench_random 30 and 112: the polished answer's certificate).  Not from a
-    certificate without the front's reach for one with it (the final after an early one):
-    the reach, escalated on the early one's boxes, left bench_random 60 stuck (a middle at
-    0.66 against 2.49) where from nothing it closes after the polish."""
+    """The boxes the last certificate of the request's own goal left, made for an answer no
+    better than this one, with the front's reach or without as this one: a box settled for
+    its target is settled for this one's, lower or the same, and every value bounds its
+    box's legal ways whatever answer it was made for (the cut raises a box to its target
+    only where no legal end in it beats that).  So this certificate refines them further
+    instead of starting again (bench_random 30 and 112: the polished answer's certificate;
+    the full cap after the capped one).  Not from a certificate without the front's reach
+    for one with it (one whose cut never asked for the reach is kept as one with it too: its
+    boxes are the same): the reach, escalated on the early one's boxes, left bench_random 60
+    stuck (a middle at 0.66 against 2.49) where from nothing it closes after the polish."""
     value, own_goal, front = key
     if not own_goal or not certificates:  # face_point's goal of the answer's own: not
         return None                       # another's
     sign = -1.0 if goal.maximise else 1.0
     return next((c.left for (v, g, f), c in reversed(certificates.items())
                  if g and f == front and c.left is not None and not c.left.loose and
-                 sign * v > sign * value), None)
+                 sign * v >= sign * value), None)
 
 
 def _made_before(certificates: Certificates, key: Key) -> Certificate | None:
@@ -76,8 +78,8 @@ def _made_before(certificates: Certificates, key: Key) -> Certificate | None:
 
 
 def certified(request: SearchRequest, result: SearchResult, clock: Clock,
-               certificates: Certificates | None = None,
-               final: bool = False) -> SearchResult:
+              certificates: Certificates | None = None, final: bool = False,
+              capped: bool = False) -> SearchResult:
     """The answer's status under the rules: OPTIMAL within the tolerance of the bound over
     every way, FEASIBLE with the bound otherwise; no answer: NOT_FOUND for an INFEASIBLE
     family, else as it was.  `certificates` (by value) keeps the ones made before: the same
@@ -93,23 +95,26 @@ def certified(request: SearchRequest, result: SearchResult, clock: Clock,
     certificate = None if certificates is None else certificates.get(key)
     if certificate is None and certificates and clock.expired():
         certificate = _made_before(certificates, key)
-    if certificate is None or certificate.timed_out and not clock.expired():
+    most = relaxation.max_boxes or MAX_BOXES
+    cap = most if final and not capped else min(most, EARLY_BOXES)
+    short = certificate is not None and certificate.cap < cap and not certificate.closed \
+        and not certificate.stuck
+    if certificate is None or (certificate.timed_out or short) and not clock.expired():
         # A relaxation may ask for more boxes than the default (a whfb7 move's has five
         # parameters per kind: constraints.whfb7.reach.MoveReach.max_boxes).
         deadline = clock.deadline  # (less the reserve kept for re-checking the answer)
         cut = end_cut(request.scenario, request.unit, request.manoeuvre, goal, result.value,
                       request.tolerance, deadline, relaxation if front else None)
-        most = relaxation.max_boxes or MAX_BOXES
         certificate = certify(goal, relaxation, result.value, request.tolerance,
-                              max_boxes=most if final else min(most, EARLY_BOXES),
+                              max_boxes=cap,
                               deadline=deadline, cut=cut,
                               start=_left_before(certificates, key, goal))
         if certificates is not None:  # the last made, last (`_left_before`)
             certificates.pop(key, None)
             certificates[key] = certificate
-            # The reach would change nothing; but an early certificate, cut short by its
-            # smaller cap, is not the final one.
-            if (cut is None or not cut.asked_reach) and (final or certificate.closed):
+            # The reach would change nothing (a certificate whose cap is smaller than one
+            # asked for later is made again from where it stopped: `short`).
+            if cut is None or not cut.asked_reach:
                 certificates[(result.value, goal is request.goal, True)] = certificate
     clock.fired |= certificate.timed_out
     result.stats.update({"certificate_boxes": certificate.boxes,

@@ -62,6 +62,8 @@ class Certificate:
     reached: float | None = None  # the relaxation's value at its best point valued: no
     # refinement proves a bound beyond it (None: no point valued)
     left: Boxes | None = field(default=None, compare=False, repr=False)  # where it stopped
+    cap: int = MAX_BOXES   # the boxes it might judge
+    stuck: bool = False    # a point of the relaxation beat the answer: no cap closes it
 
     def proves(self, value: float, tolerance: float) -> bool:
         """Whether `value` is within `tolerance` of the bound (the answer is OPTIMAL)."""
@@ -107,10 +109,12 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
         left = Boxes(mids, halves, values, settled, target, loose)
         bound = sign * min(settled, float(values.min(initial=np.inf)), sign * value)
         if not len(values):
-            return Certificate(bound, judged, True, reached=_signed(sign, reached), left=left)
+            return Certificate(bound, judged, True, reached=_signed(sign, reached), left=left,
+                               cap=max_boxes)
         late = _late(deadline)
         if late:  # nothing more is valued: the bound so far, sound
-            return Certificate(bound, judged, False, True, _signed(sign, reached), left)
+            return Certificate(bound, judged, False, True, _signed(sign, reached), left,
+                               max_boxes, reached < target)
         refine = np.argsort(values, kind="stable")[:ROUND_BOXES]
         points = mids[refine[:POINT_BOXES]]
         reached = min(reached, _point_value(goal, relaxation, points, sign, cut=cut))
@@ -121,7 +125,8 @@ def certify(goal: Goal, relaxation: Relaxation, value: float,
         stop = reached < target and float(values.min()) >= plain - tolerance
         refine = refine[(halves[refine] * relaxation.weights).max(axis=1) >= MIN_HALF]
         if late or stop or not len(refine) or judged + 2 * len(refine) > cap:
-            return Certificate(bound, judged, False, late, _signed(sign, reached), left)
+            return Certificate(bound, judged, False, late, _signed(sign, reached), left,
+                               max_boxes, reached < target)
         keep = np.ones(len(values), dtype=bool)
         keep[refine] = False
         new_mids, new_halves = _split(mids[refine], halves[refine], relaxation.weights)

@@ -20,7 +20,7 @@ the one-wheel answer does not already settle it.
    (a March's options hold every one-wheel way; an Advance's answer of one wheel has its
    wheel refined on the lattice's degree by exact geometry instead, the family's
    `refine_wheel`); the better answer is certified again (the same answer: the same
-   certificate).
+   certificate), with the early cap until the polish has run (optimizer.search.polish).
    OPTIMAL needs the bound; FEASIBLE carries it; no answer in the family is NOT_FOUND.
 """
 
@@ -103,8 +103,8 @@ def with_more_wheels(request: SearchRequest, result: SearchResult, clock: Clock,
     if not family.found and not result.found:
         none = bounded.proof.none_in_family or family == Status.INFEASIBLE
         return bounded.proved(none_in_family=none, family_claim=family)
-    final = certified(request, result, clock, certificates, final=True).proved(
-        family_claim=family)
+    final = certified(request, result, clock, certificates, final=True,
+                      capped=True).proved(family_claim=family)
     # Proved under the rules: nothing a longer search could find, whatever cut it short.
     return final.proved(stopped_by=None) if final.status == Status.OPTIMAL else final
 

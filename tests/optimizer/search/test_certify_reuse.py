@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 from benchmarks.random_requests import random_requests
+from constraints.core.scenario_io import load_scenario
 from constraints.sat.lattice import Lattice
 from optimizer.search.certified import Certificates, _left_before, relaxation_of
-from optimizer.search.certify import Boxes, Certificate, certify
+from optimizer.search.certify import MAX_BOXES, Boxes, Certificate, certify
 from optimizer.search.end_cut import end_cut
 from optimizer.search.objectives import Objective
 from optimizer.search.request import SearchRequest
@@ -24,6 +25,7 @@ from tests.optimizer.search.test_end_cut import (
     _legal_ways,
     _objective,
 )
+from tests.support import SCENARIOS
 
 
 def _worse(goal, value: float, by: float) -> float:
@@ -98,8 +100,10 @@ def _made(value: float, loose: bool = False) -> Certificate:
     # As is one valued by plain pieces, uncut (stuck: looser than a new start).
     ({(6.0, True, True): _made(6.0), (5.5, True, True): _made(5.5, True)}, (5.4, True, True),
      6.0),
-    # And one for the same answer (the early one, for the final), or made without the
-    # front's reach for one with it (bench_random 60).
+    # One for the same answer, with the front's reach or without as this one (the capped
+    # one, for the full cap); not one made without the reach for one with it (bench_random
+    # 60).
+    ({(5.4, True, True): _made(5.4)}, (5.4, True, True), 5.4),
     ({(5.4, True, False): _made(5.4)}, (5.4, True, True), None),
     ({(6.0, True, False): _made(6.0)}, (5.4, True, True), None),
     ({(6.0, True, False): _made(6.0)}, (5.4, True, False), 6.0),
@@ -139,3 +143,26 @@ def test_bench_random_30s_polished_answer_is_proved_from_the_boxes_left_before()
     assert again.proves(polished, 0.01) and fresh.proves(polished, 0.01)
     assert again.closed and again.boxes < fresh.boxes // 10
     assert again.bound == pytest.approx(fresh.bound, abs=1e-9)
+
+
+def test_a_capped_certificate_asked_for_the_full_cap_goes_on_from_its_boxes():
+    """rocks.json's band, Advance forward, its answer 4.8704 (bench_solve's rocks-advance,
+    proved by the cut: test_end_cut): capped at 2,000 boxes the certificate stops short;
+    asked again with the full cap from the boxes it left, it proves the answer, judging no
+    more boxes in all than a certificate from nothing."""
+    scn = load_scenario(SCENARIOS / "rocks.json")
+    request = SearchRequest(scn, "band", "advance", Objective("forward"), Lattice(), 10.0, 1,
+                            1.0, 0.01, 3)
+    goal, relaxation, value = request.goal, request.relaxation, 4.870432
+
+    def certificate(boxes: int, start: Boxes | None = None) -> Certificate:
+        cut = end_cut(scn, request.unit, "advance", goal, value, 0.01)
+        return certify(goal, relaxation, value, 0.01, boxes, cut=cut, start=start)
+
+    capped = certificate(2_000)
+    assert not capped.closed and not capped.stuck and capped.cap == 2_000
+    assert capped.left is not None
+    full = certificate(MAX_BOXES, capped.left)
+    fresh = certificate(MAX_BOXES)
+    assert full.proves(value, 0.01) and fresh.proves(value, 0.01)
+    assert capped.boxes + full.boxes <= fresh.boxes

@@ -153,8 +153,10 @@ def test_past_the_limit_a_new_answer_reuses_the_certificate_made_before(monkeypa
 @pytest.mark.parametrize("closed", [False, True])
 def test_an_early_certificate_is_capped_and_final_only_once_closed(monkeypatch, closed):
     """A certificate for an answer that is not the search's last judges at most EARLY_BOXES
-    boxes; the final answer's certificate, for the same value, is made again with the full
-    cap unless the early one closed (a capped one is looser than the final one may be)."""
+    boxes; the ways' answer's, capped the same until the polish has run, is that one where
+    its cut never asked for the front's reach; the final one, for the same value, is made
+    again with the full cap unless the early one closed (a capped one is looser than the
+    final one may be)."""
     request = _open_field()
     result = _answer(request)
     assert result.value is not None
@@ -163,13 +165,17 @@ def test_an_early_certificate_is_capped_and_final_only_once_closed(monkeypatch, 
     def recorded(goal, relaxation, value, tolerance, max_boxes, deadline, cut, start):
         caps.append(max_boxes)
         return Certificate(bound=value - (0.0 if closed else 1.0), boxes=max_boxes,
-                           closed=closed)
+                           closed=closed, cap=max_boxes)
     monkeypatch.setattr(certified_stage, "certify", recorded)
     certificates: dict = {}
     early = certified_stage.certified(request, result, Clock(600.0), certificates)
     assert early.stats["certificate_boxes"] == certified_stage.EARLY_BOXES
+    capped = certified_stage.certified(request, replace(result, stats={}), Clock(600.0),
+                                       certificates, final=True, capped=True)
+    assert caps == [certified_stage.EARLY_BOXES]
+    assert capped.stats["certificate_boxes"] == certified_stage.EARLY_BOXES
     final = certified_stage.certified(request, replace(result, stats={}), Clock(600.0),
-                                   certificates, final=True)
+                                      certificates, final=True)
     assert caps == ([certified_stage.EARLY_BOXES] if closed else
                     [certified_stage.EARLY_BOXES, certified_stage.MAX_BOXES])
     assert (final.status == Status.OPTIMAL) == closed

@@ -50,8 +50,8 @@ def test_no_legal_way_beats_a_bound_made_from_boxes_left_before(seed):
     """Three certificates in a row, as a search makes them: for an answer 0.06 worse than a
     legal way, capped so that it leaves boxes open; for one 0.02 worse, from those boxes (the
     cut of the lower target asked again of them); for the same answer again, from its boxes.
-    No bound of the three is beaten by the way, and each leaves it in an open box bounded by
-    its value."""
+    No bound of the three is beaten by the way, each leaves it in an open box bounded by its
+    value, and the third is no looser than the second (a box's halves keep its bound)."""
     rng = np.random.default_rng(9900 + seed)
     scn = _close_scene_with_rocks(rng) if seed % 2 else _close_scene(rng)
     manoeuvre = "advance" if seed % 4 < 2 else "march"
@@ -61,7 +61,7 @@ def test_no_legal_way_beats_a_bound_made_from_boxes_left_before(seed):
                                 10.0, 1, 1.0, 0.01, 3)
         goal, relaxation = request.goal, request.relaxation
         value = goal.ranked(verdict)  # face_point facing away: with the penalty
-        left = None
+        left, before = None, None
         for by, boxes in ((0.06, 3_000), (0.02, 6_000), (0.02, 6_000)):
             worse = _worse(goal, value, by)
             cut = end_cut(scn, request.unit, manoeuvre, goal, worse, 0.01,
@@ -70,8 +70,10 @@ def test_no_legal_way_beats_a_bound_made_from_boxes_left_before(seed):
             assert not _beaten(goal, made.bound, value), (move, goal.name, by, made.bound)
             assert made.left is not None
             _holds(made.left, params, -value if goal.maximise else value)
+            if before is not None and by == before[0]:  # going on: never looser
+                assert not _beaten(goal, before[1], made.bound), (move, goal.name, by)
             started += left is not None and len(left.values) > 0
-            left = made.left
+            left, before = made.left, (by, made.bound)
     assert started >= 2  # the later certificates did start from open boxes
 
 
@@ -166,3 +168,24 @@ def test_a_capped_certificate_asked_for_the_full_cap_goes_on_from_its_boxes():
     fresh = certificate(MAX_BOXES)
     assert full.proves(value, 0.01) and fresh.proves(value, 0.01)
     assert capped.boxes + full.boxes <= fresh.boxes
+
+
+def test_going_on_keeps_the_bounds_the_escalated_cut_raised():
+    """bench_random 91 (an Advance): the ways' answer's capped certificate, its cut escalated
+    to the front's reach, raises open boxes' bounds (to 6.0956); the polished answer's
+    certificate goes on from those boxes with a new cut that has not escalated, and its
+    halves keep their parents' bounds: its bound is no looser (it fell to 3.9882 when each
+    half had only its own)."""
+    case = random_requests(92, 20261201)[91]
+    request = SearchRequest(case.scenario, case.unit, case.manoeuvre, case.objective)
+    goal, relaxation = request.goal, relaxation_of(request)
+
+    def certificate(value: float, boxes: int, start: Boxes | None = None) -> Certificate:
+        cut = end_cut(request.scenario, request.unit, request.manoeuvre, goal, value, 0.01,
+                      relaxation=relaxation)
+        return certify(goal, relaxation, value, 0.01, boxes, cut=cut, start=start)
+
+    capped = certificate(6.367765154133031, 30_000)
+    assert capped.left is not None and capped.bound > 6.09
+    going_on = certificate(6.36335869535588, 20_000, capped.left)
+    assert going_on.bound >= capped.bound - 1e-9

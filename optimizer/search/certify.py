@@ -68,7 +68,8 @@ class Certificate:
     # refinement proves a bound beyond it (None: no point valued)
     left: Boxes | None = field(default=None, compare=False, repr=False)  # where it stopped
     cap: int = MAX_BOXES   # the boxes it might judge
-    stuck: bool = False    # a point of the relaxation beat the answer: no cap closes it
+    stuck: bool = False    # a point of the relaxation, after the cut, beat the answer: more
+    # boxes under the same cut would not close it (optimizer.search.certified asks no more)
 
     def proves(self, value: float, tolerance: float) -> bool:
         """Whether `value` is within `tolerance` of the bound (the answer is OPTIMAL)."""

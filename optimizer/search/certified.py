@@ -84,7 +84,9 @@ def certified(request: SearchRequest, result: SearchResult, clock: Clock,
     every way, FEASIBLE with the bound otherwise; no answer: NOT_FOUND for an INFEASIBLE
     family, else as it was.  `certificates` (by value) keeps the ones made before: the same
     value, the same certificate (it depends on the value only).  `final`: the answer is the
-    search's last, and its certificate may use the front's reach (end_cut.FRONT_CUT)."""
+    search's last, and its certificate may use the front's reach (end_cut.FRONT_CUT);
+    `capped`: with the early cap all the same (the polish may still better it), a later
+    call with the full cap going on from where it stopped (`short`)."""
     relaxation = relaxation_of(request)
     assert relaxation is not None
     if result.value is None:  # its status follows from the family's claim
@@ -115,7 +117,7 @@ def certified(request: SearchRequest, result: SearchResult, clock: Clock,
             # The reach would change nothing (a certificate whose cap is smaller than one
             # asked for later is made again from where it stopped: `short`).
             if cut is None or not cut.asked_reach:
-                certificates[(result.value, goal is request.goal, True)] = certificate
+                certificates[key[:2] + (True,)] = certificate
     clock.fired |= certificate.timed_out
     result.stats.update({"certificate_boxes": certificate.boxes,
                          "certificate_closed": certificate.closed,

@@ -143,11 +143,24 @@ def _sector_polygons(apex: np.ndarray, radius: np.ndarray, lo: np.ndarray,
 def barred(obstacles: list[np.ndarray], heading: float, rho: float,
            limits: float | list[float], xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     """Per cell centre (xs, ys), whether the front segment of half-width rho centred there at
-    `heading` comes within its limit of an obstacle, given as convex pieces (vertex arrays)
-    with a limit each (or one for all): the centre lies in some piece grown by its limit
-    (inscribed: convex still; a negative limit shrinks it exactly, its edges moved in: the
-    segment then reaches that deep inside) plus the segment, which for a convex set is the
-    hull of it moved to both ends."""
+    `heading` comes within its limit of an obstacle: it lies in one of `barred_hulls`."""
+    out = np.zeros(xs.shape, dtype=bool)
+    for hull in barred_hulls(obstacles, heading, rho, limits):
+        x0, y0, x1, y1 = hull.bounds
+        near = (xs >= x0) & (xs <= x1) & (ys >= y0) & (ys <= y1)
+        if near.any():
+            shapely.prepare(hull)
+            out[near] |= shapely.contains_xy(hull, xs[near], ys[near])
+    return out
+
+
+def barred_hulls(obstacles: list[np.ndarray], heading: float, rho: float,
+                 limits: float | list[float]) -> list[shapely.Polygon]:
+    """Convex polygons of the centres where the front segment of half-width rho at `heading`
+    comes within its limit of an obstacle, given as convex pieces (vertex arrays) with a limit
+    each (or one for all): a piece grown by its limit (inscribed: convex still; a negative
+    limit shrinks it exactly, its edges moved in: the segment then reaches that deep inside)
+    plus the segment, which for a convex set is the hull of it moved to both ends."""
     side = rho * np.array([math.sin(heading), -math.cos(heading)])
     each = [limits] * len(obstacles) if isinstance(limits, int | float) else limits
     hulls = []
@@ -160,14 +173,7 @@ def barred(obstacles: list[np.ndarray], heading: float, rho: float,
             continue
         ring = np.asarray(grown.exterior.coords)
         hulls.append(shapely.MultiPoint(np.vstack([ring + side, ring - side])).convex_hull)
-    out = np.zeros(xs.shape, dtype=bool)
-    for hull in hulls:
-        x0, y0, x1, y1 = hull.bounds
-        near = (xs >= x0) & (xs <= x1) & (ys >= y0) & (ys <= y1)
-        if near.any():
-            shapely.prepare(hull)
-            out[near] |= shapely.contains_xy(hull, xs[near], ys[near])
-    return out
+    return hulls
 
 
 def rings(geometry: shapely.Geometry) -> list[shapely.LineString]:

@@ -21,6 +21,7 @@ from constraints.core.clause import KeepsClear, keeping_clear
 from constraints.core.scenario import Scenario
 from constraints.geometry.frame import Frame
 from constraints.geometry.overlap import convex_parts
+from constraints.rank_and_file.front_cone import FrontCone
 from constraints.rank_and_file.front_layers import COARSE, FINE
 from constraints.rank_and_file.front_reach import FrontReach
 from constraints.rank_and_file.snaking_reach import AdvanceReach, MarchReach
@@ -65,6 +66,31 @@ def front_reach(scenario: Scenario, unit: Unit, manoeuvre: str, relaxation: obje
                            limit, deadline, limits, FINE if fine else COARSE, coarse)
         found.reach = reach
     return found.reach if found.reach.usable else None
+
+
+def front_cone(scenario: Scenario, unit: Unit, manoeuvre: str,
+               relaxation: object) -> FrontCone | None:
+    """The request's front cone (constraints.rank_and_file.front_cone, start frame of
+    `unit`), or None: not a March, no such clause, or nothing to keep clear of."""
+    clause = keeping_clear(scenario.profile.clauses(manoeuvre), KeepsClear.FRONT_SWEEP)
+    if not isinstance(relaxation, MarchReach) or clause is None:
+        return None
+    shape = relaxation.shape
+
+    def made() -> FrontCone | None:
+        pieces = _pieces(scenario, unit, Frame(unit.pose.centre, unit.pose.facing_deg),
+                         StartClose.of(scenario, unit.id), clause.number("spacing_in"))
+        if not pieces:
+            return None
+        rho, most = unit.width_in / 2.0, math.pi / 2.0
+        cost = unit.width_in * float(most / 2.0 + shape.psi(np.array(most))) / most
+        # F moves along its path at most max(1, rho / cost) per inch of the budget (a wheel
+        # moves it rho per radian for at least cost per radian: FrontReach.speed).
+        reach = shape.budget * max(1.0, rho / cost)
+        return FrontCone(unit.width_in, unit.depth_in, reach, [p for p, _ in pieces],
+                         [own for _, own in pieces])
+
+    return remembered(scenario, ("front_cone", unit.id, manoeuvre, shape.budget), made)
 
 
 def _pieces(scenario: Scenario, unit: Unit, frame: Frame, close: StartClose,

@@ -44,6 +44,10 @@ class Layout:
         return ([0] if self.pivots else []) + \
             [i + self.pivots for i, kind in enumerate(self.kinds) if kind is StepKind.WHEEL]
 
+    def leg(self, i: int) -> bool:
+        """Whether parameter `i` is a leg."""
+        return not (self.pivots and i == 0) and self.kinds[i - self.pivots] is StepKind.FORWARD
+
     def free(self, i: int) -> bool:
         """Whether parameter `i` moves (a turn on the spot does not)."""
         if self.pivots and i == 0:

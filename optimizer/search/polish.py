@@ -64,6 +64,9 @@ STEP_LEAST = 2.0 ** -12  # the last step tried (0.00024" or deg: an answer 0.010
 # was 0.0002 from OPTIMAL at 2^-8, bench_random 77)
 MAX_CHECKS = 800    # candidates judged per polish, at most (1 to 3 ms each)
 SLIDE_CHECKS = 400  # candidates judged by the slide (optimizer.search.slide), at most
+TIGHT_CHECKS = 400  # ... and by the slide with the last leg taking the budget's rest (two
+# checks a candidate), where the slide found nothing and the answer spends its budget:
+BUDGET_SPENT = 1e-4  # within this of it (inches)
 # The share of the wall-clock limit after which the polish stops (the answer then says the
 # wall clock stopped it): the certificate of a better answer needs the rest (cut short,
 # it keeps the bound before: `_tighter`).
@@ -168,6 +171,7 @@ class Polish:
         self.last: tuple[tuple[int, float], ...] = ()  # the change that improved last
         self.answer_rank = request.goal.ranked(verdict)
         self.answer_value = request.goal.exact(verdict)
+        self.verdict = verdict
         self.slides = slide  # the slide alone, else the scatter and the pattern search
         steps = opened(move.steps, request.max_wheels, lead=slide)
         pivots = hasattr(move, "pivot_deg") and getattr(move.manoeuvre, "pivots", False)
@@ -208,9 +212,11 @@ class Polish:
         if start is None or abs(start[0] - best_rank) > SAME:
             return None
         found: tuple[float, Any, Verdict] | None = None
-        stages = ((self._slide, SLIDE_CHECKS),) if self.slides else \
-            ((self._scatter, SCATTER_CHECKS), (self._pattern, MAX_CHECKS))
+        stages = ((self._slide, SLIDE_CHECKS), (self._tight_slide, SLIDE_CHECKS + TIGHT_CHECKS)) \
+            if self.slides else ((self._scatter, SCATTER_CHECKS), (self._pattern, MAX_CHECKS))
         for stage, limit in stages:
+            if stage == self._tight_slide and found is not None:
+                break  # (the slide improved it: the answer is not held where the tight one is)
             self.limit = limit
             moved = stage(best_rank)
             if moved is not None:
@@ -241,6 +247,47 @@ class Polish:
             return None
         best, self.x = found
         return best
+
+    def _tight_slide(self, rank: float) -> tuple[float, Any, Verdict] | None:
+        """The slide again with the last leg taking the rest of the budget (`_tight`): an
+        answer pressed against the budget and a wall at once improves only where a move, its
+        repair and the last leg change together (bench_solve's edge-march: the first leg
+        shortened, the wheel closed by five times as many degrees, the last leg longer), and a
+        repair that leaves the budget spent keeps it so."""
+        last = max((i for i in self.free if self.layout.leg(i)), default=None)
+        budget = self.request.limits.budget_in
+        spent = self.verdict.measurements.get("distance")
+        if last is None or budget is None or spent is None or spent < budget - BUDGET_SPENT:
+            return None  # (an answer with budget to spare is not held by it)
+
+        def judge(x: list[float]) -> tuple[float, Any, Verdict] | None:
+            tight = self._tight(x, last, budget)
+            return None if tight is None else self.judge(tight)
+
+        free = [i for i in self.free if i != last]
+        slide = Slide(judge, self.keeps, free, self.layout.turns(), self._spent)
+        found = slide.run(self.x, rank, STEP_START, STEP_LEAST)
+        if found is None:
+            return None
+        best, x = found
+        self.x = self._tight(x, last, budget) or x
+        return best
+
+    def _tight(self, x: list[float], last: int, budget: float) -> list[float] | None:
+        """`x` with its leg `last` lengthened or shortened by what the way leaves of the
+        budget, as the checker measures it (a leg counts its length; None: not measured,
+        or less than nothing left for it)."""
+        self.checks += 1
+        try:
+            move = self.layout.move_at(x)
+        except InvalidInputError:
+            return None
+        spent = self.check(self.request.scenario, move).measurements.get("distance")
+        if spent is None or x[last] + budget - spent < 0.0:
+            return None
+        out = list(x)
+        out[last] += budget - spent
+        return out
 
     def _spent(self) -> bool:
         return self.checks >= self.limit or self.clock.expired(POLISH_SHARE)

@@ -6,14 +6,17 @@ held), then on the two bench requests it was built for, judged by the exact chec
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
 
 from benchmarks.random_requests import random_requests
+from constraints.core.scenario_io import load_scenario
 from constraints.core.status import Status
 from constraints.t9a.checker import check_move
-from constraints.t9a.moves import Move, forward, wheel
+from constraints.t9a.moves import Manoeuvre, Move, forward, wheel
 from optimizer.search.clock import Clock
+from optimizer.search.objectives import Objective
 from optimizer.search.polish import Polish
 from optimizer.search.request import SearchRequest
 from optimizer.search.slide import Slide
@@ -140,3 +143,26 @@ def test_bench_request_80_is_proved_after_the_slide() -> None:
     assert result.stats["polished"]["slid"]["from"] == pytest.approx(9.0694, abs=1e-3)
     assert result.value < 9.0650
     assert result.status == Status.OPTIMAL
+
+
+def test_an_answer_held_by_its_budget_and_the_table_edge_slides_with_its_last_leg() -> None:
+    """bench_solve's edge-march: forward 0.1179, wheel 67, forward 13.1641 spends the whole
+    16" and touches the table edge with its end and its front's path.  Better ways shorten the
+    first leg, close the wheel by about five times as many degrees and lengthen the last leg,
+    all at once (forward 0.003, wheel 66.4, forward 13.2912 is legal at 0.4034): no move with
+    one repair keeps both, the slide with the last leg taking the budget's rest does."""
+    scenario = load_scenario(Path(__file__).resolve().parents[3] / "benchmarks" / "scenarios"
+                             / "edge.json")
+    objective = Objective("front_target_distance", (1.0, 20.0))
+    request = SearchRequest(scenario, "knights", "march", objective)
+    move = Move("knights", Manoeuvre.MARCH,
+                (forward(0.1178957042454214), wheel(67.0), forward(13.164078153670602)))
+    verdict = check_move(scenario, move)
+    assert verdict.legal and request.goal.exact(verdict) == pytest.approx(0.4306, abs=1e-4)
+    assert verdict.measurements["distance"] == pytest.approx(16.0, abs=1e-4)
+    runs = [Polish(request, move, verdict, Clock(600.0), slide=True).run() for _ in range(2)]
+    assert runs[0] is not None and runs[1] is not None and runs[0][0] == runs[1][0]
+    better, judged, checks = runs[0]
+    again = check_move(scenario, better)
+    assert again.legal and judged.legal and checks <= 803  # (two a candidate, one tidy)
+    assert request.goal.exact(again) < 0.4035

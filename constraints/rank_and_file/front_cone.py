@@ -28,6 +28,7 @@ import math
 import numpy as np
 import shapely
 
+from constraints.geometry.intervals import Intervals, met, union_of, without
 from constraints.rank_and_file.front_layers import barred_hulls
 
 SAMPLE_DEG = 1.0      # the headings the barred set is made at (each bars within half of it)
@@ -35,8 +36,6 @@ BAND_DEG = 2.0        # the heading bands a state is kept in (fixed, start frame
 ROW_IN = 0.04         # the rows' spacing
 EDGE_RAD = math.radians(2.0)  # windows must stay this far inside (0, pi): cot stays finite
 ROOM_IN = 1e-6        # float room: barred only this far inside the limit
-
-Intervals = list[tuple[float, float]]
 
 
 class FrontCone:
@@ -97,7 +96,7 @@ class FrontCone:
         dy = ROW_IN
         for k in range(1, len(self.rows)):
             y = self.rows[k - 1]
-            for x0, x1 in _merged([s for spans in now.values() for s in spans]):
+            for x0, x1 in union_of([s for spans in now.values() for s in spans]):
                 parts.append(shapely.Polygon([(x0, y), (x1, y), (x1 + dy * wide[1], y + dy),
                                               (x0 + dy * wide[0], y + dy)]))
             after: dict[int, Intervals] = {}
@@ -106,7 +105,7 @@ class FrontCone:
                     after.setdefault(c, []).extend((a + dy * s_lo, e + dy * s_hi)
                                                    for a, e in now[b])
             now = {c: left for c, spans in after.items()
-                   if (left := _without(_merged(spans), self._band_barred(c)[k]))}
+                   if (left := without(union_of(spans), self._band_barred(c)[k]))}
             if not now:
                 break
         return shapely.union_all(parts).buffer(ROOM_IN)
@@ -120,7 +119,7 @@ class FrontCone:
                             math.floor((hi + self.sample / 2.0) / self.sample + 1e-9) + 1)
             out = self._sample_barred(samples[0])
             for j in samples[1:]:
-                out = [_met(a, c) for a, c in zip(out, self._sample_barred(j), strict=True)]
+                out = [met(a, c) for a, c in zip(out, self._sample_barred(j), strict=True)]
             self._bands[b] = out
         return self._bands[b]
 
@@ -133,7 +132,7 @@ class FrontCone:
             hulls = [h for h in barred_hulls(self.obstacles, heading, self.rho, limits)
                      if h.geom_type == "Polygon"]
             spans = [_row_spans(np.asarray(h.exterior.coords), self.rows) for h in hulls]
-            self._barred[j] = [_merged([span for s in spans if (span := s[k]) is not None])
+            self._barred[j] = [union_of([span for s in spans if (span := s[k]) is not None])
                                for k in range(len(self.rows))]
         return self._barred[j]
 
@@ -149,36 +148,3 @@ def _row_spans(ring: np.ndarray, rows: np.ndarray) -> list[tuple[float, float] |
     left = np.where(crosses, x, np.inf).min(axis=1)
     right = np.where(crosses, x, -np.inf).max(axis=1)
     return [(float(lo), float(hi)) if lo < hi else None for lo, hi in zip(left, right, strict=True)]
-
-
-def _merged(spans: Intervals) -> Intervals:
-    out: Intervals = []
-    for a, b in sorted(spans):
-        if out and a <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], b))
-        else:
-            out.append((a, b))
-    return out
-
-
-def _met(first: Intervals, second: Intervals) -> Intervals:
-    """The x in both (each sorted and disjoint)."""
-    out = []
-    for a, b in first:
-        for c, d in second:
-            lo, hi = max(a, c), min(b, d)
-            if lo < hi:
-                out.append((lo, hi))
-    return out
-
-
-def _without(spans: Intervals, barred: Intervals) -> Intervals:
-    """Closed spans less open barred ones (both sorted and disjoint)."""
-    out = []
-    for a, b in spans:
-        pieces = [(a, b)]
-        for c, d in barred:
-            pieces = [p for lo, hi in pieces
-                      for p in ((lo, min(hi, c)), (max(lo, d), hi)) if p[0] <= p[1]]
-        out += pieces
-    return out

@@ -26,6 +26,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
+from constraints.geometry.intervals import union_of
 from constraints.sat.option import Option, corner_offsets
 
 SECTOR_POINTS = 12  # arc vertices of the inscribed sector
@@ -184,7 +185,7 @@ def leg_bands(option: Option, refused: list[tuple[float, float]],
     half = math.hypot(maxx - minx, maxy - miny) + 1.0
     at = float(n @ middle)  # the middle's own n . c
     bands = []
-    for lo, hi in _merged(refused):
+    for lo, hi in union_of(refused):
         # n . c = (a - off) / norm; clipped to the base's extent about its middle.
         low = max((lo - off) / norm, at - half)
         high = min((hi - off) / norm, at + half)
@@ -196,14 +197,3 @@ def leg_bands(option: Option, refused: list[tuple[float, float]],
                               base_point + high * n - half * along,
                               base_point + low * n - half * along]))
     return shapely.MultiPolygon(bands) if bands else Polygon()
-
-
-def _merged(intervals: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """The union of intervals, as disjoint ones in order (so their bands never overlap)."""
-    merged: list[list[float]] = []
-    for lo, hi in sorted(intervals):
-        if merged and lo <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], hi)
-        else:
-            merged.append([lo, hi])
-    return [(lo, hi) for lo, hi in merged]

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from constraints.core.scenario import Scenario
+from constraints.geometry.intervals import union_of
 from constraints.rank_and_file.contact import LINE_IN, model_contacts
 from constraints.rank_and_file.unit import Unit
 from optimizer.combat_reform.placement import FlushLine, flush_line
@@ -156,22 +157,11 @@ def _lanes(lanes: int, w: float, d: float, every: list[tuple[float, float]],
         room = reach * reach - gap * gap
         ok = room >= -1e-9
         half = np.sqrt(np.maximum(room[ok], 0.0)) + SLACK_IN
-        near = _union(list(zip(along[ok] - half - w / 2.0, along[ok] + half - w / 2.0,
+        near = union_of(list(zip(along[ok] - half - w / 2.0, along[ok] + half - w / 2.0,
                                strict=True)))
-    both = _union([(max(a, c), min(b, e)) for a, b in meet for c, e in near
+    both = union_of([(max(a, c), min(b, e)) for a, b in meet for c, e in near
                    if max(a, c) <= min(b, e)])
     return Lanes(lanes, w, np.array([a for a, _ in both]), np.array([b for _, b in both]))
-
-
-def _union(intervals: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """Closed intervals merged where they meet."""
-    found: list[tuple[float, float]] = []
-    for a, b in sorted(intervals):
-        if found and a <= found[-1][1]:
-            found[-1] = (found[-1][0], max(found[-1][1], b))
-        else:
-            found.append((a, b))
-    return found
 
 
 def _count(way: Lanes, ps: np.ndarray) -> np.ndarray:

@@ -267,11 +267,7 @@ class Polish:
         free = [i for i in self.free if i != last]
         slide = Slide(judge, self.keeps, free, self.layout.turns(), self._spent)
         found = slide.run(self.x, rank, STEP_START, STEP_LEAST)
-        if found is None:
-            return None
-        best, x = found
-        self.x = self._tight(x, last, budget) or x
-        return best
+        return None if found is None else found[0]  # (the last stage: self.x is done with)
 
     def _tight(self, x: list[float], last: int, budget: float) -> list[float] | None:
         """`x` with its leg `last` lengthened or shortened by what the way leaves of the

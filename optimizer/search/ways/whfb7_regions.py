@@ -45,6 +45,7 @@ from shapely.geometry import Polygon
 from constraints.core.cache import remembered
 from constraints.core.scenario import Scenario
 from constraints.geometry.frame import Frame
+from constraints.geometry.intervals import union_of
 from constraints.geometry.plane import rotate_about
 from constraints.sat.option import Option
 from constraints.whfb7.mask_geometry import (
@@ -125,7 +126,7 @@ class WayRegions:
         if t:
             reach = Polygon([base, base + spare * f, base + spare * e])
             region = _cut(reach, _strip(base, f, e, a_lo, a_hi), outer, keep=True)
-            for lo, hi in _merged(forbidden):
+            for lo, hi in union_of(forbidden):
                 if region.is_empty:
                     break
                 region = _cut(region, _strip(base, f, e, lo, hi), outer)
@@ -244,17 +245,6 @@ def _forbidden_cells(cells: tuple[np.ndarray, np.ndarray],
                 if s == BLOCKED and y - x > 2 * LENIENT_IN]
     return [(float(x) - STRICT_IN, float(y) + STRICT_IN)
             for x, y, s in zip(starts, ends, states, strict=True) if s != CLEAR]
-
-
-def _merged(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """Overlapping intervals joined (fewer overlays)."""
-    out: list[tuple[float, float]] = []
-    for lo, hi in sorted(spans):
-        if out and lo <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], hi))
-        else:
-            out.append((lo, hi))
-    return out
 
 
 def _strip(base: np.ndarray, f: np.ndarray, e: np.ndarray, lo: float, hi: float) -> Polygon:

@@ -170,15 +170,17 @@ def _values(goal: Goal, relaxation: Relaxation, mids: np.ndarray, halves: np.nda
     """Each box's bound (lower is better), less what the cut settles.  A relaxation with
     tighter, dearer pieces (`tighter_pieces`) gives them, while `tight`, to the boxes its
     plain pieces leave open: a tighter piece is never looser, so a box the plain one settles
-    stays settled.  The cut reads the plain pieces (they hold the tighter ones)."""
+    stays settled.  The cut reads the tighter pieces where they were made, else the plain."""
     pieces = relaxation.pieces(mids, halves)
     values = sign * goal.piece_values(pieces)
     open_ = values < target
     tighter = relaxation.tighter_pieces(mids[open_], halves[open_]) \
         if tight and open_.any() else None
-    if tighter is not None:
-        values[open_] = sign * goal.piece_values(tighter)
-    return cut_values(cut, pieces, values)
+    if tighter is None:
+        return cut_values(cut, pieces, values)
+    # The cut reads the tighter pieces where there are any: an end lies in both their sets.
+    values[open_] = cut_values(cut, tighter, sign * goal.piece_values(tighter))
+    return values
 
 
 def _point_value(goal: Goal, relaxation: Relaxation, mids: np.ndarray, sign: float,

@@ -21,7 +21,10 @@ facings lie in cells whose G all stay more than the piece's margin from its end-
 sector (a circumscribed polygon) has no legal end that beats the target: its bound is the
 target itself, and it is settled.  Given the request's relaxation, G is also cut to the end
 centres the front's reach by heading allows (optimizer.search.front_cut), and a box not
-settled is bounded by the goal's least over its sector within G (`_least`).
+settled is bounded by the goal's least over its sector within G (`_least`).  Where the
+certificate made tighter pieces (a hull set, constraints.rank_and_file.snaking_hull), the
+sector is also met with the hull set grown by its margins (every end lies in both): a box
+held by the budget and the table edge at once is settled where either alone leaves it open.
 
 Cells are fixed (CELL_DEG x 2^level, world facings), so a box uses the smallest level whose
 cells are at least its facing range wide (at most two cells), and each cell's G is made once.
@@ -48,14 +51,16 @@ from constraints.geometry.pieces import ReachPieces
 from constraints.rank_and_file.front_reach import FrontReach
 from constraints.rank_and_file.unit import Unit
 from constraints.sat.option import Option, front_offset
+from optimizer.search.end_clip import end_clip, frame_option
 from optimizer.search.front_cut import front_reach
 from optimizer.search.objectives import Goal
 from optimizer.search.option_groups import shared_shape
 from optimizer.search.regions import CentreRegions
 from optimizer.search.sector_polygons import (
-    CLIP_SEGS,
     ROOM_IN,
-    grown_by,
+    centre_line_wedge,
+    grown_hulls,
+    hull_polygons,
     sector_bounds,
     sector_polygons,
     taken,
@@ -71,8 +76,6 @@ FINER_LEVELS = 2       # levels of finer cells a box left open is asked on again
 MAX_TESTS = 100_000    # boxes tested per certificate, at most (benchmarks/README.md)
 PROBE_TESTS = 4_000    # ... and after this many, only while they settle
 PROBE_SHARE = 50       # at least one box in 50
-FAR_IN = 10_000.0
-LINE_IN = 400.0         # a face_point wedge's length (its chord stays beyond any table)
 CELL_KEY = 1 << 32      # a cell's key: level x CELL_KEY + its number + CELL_KEY / 2
 MAX_RAISED = 25_000    # boxes whose meet with G is valued per certificate, at most
 RAISE_SEGS = 4         # quarter-circle segments of its margin there (circumscribed)
@@ -101,6 +104,9 @@ class EndCut:
         # asked for): a cut that never asks gives the same bounds with the reach or without.
         self.asked_reach = False
         self.raised = 0  # boxes whose bound was sought over their meet with G
+        # Met with the hull sets of tighter pieces too, once a middle of one stays open
+        # without them (their polygons cost: most certificates close before).
+        self.hulls = False
         # Past the deadline (time.perf_counter) nothing more is cut: the certificate, late
         # too, says so (timed_out); before it the work is counted, the same on any machine.
         self.deadline = deadline
@@ -147,8 +153,12 @@ class EndCut:
                     out[rows] = np.maximum(out[rows], self._clear(centres, rows, level, first,
                                                                   last, not finer))
         middles = eligible & (pieces.spread == 0) & (out < self.target)
-        if self.level == (FINE_LEVEL if FINE_REACH else 1) or not middles.any() or \
-                self._late():
+        if not middles.any() or self._late():
+            return out
+        if not self.hulls and pieces.hull_points is not None:  # first, the hull sets too
+            self.hulls = True
+            return self.bounds_of(pieces)
+        if self.level == (FINE_LEVEL if FINE_REACH else 1):
             return out
         self.asked_reach = True
         if self.relaxation is None:  # no reach to ask: the same cut
@@ -192,15 +202,29 @@ class EndCut:
                     boxes = np.all((lo[members] <= g_hi) & (hi[members] >= g_lo), axis=1)
                     members = members[boxes]
                     near = members[shapely.dwithin(g, sectors[members], grow[members])]
+                    near, hulls = self._near_hulls(g, centres, rows, near)
                     if len(near):
-                        least = self._least(g, sectors[near], grow[near], cell) if natural \
-                            else np.full(len(near), -np.inf)
+                        least = self._least(g, sectors[near], grow[near], cell, hulls) \
+                            if natural else np.full(len(near), -np.inf)
                         bound[near] = np.minimum(bound[near], least)
         self.settles += int((bound >= self.target).sum())  # (a finer pass's too: a box)
         return bound
 
+    def _near_hulls(self, g: shapely.Geometry, centres: ReachPieces, rows: np.ndarray,
+                    near: np.ndarray) -> tuple[np.ndarray, tuple | None]:
+        """Of the rows whose sectors come near G, those whose hull sets (where the pieces
+        have them) come near it too, with those sets (`hull_polygons`): the ends lie in
+        both.  Made only here, for the few the sector leaves: most boxes stop before."""
+        hulls = hull_polygons(centres, rows[near], self.frame) \
+            if self.hulls and len(near) else None
+        if hulls is None:
+            return near, None
+        polygons, margin = hulls
+        keep = shapely.is_missing(polygons) | shapely.dwithin(g, polygons, margin)
+        return near[keep], (polygons[keep], margin[keep])
+
     def _least(self, g: shapely.Geometry, sectors: np.ndarray, grow: np.ndarray,
-               cell: tuple[int, int]) -> np.ndarray:
+               cell: tuple[int, int], hulls: tuple | None = None) -> np.ndarray:
         """A bound (signed) of the goal over each sector grown by its margin (circumscribed)
         within G: where it meets G, the least over the meet (below); elsewhere its ends
         cannot beat the target (face_point: the offset, the distance to the centre line, is
@@ -212,6 +236,10 @@ class EndCut:
         grown = shapely.buffer(sectors, grow / math.cos(math.pi / (4 * RAISE_SEGS)) + ROOM_IN,
                                quad_segs=RAISE_SEGS)
         meet = shapely.intersection(grown, g)
+        if hulls is not None:  # and within the hull sets, where the pieces have them
+            grown_hull = grown_hulls(*hulls)
+            meet = np.where(shapely.is_missing(grown_hull), meet,
+                            shapely.intersection(meet, grown_hull))
         blank = shapely.is_empty(meet)
         out = np.full(len(sectors), np.inf)
         if name == "forward":  # signed: minus the end centre's y
@@ -222,7 +250,8 @@ class EndCut:
         low, high = k * size, (k + 1) * size
         point = np.asarray(self.goal.point, dtype=float)
         if name == "face_point":  # the offset: a centre's distance to its line, in the wedge
-            out[~blank] = shapely.distance(self._wedge(point, low, high), meet[~blank])
+            wedge = centre_line_wedge(point, low, high, self.frame)
+            out[~blank] = shapely.distance(wedge, meet[~blank])
             return out
         if name == "front_target_distance":  # front = end + offset(h), within the cell
             point = point - np.asarray(front_offset(self._option((low + high) / 2.0)))
@@ -319,55 +348,12 @@ class EndCut:
         half = math.radians(high_deg - low_deg) / 2.0
         return region.intersection(front.end_centres(mid - half, mid + half, region.bounds))
 
+
     def _option(self, facing_deg: float) -> Option:
-        unit = self.unit
-        return Option(0, facing_deg, 90.0 + facing_deg - self.frame.heading_deg, unit.files,
-                      unit.width_in, unit.depth_in)
-
-    def _beside_line(self, point: np.ndarray, low_deg: float, high_deg: float,
-                     target: float) -> shapely.Geometry:
-        """face_point: frame end centres whose centre line, at a facing in [low, high], passes
-        within `target` of the point (its ranking is at least the offset): within `target`
-        of the double wedge of those lines through the point (circumscribed)."""
-        if target <= 0:
-            return shapely.Polygon()
-        return grown_by(self._wedge(point, low_deg, high_deg), target)
-
-    def _wedge(self, point: np.ndarray, low_deg: float, high_deg: float) -> shapely.Geometry:
-        """The double wedge of the centre lines through the point, facings in [low, high]."""
-        frame = np.radians(90.0 + np.array([low_deg, high_deg]) - self.frame.heading_deg)
-        ends = LINE_IN * np.stack([np.cos(frame), np.sin(frame)], axis=1)
-        return shapely.union(shapely.Polygon([point, point + ends[0], point + ends[1]]),
-                             shapely.Polygon([point, point - ends[0], point - ends[1]]))
+        return frame_option(self.unit, self.frame, facing_deg)
 
     def _clip(self, low_deg: float, high_deg: float) -> shapely.Geometry:
-        """Frame end centres where the goal could beat the target, facings in [low, high]
-        (circumscribed: it holds every such centre)."""
-        name, target = self.goal.name, self.target
-        half = math.radians(high_deg - low_deg) / 2.0
-        if name == "forward":  # maximised: the end centre's y beyond -target
-            return shapely.box(-FAR_IN, -target, FAR_IN, FAR_IN)
-        point = np.asarray(self.goal.point, dtype=float)
-        if name == "face_point":
-            return self._beside_line(point, low_deg, high_deg, target)
-        radius = target
-        if name == "target_pose":
-            facing = self.goal.objective.facing_deg
-            assert facing is not None
-            mid = (low_deg + high_deg) / 2.0
-            off = abs((mid - facing + 180.0) % 360.0 - 180.0)
-            turn = max(off - (high_deg - low_deg) / 2.0, 0.0)
-            left = target ** 2 - (0.1 * turn) ** 2
-            radius = math.sqrt(left) if left > 0 and target > 0 else -1.0
-        elif name == "front_target_distance":
-            # front = end + offset(h); the offset turns by at most D/2 x half in the cell
-            offset = np.asarray(front_offset(self._option((low_deg + high_deg) / 2.0)))
-            point = point - offset
-            radius = target + self.unit.depth_in / 2.0 * half
-        if radius <= 0:
-            return shapely.Polygon()
-        grown = radius / math.cos(math.pi / (4 * CLIP_SEGS)) + ROOM_IN
-        return shapely.Point(*point).buffer(grown, quad_segs=CLIP_SEGS)
+        return end_clip(self.goal, self.target, self.unit, self.frame, low_deg, high_deg)
 
 
 CUT_GOALS = ("target_distance", "front_target_distance", "target_pose", "forward",

@@ -15,6 +15,7 @@ from constraints.geometry.pieces import FULL, ReachPieces
 
 ARC_SEGMENTS = 8       # chords of a sector's arc (circumscribed)
 CLIP_SEGS = 16         # quarter-circle segments of a grown region (circumscribed)
+LINE_IN = 400.0        # a face_point wedge's length (its chord stays beyond any table)
 ROOM_IN = 1e-9         # float room: beyond a grown region; a box settled only this clear of G
 
 
@@ -45,14 +46,54 @@ def sector_bounds(sectors: np.ndarray, grow: np.ndarray) -> tuple[np.ndarray, np
     return bounds[:, :2] - grow[:, None], bounds[:, 2:] + grow[:, None]
 
 
+def hull_polygons(pieces: ReachPieces, rows: np.ndarray,
+                  frame: Frame) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per row, a convex polygon (frame terms) and its margin: the polygon grown by the margin
+    holds the piece's hull set (constraints.geometry.pieces): the hull of the apex and the
+    curves' ends, the margins and a quarter of the most bend (a curve strays from its chord
+    by at most bend s (1 - s)).  None without hull sets; a missing polygon (None) where a
+    row has none (an infinite margin)."""
+    if pieces.hull_points is None or pieces.hull_bend is None or pieces.hull_grow is None:
+        return None
+    ends = np.concatenate([np.zeros((len(rows), 1, 2)), pieces.hull_points[rows]], axis=1)
+    points = pieces.apex[rows][:, None, :] + ends
+    framed = frame.point_array(points.reshape(-1, 2)).reshape(points.shape)
+    margin = pieces.grow[rows] + pieces.hull_grow[rows] + \
+        pieces.hull_bend[rows].max(axis=1, initial=0.0) / 4.0
+    out = np.full(len(rows), None, dtype=object)
+    has = np.isfinite(margin)
+    out[has] = shapely.convex_hull(shapely.linestrings(framed[has]))
+    return out, np.where(has, margin, 0.0) + ROOM_IN
+
+
+def grown_hulls(hulls: np.ndarray, margin: np.ndarray) -> np.ndarray:
+    """`hull_polygons`' polygons grown by their margins, circumscribed (missing stay so)."""
+    return shapely.buffer(hulls, margin / math.cos(math.pi / (4 * CLIP_SEGS)),
+                          quad_segs=CLIP_SEGS)
+
+
+_ROWS = ("facing", "spread", "apex", "radius", "arc_lo", "arc_hi", "grow", "back",
+         "back_grow", "hull_points", "hull_bend", "hull_grow")
+
+
 def taken(pieces: ReachPieces, rows: np.ndarray) -> ReachPieces:
-    """The pieces of these rows."""
-    return replace(pieces, **{f: getattr(pieces, f)[rows] for f in
-                              ("facing", "spread", "apex", "radius", "arc_lo", "arc_hi",
-                               "grow", "back", "back_grow")})
+    """The pieces of these rows (with their hull sets, where they have them)."""
+    return replace(pieces, **{f: getattr(pieces, f)[rows] for f in _ROWS
+                              if getattr(pieces, f) is not None})
 
 
 def grown_by(region: shapely.Geometry, distance: float) -> shapely.Geometry:
     """`region` grown by `distance`, circumscribed (its round chords stay beyond it)."""
     return region.buffer(distance / math.cos(math.pi / (4 * CLIP_SEGS)) + ROOM_IN,
                          quad_segs=CLIP_SEGS)
+
+
+def centre_line_wedge(point: np.ndarray, low_deg: float, high_deg: float,
+                      frame: Frame) -> shapely.Geometry:
+    """face_point: the double wedge (frame terms) of the centre lines through the point at
+    world facings in [low, high]; a centre whose line passes within d of the point lies
+    within d of it."""
+    angles = np.radians(90.0 + np.array([low_deg, high_deg]) - frame.heading_deg)
+    ends = LINE_IN * np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    return shapely.union(shapely.Polygon([point, point + ends[0], point + ends[1]]),
+                         shapely.Polygon([point, point - ends[0], point - ends[1]]))

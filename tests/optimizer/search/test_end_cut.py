@@ -23,12 +23,13 @@ from constraints.t9a.checker import check_move
 from constraints.t9a.examples import field
 from constraints.t9a.examples import unit as ex_unit
 from constraints.t9a.examples import wall as ex_wall
-from constraints.t9a.moves import Manoeuvre, Move, wheel
+from constraints.t9a.moves import Manoeuvre, Move, forward, wheel
 from optimizer.search.certified import relaxation_of
 from optimizer.search.certify import certify
 from optimizer.search.end_cut import CUT_GOALS, EndCut, end_cut
 from optimizer.search.objectives import Objective
 from optimizer.search.request import SearchRequest
+from optimizer.search.sector_polygons import grown_hulls, hull_polygons
 from tests.constraints.t9a.test_snaking_reach import _child_holding, _close_scene, _random_way
 from tests.depth import rows
 
@@ -96,9 +97,11 @@ def _never_settles_a_better_way(scn, unit_id: str, manoeuvre: str, rng, wanted: 
         for depth in range(70):
             for half in (box_half, np.zeros_like(box_half)):
                 mid = params[None, :] if not half.any() else box_mid
-                pieces = reach.pieces(mid, half)
+                # Plain and tighter (the hull set too: the cut meets both), alternately.
+                pieces = reach.pieces(mid, half, hull=depth % 2 == 1)
                 assert sector_distance(np.asarray(verdict.end_centre),
                                        pieces.centres())[0] <= 1e-9  # the relaxation holds it
+                _hull_polygon_holds(cut, pieces, verdict.end_centre)
                 assert not cut.settled(pieces)[0], (move, goal.name, depth, half)
                 assert cut.bounds_of(pieces)[0] <= value + 1e-9, (move, goal.name, depth)
             if (box_half * reach.weights).max() < 1e-7:
@@ -106,6 +109,15 @@ def _never_settles_a_better_way(scn, unit_id: str, manoeuvre: str, rng, wanted: 
             box_mid, box_half = _child_holding(box_mid, box_half, params, reach.weights, rng)
         checked += 1
     return checked
+
+
+def _hull_polygon_holds(cut: EndCut, pieces, centre) -> None:
+    """The polygon the cut meets with G holds the end centre, where the piece has a hull."""
+    hulls = hull_polygons(pieces.centres(), np.array([0]), cut.frame)
+    if hulls is not None and hulls[0][0] is not None:
+        framed = shapely.Point(*cut.frame.point(tuple(centre)))
+        assert shapely.distance(hulls[0][0], framed) <= hulls[1][0]
+        assert shapely.distance(grown_hulls(*hulls)[0], framed) <= 1e-9
 
 
 # With the front's reach and without it, alternately (tests.depth: the first 8 tables).
@@ -262,3 +274,48 @@ def test_a_cut_that_never_asks_for_the_reach_bounds_the_same_without_it(index, v
     assert plain_cut.asked_reach == asks and reach_cut.escalated == asks
     same = (plain.bound, plain.boxes, plain.reached) == (reach.bound, reach.boxes, reach.reached)
     assert same != asks
+
+
+# edge.json's knights, March their front to (1, 20) by the table edge (bench_solve's
+# edge-march): the best legal way known, forward 0.00088, wheel 66.394, forward 13.2919,
+# wheel 0.028, forward 0.0001, is worth 0.40263 (grids and a local search over ways of up to
+# two wheels, on a model exact for the end's table edge, found none better:
+# benchmarks/README.md).
+EDGE_BEST = 0.40263
+
+
+def _edge_march() -> tuple[SearchRequest, object]:
+    scn = load_scenario(SCENARIOS / "edge.json")
+    request = SearchRequest(scn, "knights", "march", Objective("front_target_distance",
+                                                              (1.0, 20.0)))
+    return request, relaxation_of(request)
+
+
+@pytest.mark.parametrize("point", [(68.5, 0.0, 68.5), (70.0, 0.0, 70.0), (67.0, 0.0, 67.25)])
+def test_the_hull_set_met_with_the_edge_settles_what_the_sector_leaves_open(point):
+    """At these ways' parameters the sector within the table edge, or the hull set alone,
+    reaches below the answer's target (0.4027 - 0.01); the two met with the edge do not."""
+    request, relaxation = _edge_march()
+    goal, target = request.goal, 0.4027 - 0.01
+    cut = end_cut(request.scenario, request.unit, "march", goal, 0.4027, 0.01)
+    assert cut is not None
+    mids = np.radians([point])
+    plain = relaxation.pieces(mids, np.zeros_like(mids))
+    tighter = relaxation.tighter_pieces(mids, np.zeros_like(mids))
+    assert max(cut.bounds_of(plain)[0], goal.piece_values(tighter)[0]) < target
+    assert cut.bounds_of(tighter)[0] >= target
+
+
+def test_no_bound_on_the_edge_march_passes_its_best_legal_way():
+    """The way above is legal, and a certificate for an answer 0.01 worse bounds every way
+    at or below its value (the hull set met with the edge, end to end)."""
+    request, relaxation = _edge_march()
+    move = Move("knights", Manoeuvre.MARCH, (forward(0.000882559733), wheel(66.3938132),
+                                             forward(13.2919062), wheel(0.0279532),
+                                             forward(0.000102812544)))
+    verdict = check_move(request.scenario, move)
+    assert verdict.legal and request.goal.exact(verdict) == pytest.approx(EDGE_BEST, abs=1e-5)
+    worse = EDGE_BEST + 0.01
+    cut = end_cut(request.scenario, request.unit, "march", request.goal, worse, 0.01)
+    certificate = certify(request.goal, relaxation, worse, max_boxes=30_000, cut=cut)
+    assert certificate.bound <= request.goal.exact(verdict) + 1e-9

@@ -237,9 +237,12 @@ class EndCut:
                                quad_segs=RAISE_SEGS)
         meet = shapely.intersection(grown, g)
         if hulls is not None:  # and within the hull sets, where the pieces have them
-            grown_hull = grown_hulls(*hulls)
-            meet = np.where(shapely.is_missing(grown_hull), meet,
-                            shapely.intersection(meet, grown_hull))
+            both = shapely.intersection(meet, grown_hulls(hulls[0], hulls[1], RAISE_SEGS))
+            # An overlay may drop a sliver: a meet left empty is kept only where the exact
+            # distance says so (else the looser meet, sound).
+            lost = shapely.is_empty(both) & ~shapely.is_empty(meet) & \
+                shapely.dwithin(meet, hulls[0], hulls[1])
+            meet = np.where(shapely.is_missing(hulls[0]) | lost, meet, both)
         blank = shapely.is_empty(meet)
         out = np.full(len(sectors), np.inf)
         if name == "forward":  # signed: minus the end centre's y

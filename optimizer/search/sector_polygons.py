@@ -66,10 +66,10 @@ def hull_polygons(pieces: ReachPieces, rows: np.ndarray,
     return out, np.where(has, margin, 0.0) + ROOM_IN
 
 
-def grown_hulls(hulls: np.ndarray, margin: np.ndarray) -> np.ndarray:
-    """`hull_polygons`' polygons grown by their margins, circumscribed (missing stay so)."""
-    return shapely.buffer(hulls, margin / math.cos(math.pi / (4 * CLIP_SEGS)),
-                          quad_segs=CLIP_SEGS)
+def grown_hulls(hulls: np.ndarray, margin: np.ndarray, segs: int = CLIP_SEGS) -> np.ndarray:
+    """`hull_polygons`' polygons grown by their margins, circumscribed with `segs`
+    quarter-circle segments (missing stay so)."""
+    return shapely.buffer(hulls, margin / math.cos(math.pi / (4 * segs)), quad_segs=segs)
 
 
 _ROWS = ("facing", "spread", "apex", "radius", "arc_lo", "arc_hi", "grow", "back",

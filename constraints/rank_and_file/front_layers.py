@@ -11,6 +11,7 @@ raster of square cells of side g covers [-H, H]^2; cell (ix, iy) is the closed s
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -85,17 +86,18 @@ class Bands:
 
 
 def snaking_region(width: float, depth: float, budget: float, window: float, low: float,
-                   high: float, box: float) -> shapely.Geometry:
+                   high: float, box: float, slope: float = 0.0) -> shapely.Geometry:
     """Where F can be (start centre at the origin facing pi/2, F starting at (0, D/2)) after
     a stretch of cost at most `budget` whose headings stay within `window` of the start's
     and which ends at pi/2 + t, t in [low, high]: the Snaking relaxation
-    (constraints.rank_and_file.snaking_reach) with psi = 0, the union of its pieces over
-    boxes of (h, p, q) at most `box` wide covering every such way.  psi = 0 charges a wheel
-    rho per radian only, which every stretch of a wheel costs (its cost spread evenly over
-    its angle x is W c(x) / x >= rho per radian): so a stretch that starts or ends inside
-    a wheel is a way of that relaxation too."""
+    (constraints.rank_and_file.snaking_reach) with the linear psi(x) = slope x, the union of
+    its pieces over boxes of (h, p, q) at most `box` wide covering every such way.  With
+    slope = psi(R) / R it charges a wheel W c(R) / R per radian, which every stretch of a
+    wheel of at most R costs (its cost spread evenly over its angle x is W c(x) / x, and
+    c(x) / x falls with x: c concave, c(0) = 0): so a stretch that starts or ends inside a
+    wheel is a way of that relaxation too (slope 0, rho per radian, is looser)."""
     shape = SnakingShape((0.0, 0.0), 90.0, width, depth, budget, math.degrees(window),
-                         _no_psi)
+                         _LinearPsi(slope))
     axes = [_cells(low, high, box), _cells(-window, min(0.0, high), box),
             _cells(max(0.0, low), window, box)]
     grid = np.meshgrid(*(a[0] for a in axes), indexing="ij")
@@ -113,8 +115,20 @@ def snaking_region(width: float, depth: float, budget: float, window: float, low
     return shapely.union_all(grown)
 
 
-def _no_psi(x: np.ndarray) -> np.ndarray:
-    return np.zeros_like(np.asarray(x, dtype=float))
+def stretch_slope(psi: Callable[[np.ndarray], np.ndarray], most: float = math.pi / 2.0) -> float:
+    """kappa = psi(R) / R: every stretch of a wheel of at most R costs rho + W kappa per
+    radian or more (`snaking_region`)."""
+    return max(0.0, float(psi(np.array(most))) / most)
+
+
+@dataclass(frozen=True)
+class _LinearPsi:
+    """psi(x) = slope x: a wheel's part charged per radian alike (linear, so additive)."""
+
+    slope: float
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        return self.slope * np.asarray(x, dtype=float)
 
 
 def _cells(lo: float, hi: float, box: float) -> tuple[np.ndarray, np.ndarray]:

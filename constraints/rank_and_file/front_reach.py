@@ -7,8 +7,9 @@ centres that could beat an answer.
 State (F, theta).  A forward step moves F along u(theta) by its cost; a wheel about a front
 corner moves F along u(theta) too, rho = W/2 per radian.  Each wheel's cost W c(x) spread
 evenly over its angle x <= R = 90 deg is at least W c(R)/R and rho per radian, so a stretch of
-cost s turns by at most s R / (W c(R)), and it is a way of the Snaking relaxation with psi = 0
-(front_layers.snaking_region).  An Advance's free Pivot starts it at (D/2 u(phi), phi).
+cost s turns by at most s R / (W c(R)), and it is a way of the Snaking relaxation with the
+linear psi(x) = psi(R) x / R, W c(R) / R per radian of turn (front_layers.snaking_region).
+An Advance's free Pivot starts it at (D/2 u(phi), phi).
 
 Steps of cost Delta: A_(n+1)[j] = (union over moves (k, j) of A_n[k] moved by the move's
 stencil) less the cells barred for band j, within the whole way's trim (a March) and the cells
@@ -38,6 +39,7 @@ from constraints.rank_and_file.front_layers import (
     runs_to_boxes,
     smooth,
     snaking_region,
+    stretch_slope,
 )
 
 WHEEL_MAX = math.pi / 2.0   # the largest wheel (RULES: at most 90 deg)
@@ -76,6 +78,8 @@ class FrontReach:
         rho = width / 2.0
         cost = width * float(WHEEL_MAX / 2.0 + psi(np.array(WHEEL_MAX))) / WHEEL_MAX
         self.speed = max(1.0, rho / cost)  # F's move per inch of cost, at most
+        # Every stretch of a wheel costs W c(R) / R per radian or more: psi(R) / R beyond rho.
+        self.slope = stretch_slope(psi, WHEEL_MAX)
         self.half = depth / 2.0 + budget * self.speed + 1.0  # every state lies within
         self.cell = max(MIN_CELL_IN, 2.0 * self.half / CELLS_ACROSS)
         self.count = math.ceil(2.0 * self.half / self.cell)
@@ -218,7 +222,7 @@ class FrontReach:
                 high = min((m + 1) * width, self.turn)
                 core = shapely.affinity.translate(snaking_region(
                     self.width, self.depth, self.step, self.turn, low, high,
-                    math.radians(STEP_BOX_DEG)), 0.0, -self.depth / 2.0)
+                    math.radians(STEP_BOX_DEG), self.slope), 0.0, -self.depth / 2.0)
                 far = max((float(np.hypot(*np.asarray(r.coords).T).max())
                            for r in rings(core)), default=0.0)
                 room = far * width / 2.0 + self.cell * math.sqrt(2.0)
@@ -267,7 +271,7 @@ class FrontReach:
             lo = self.bands.lo + first * self.bands.width - math.pi / 2.0
             region = snaking_region(self.width, self.depth, self.budget, window, lo,
                                     lo + (last - first) * self.bands.width,
-                                    math.radians(TRIM_BOX_DEG))
+                                    math.radians(TRIM_BOX_DEG), self.slope)
             if region.is_empty:
                 continue
             grown = region.buffer(room, quad_segs=8)

@@ -39,6 +39,7 @@ import math
 import numpy as np
 
 HULL_GRID = 16  # equal steps over the way's range of headings, besides Psi's kinks
+RADIUS_FLOOR = 1e-9  # the least radius of a point (its heading kept)
 
 
 def _pos(x: np.ndarray) -> np.ndarray:
@@ -115,7 +116,9 @@ def hull_pieces(least, start: np.ndarray, mids: np.ndarray, halves: np.ndarray,
     # at most the chord r(t) of its clipped values at the points; the curve P(t) = r(t) u(t)
     # strays from the segment P_i P_(i+1), in any direction, by at most (t - t_i) (t_(i+1)
     # - t) / 2 max|P''|, and P'' = 2 r' left(t) - r u(t): the bend d^2/2 (r^2 + 4 r'^2)^0.5.
-    radius = np.maximum(col(left) - width * psi, 0.0)
+    # (Clipped at a hair above 0, not at 0: a point keeps its heading, which the budget set
+    # reads (optimizer.search.budget_sets); the set grows by that hair only.)
+    radius = np.maximum(col(left) - width * psi, RADIUS_FLOOR)
     points = radius[..., None] * _u(col(start) + t)
     step = np.diff(t, axis=1)
     bend = step / 2.0 * np.hypot(step * np.maximum(radius[:, 1:], radius[:, :-1]),

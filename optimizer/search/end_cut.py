@@ -60,7 +60,7 @@ from optimizer.search.sector_polygons import (
     ROOM_IN,
     centre_line_wedge,
     grown_hulls,
-    hull_polygons,
+    near_sets,
     sector_bounds,
     sector_polygons,
     taken,
@@ -85,6 +85,9 @@ FRONT_CUT = True
 FINE_LEVEL = 2         # the escalation whose reach is the fine one (a March's) ...
 FINE_REACH = True      # ... made where the coarse reach leaves a middle open
 CHUNK = 4_096          # boxes tested between looks at the deadline
+# The budget sets once the hull sets and the reach leave a middle open: off, as they cost
+# 25-30 ms a box and proved nothing more (benchmarks/README.md, issue 31 thirteenth session).
+BUDGET_SETS = False
 
 
 class EndCut:
@@ -107,6 +110,8 @@ class EndCut:
         # Met with the hull sets of tighter pieces too, once a middle of one stays open
         # without them (their polygons cost: most certificates close before).
         self.hulls = False
+        # ... and with their budget sets, the last resort, once the reach leaves one open.
+        self.budgets = False
         # Past the deadline (time.perf_counter) nothing more is cut: the certificate, late
         # too, says so (timed_out); before it the work is counted, the same on any machine.
         self.deadline = deadline
@@ -159,14 +164,22 @@ class EndCut:
             self.hulls = True
             return self.bounds_of(pieces)
         if self.level == (FINE_LEVEL if FINE_REACH else 1):
-            return out
+            return self._last(pieces, out)
         self.asked_reach = True
         if self.relaxation is None:  # no reach to ask: the same cut
-            return out
+            return self._last(pieces, out)
         if self.level and self._front(FINE_LEVEL) is None:  # no finer reach: the same cut
-            return out
+            return self._last(pieces, out)
         self.level, self.made, self.made_finer = self.level + 1, 0, 0  # made again, with
         self.cells.clear()                                               # the (finer) reach
+        return self.bounds_of(pieces)
+
+    def _last(self, pieces: ReachPieces, out: np.ndarray) -> np.ndarray:
+        """Once nothing else is left to ask: the budget sets too (optimizer.search.
+        budget_sets), where the pieces have hull sets; else `out` as it is."""
+        if self.budgets or pieces.hull_points is None or not BUDGET_SETS:
+            return out
+        self.budgets = True
         return self.bounds_of(pieces)
 
     escalated = property(lambda self: self.level > 0)
@@ -202,29 +215,18 @@ class EndCut:
                     boxes = np.all((lo[members] <= g_hi) & (hi[members] >= g_lo), axis=1)
                     members = members[boxes]
                     near = members[shapely.dwithin(g, sectors[members], grow[members])]
-                    near, hulls = self._near_hulls(g, centres, rows, near)
+                    # The hull and budget sets too, once asked for: the ends lie in all.
+                    near, sets = near_sets(g, centres, rows, near, self.frame,
+                                           (self.hulls, self.budgets))
                     if len(near):
-                        least = self._least(g, sectors[near], grow[near], cell, hulls) \
+                        least = self._least(g, sectors[near], grow[near], cell, sets) \
                             if natural else np.full(len(near), -np.inf)
                         bound[near] = np.minimum(bound[near], least)
         self.settles += int((bound >= self.target).sum())  # (a finer pass's too: a box)
         return bound
 
-    def _near_hulls(self, g: shapely.Geometry, centres: ReachPieces, rows: np.ndarray,
-                    near: np.ndarray) -> tuple[np.ndarray, tuple | None]:
-        """Of the rows whose sectors come near G, those whose hull sets (where the pieces
-        have them) come near it too, with those sets (`hull_polygons`): the ends lie in
-        both.  Made only here, for the few the sector leaves: most boxes stop before."""
-        hulls = hull_polygons(centres, rows[near], self.frame) \
-            if self.hulls and len(near) else None
-        if hulls is None:
-            return near, None
-        polygons, margin = hulls
-        keep = shapely.is_missing(polygons) | shapely.dwithin(g, polygons, margin)
-        return near[keep], (polygons[keep], margin[keep])
-
     def _least(self, g: shapely.Geometry, sectors: np.ndarray, grow: np.ndarray,
-               cell: tuple[int, int], hulls: tuple | None = None) -> np.ndarray:
+               cell: tuple[int, int], sets: list[tuple] | None = None) -> np.ndarray:
         """A bound (signed) of the goal over each sector grown by its margin (circumscribed)
         within G: where it meets G, the least over the meet (below); elsewhere its ends
         cannot beat the target (face_point: the offset, the distance to the centre line, is
@@ -236,13 +238,13 @@ class EndCut:
         grown = shapely.buffer(sectors, grow / math.cos(math.pi / (4 * RAISE_SEGS)) + ROOM_IN,
                                quad_segs=RAISE_SEGS)
         meet = shapely.intersection(grown, g)
-        if hulls is not None:  # and within the hull sets, where the pieces have them
-            both = shapely.intersection(meet, grown_hulls(hulls[0], hulls[1], RAISE_SEGS))
+        for polygons, margin in sets or ():  # within the hull and budget sets, where made
+            both = shapely.intersection(meet, grown_hulls(polygons, margin, RAISE_SEGS))
             # An overlay may drop a sliver: a meet left empty is kept only where the exact
             # distance says so (else the looser meet, sound).
             lost = shapely.is_empty(both) & ~shapely.is_empty(meet) & \
-                shapely.dwithin(meet, hulls[0], hulls[1])
-            meet = np.where(shapely.is_missing(hulls[0]) | lost, meet, both)
+                shapely.dwithin(meet, polygons, margin)
+            meet = np.where(shapely.is_missing(polygons) | lost, meet, both)
         blank = shapely.is_empty(meet)
         out = np.full(len(sectors), np.inf)
         if name == "forward":  # signed: minus the end centre's y

@@ -12,6 +12,7 @@ import shapely
 
 from constraints.geometry.frame import Frame
 from constraints.geometry.pieces import FULL, ReachPieces
+from optimizer.search.budget_sets import budget_polygons
 
 ARC_SEGMENTS = 8       # chords of a sector's arc (circumscribed)
 CLIP_SEGS = 16         # quarter-circle segments of a grown region (circumscribed)
@@ -64,6 +65,22 @@ def hull_polygons(pieces: ReachPieces, rows: np.ndarray,
     has = np.isfinite(margin)
     out[has] = shapely.convex_hull(shapely.linestrings(framed[has]))
     return out, np.where(has, margin, 0.0) + ROOM_IN
+
+
+def near_sets(g: shapely.Geometry, pieces: ReachPieces, rows: np.ndarray, near: np.ndarray,
+              frame: Frame, asked: tuple[bool, bool]) -> tuple[np.ndarray, list[tuple]]:
+    """Of `near` (indices into `rows` whose sectors come near G), those whose hull sets and
+    budget sets (where the pieces have them; each if `asked`) come near G too, with those
+    sets' polygons and margins.  Made only for the few the sector leaves."""
+    sets: list[tuple[np.ndarray, np.ndarray]] = []
+    for wanted, made in zip(asked, (hull_polygons, budget_polygons), strict=True):
+        polygons = made(pieces, rows[near], frame) if wanted and len(near) else None
+        if polygons is None:
+            continue
+        keep = shapely.is_missing(polygons[0]) | shapely.dwithin(g, polygons[0], polygons[1])
+        near = near[keep]
+        sets = [(p[keep], m[keep]) for p, m in sets] + [(polygons[0][keep], polygons[1][keep])]
+    return near, sets
 
 
 def grown_hulls(hulls: np.ndarray, margin: np.ndarray, segs: int = CLIP_SEGS) -> np.ndarray:

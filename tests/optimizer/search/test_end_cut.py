@@ -24,6 +24,8 @@ from constraints.t9a.examples import field
 from constraints.t9a.examples import unit as ex_unit
 from constraints.t9a.examples import wall as ex_wall
 from constraints.t9a.moves import Manoeuvre, Move, forward, wheel
+from optimizer.search import end_cut as end_cut_module
+from optimizer.search.budget_sets import budget_polygons
 from optimizer.search.certified import relaxation_of
 from optimizer.search.certify import certify
 from optimizer.search.end_cut import CUT_GOALS, EndCut, end_cut
@@ -112,17 +114,21 @@ def _never_settles_a_better_way(scn, unit_id: str, manoeuvre: str, rng, wanted: 
 
 
 def _hull_polygon_holds(cut: EndCut, pieces, centre) -> None:
-    """The polygon the cut meets with G holds the end centre, where the piece has a hull."""
-    hulls = hull_polygons(pieces.centres(), np.array([0]), cut.frame)
-    if hulls is not None and hulls[0][0] is not None:
-        framed = shapely.Point(*cut.frame.point(tuple(centre)))
-        assert shapely.distance(hulls[0][0], framed) <= hulls[1][0]
-        assert shapely.distance(grown_hulls(*hulls)[0], framed) <= 1e-9
+    """The polygons the cut meets with G (the hull set's and the budget set's) hold the end
+    centre, where the piece has a hull set."""
+    for made in (hull_polygons, budget_polygons):
+        sets = made(pieces.centres(), np.array([0]), cut.frame)
+        if sets is not None and sets[0][0] is not None:
+            framed = shapely.Point(*cut.frame.point(tuple(centre)))
+            assert shapely.distance(sets[0][0], framed) <= sets[1][0], made.__name__
+            assert shapely.distance(grown_hulls(*sets)[0], framed) <= 1e-9, made.__name__
 
 
 # With the front's reach and without it, alternately (tests.depth: the first 6 tables).
 @pytest.mark.parametrize("k", rows(range(len(MOVES)), 6))
-def test_no_box_holding_a_better_legal_way_is_settled_on_random_tables(k):
+def test_no_box_holding_a_better_legal_way_is_settled_on_random_tables(k, monkeypatch):
+    # The budget sets (off in the search) asked for last, on every other pair of tables.
+    monkeypatch.setattr(end_cut_module, "BUDGET_SETS", k % 4 < 2)
     request = MOVES[k]
     rng = np.random.default_rng(9000 + k)
     _never_settles_a_better_way(request.scenario, request.unit, request.manoeuvre, rng, 3, 60,
@@ -144,9 +150,11 @@ def _close_scene_with_rocks(rng: np.random.Generator):
 
 
 @pytest.mark.parametrize("seed", rows(range(16), 4))
-def test_no_box_holding_a_better_legal_way_is_settled_beside_a_wall_and_a_friend(seed):
+def test_no_box_holding_a_better_legal_way_is_settled_beside_a_wall_and_a_friend(
+        seed, monkeypatch):
     """A unit 0.3-0.9" in front of a wall (A20), a friend touching its flank within the
-    contact tolerance (A21), rocks ahead."""
+    contact tolerance (A21), rocks ahead; the budget sets asked for last on half."""
+    monkeypatch.setattr(end_cut_module, "BUDGET_SETS", seed % 4 < 2)
     rng = np.random.default_rng(9500 + seed)
     scn = _close_scene_with_rocks(rng)
     manoeuvre = "advance" if seed % 2 == 0 else "march"

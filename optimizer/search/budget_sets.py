@@ -59,42 +59,46 @@ def budget_polygon(radius: np.ndarray, angle: np.ndarray,
     # Below the least point's radius every sub-arc is whole: levels only above it (and 0).
     held = radius[radius > 0]
     cuts = np.unique(np.concatenate([held, np.linspace(held.min(), top, levels), [0.0]]))[::-1]
-    parts = []
-    for scale, below in zip(cuts[:-1], cuts[1:], strict=True):
-        arcs = _sub_arcs(radius, angle, below)
-        if len(arcs):
-            parts.append(_fan(arcs, scale))
-    return shapely.union_all(parts) if parts else shapely.Point(0.0, 0.0).buffer(ROOM_IN)
+    scale, below = cuts[:-1, None], cuts[1:, None]  # (levels, 1) against the steps
+    arcs, keep = _sub_arcs(radius, angle, below)
+    points = _fan(arcs, scale)  # (levels, steps, k, 2)
+    level = np.broadcast_to(np.arange(len(scale))[:, None, None], points.shape[:3])
+    coords = np.concatenate([np.zeros((len(scale), 2)), points[keep].reshape(-1, 2)])
+    index = np.concatenate([np.arange(len(scale)), level[keep].reshape(-1)])
+    order = np.argsort(index, kind="stable")  # (the parts' points in order of their part)
+    fans = shapely.multipoints(coords[order], indices=index[order])
+    return shapely.union_all(shapely.convex_hull(fans))
 
 
-def _sub_arcs(radius: np.ndarray, angle: np.ndarray, level: float) -> np.ndarray:
-    """(lo, hi, chord at lo, chord at hi) of each sub-arc of a step where the chord of r
-    exceeds `level` (or meets it: a superset)."""
-    a, b = radius[:-1], radius[1:]
-    ta, tb = angle[:-1], angle[1:]
+def _sub_arcs(radius: np.ndarray, angle: np.ndarray,
+              level: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per level (rows of `level`, shaped (n, 1)) and step: (lo, hi, chord at lo, chord at
+    hi) of the sub-arc of the step where the chord of r exceeds the level (or meets it: a
+    superset), and whether the step has one."""
+    a, b = radius[None, :-1], radius[None, 1:]
+    ta, span = angle[None, :-1], np.diff(angle)[None, :]
     keep = np.maximum(a, b) > level
-    a, b, ta, tb = a[keep], b[keep], ta[keep], tb[keep]
-    span = tb - ta
     # The chord falls from a to b: above `level` up to the fraction (a - level) / (a - b).
     falls = np.where(a > b, np.clip((a - level) / np.where(a > b, a - b, 1.0), 0.0, 1.0), 1.0)
     rises = np.where(b > a, np.clip((b - level) / np.where(b > a, b - a, 1.0), 0.0, 1.0), 1.0)
-    start = np.where(b > a, 1.0 - rises, 0.0)   # fractions of the step
-    end = np.where(a > b, falls, 1.0)
     whole = (a > level) & (b > level)
-    start, end = np.where(whole, 0.0, start), np.where(whole, 1.0, end)
-    return np.stack([ta + start * span, ta + end * span, a + start * (b - a),
-                     a + end * (b - a)], axis=1)
+    start = np.where(whole | (b <= a), 0.0, 1.0 - rises)   # fractions of the step
+    end = np.where(whole | (a <= b), 1.0, falls)
+    arcs = np.stack(np.broadcast_arrays(ta + start * span, ta + end * span,
+                                        a + start * (b - a), a + end * (b - a)), axis=-1)
+    return arcs, keep
 
 
-def _fan(arcs: np.ndarray, scale: float) -> shapely.Geometry:
-    """conv(0, min(scale, chord(t)) u(t) over the sub-arcs), circumscribed: each sub-arc cut
-    in ARC_SEGS pieces, each pushed out to the larger radius of its ends (the chord is
-    linear in t, and so its least with `scale` is largest at an end) over the cosine of half
-    its angle."""
-    cuts = np.linspace(0.0, 1.0, ARC_SEGS + 1)[None, :]
-    angles = arcs[:, :1] + (arcs[:, 1:2] - arcs[:, :1]) * cuts
-    radii = np.minimum(arcs[:, 2:3] + (arcs[:, 3:4] - arcs[:, 2:3]) * cuts, scale)
-    far = np.maximum(radii[:, :-1], radii[:, 1:]) / np.cos(np.diff(angles, axis=1) / 2.0)
-    ends = np.stack([angles[:, :-1], angles[:, 1:]], axis=-1)  # (n, segs, 2)
+def _fan(arcs: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """Points whose hull with 0 holds conv(0, min(scale, chord(t)) u(t) over each sub-arc),
+    circumscribed: each sub-arc cut in ARC_SEGS pieces, each pushed out to the larger radius
+    of its ends (the chord is linear in t, and so its least with `scale` is largest at an
+    end) over the cosine of half its angle.  Shaped (..., 2 ARC_SEGS, 2)."""
+    cuts = np.linspace(0.0, 1.0, ARC_SEGS + 1)
+    angles = arcs[..., :1] + (arcs[..., 1:2] - arcs[..., :1]) * cuts
+    radii = np.minimum(arcs[..., 2:3] + (arcs[..., 3:4] - arcs[..., 2:3]) * cuts,
+                       scale[..., None])
+    far = np.maximum(radii[..., :-1], radii[..., 1:]) / np.cos(np.diff(angles, axis=-1) / 2.0)
+    ends = np.stack([angles[..., :-1], angles[..., 1:]], axis=-1)  # (..., segs, 2)
     xy = far[..., None, None] * np.stack([np.cos(ends), np.sin(ends)], axis=-1)
-    return shapely.MultiPoint(np.vstack([np.zeros((1, 2)), xy.reshape(-1, 2)])).convex_hull
+    return xy.reshape(xy.shape[:-3] + (2 * ARC_SEGS, 2))

@@ -86,7 +86,7 @@ FINE_LEVEL = 2         # the escalation whose reach is the fine one (a March's) 
 FINE_REACH = True      # ... made where the coarse reach leaves a middle open
 CHUNK = 4_096          # boxes tested between looks at the deadline
 # The budget sets once the hull sets and the reach leave a middle open: off, as they cost
-# 25-30 ms a box and proved nothing more (benchmarks/README.md, issue 31 thirteenth session).
+# 12-30 ms a box and proved nothing more (benchmarks/README.md, issue 31 thirteenth session).
 BUDGET_SETS = False
 
 

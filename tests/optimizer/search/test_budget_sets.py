@@ -65,6 +65,10 @@ def test_the_set_holds_every_leg_mix_its_definition_allows(seed):
         assert shapely.distance(polygon, shapely.Point(*point)) <= 1e-9, (s, headings)
         held += 1
     assert held >= 200
+    # A single leg at a point's heading, as long as its radius: on the set's edge.
+    for r, t in zip(radius, angle, strict=True):
+        edge = shapely.Point(r * math.cos(t), r * math.sin(t))
+        assert shapely.distance(polygon, edge) <= 1e-9, (r, t)
 
 
 def _rocks_box():

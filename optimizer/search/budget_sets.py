@@ -43,8 +43,7 @@ def budget_polygons(pieces: ReachPieces, rows: np.ndarray,
         points = pieces.hull_points[k]
         polygon = budget_polygon(np.hypot(points[:, 0], points[:, 1]),
                                  np.unwrap(np.arctan2(points[:, 1], points[:, 0])))
-        moved = shapely.transform(polygon, lambda xy, a=pieces.apex[k]: xy + a)
-        out[n] = shapely.transform(moved, frame.point_array)
+        out[n] = shapely.transform(polygon, lambda xy, a=pieces.apex[k]: frame.point_array(xy + a))
     return out, np.where(np.isfinite(margin), margin, 0.0) + ROOM_IN
 
 

@@ -84,8 +84,8 @@ def near_sets(g: shapely.Geometry, pieces: ReachPieces, rows: np.ndarray, near: 
 
 
 def grown_hulls(hulls: np.ndarray, margin: np.ndarray, segs: int = CLIP_SEGS) -> np.ndarray:
-    """`hull_polygons`' polygons grown by their margins, circumscribed with `segs`
-    quarter-circle segments (missing stay so)."""
+    """The polygons of `hull_polygons` or `budget_polygons` grown by their margins,
+    circumscribed with `segs` quarter-circle segments (missing stay so)."""
     return shapely.buffer(hulls, margin / math.cos(math.pi / (4 * segs)), quad_segs=segs)
 
 

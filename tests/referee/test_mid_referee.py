@@ -13,12 +13,13 @@ from shapely.geometry import Polygon
 
 from constraints.core.scenario import Scenario, Terrain
 from constraints.t9a.moves import Manoeuvre, MidPlacement, Move
+from tests.depth import THOROUGH
 from tests.referee.compare import Tally, judge
 from tests.referee.referee import unit_corners
 from tests.referee.scenes import box, field, make_unit
 
 SEED = 20261202
-CASES = 160
+CASES = 160 if THOROUGH else 100  # (tests.depth: 15 s for 160)
 LEAST_EACH = 8
 CLAUSES = {"t9a.reform.mid_placement", "t9a.reform.model_path"}
 

@@ -18,7 +18,7 @@ from constraints.t9a.examples import field, unit, wall
 from constraints.t9a.moves import Move, forward, wheel
 from optimizer.search.clock import Clock
 from optimizer.search.objectives import Objective
-from optimizer.search.polish import Polish, _tighter, polished
+from optimizer.search.polish import MAX_GAP_IN, Polish, _polished, _tighter, polished
 from optimizer.search.request import SearchRequest
 from optimizer.search.solve import best_move
 
@@ -196,3 +196,30 @@ def test_a_better_answer_keeps_the_tighter_of_the_two_bounds() -> None:
     finished = replace(cut_short, proof=result.proof.bounded(9.99, covers, True, tolerance))
     assert _tighter(request, finished, replace(was, proof=was.proof.bounded(
         9.0, covers, False, tolerance))) is finished
+
+
+def test_an_answer_far_from_its_bound_gets_the_first_polish_alone_uncertified() -> None:
+    """An answer further than MAX_GAP_IN from its bound: the scatter and the pattern search
+    better it (a legal way), it keeps the bound it had (no certificate is made for it there),
+    and the slide leaves it alone; `polished` then certifies the better answer last."""
+    scenario = scenario_from_json(field(unit(), terrain=(wall("rocks", 37.0, 12.4, 40.0, 13.0),)))
+    objective = Objective("face_point", (20.0, 14.0))
+    request = SearchRequest(scenario, "u", "march", objective)
+    found = best_move(scenario, "u", "march", objective, time_limit_s=60)
+    move = Move("u", "march", (wheel(4.0),))
+    verdict = check_move(scenario, move)
+    value = request.goal.exact(verdict)
+    bound = value - 2 * MAX_GAP_IN  # below every legal way's value: a bound, if a loose one
+    proof = replace(found.proof, claim=Status.FEASIBLE).bounded(bound, "any_wheels", False,
+                                                                request.tolerance)
+    wide = replace(found, move=move, verdict=verdict, value=value, proof=proof, stats={})
+    assert wide.status == Status.FEASIBLE
+    first = _polished(request, wide, Clock(60.0), False, None)
+    assert check_move(scenario, first.move).legal and first.verdict.legal
+    assert first.value < value - 0.01
+    assert first.value == pytest.approx(request.goal.exact(check_move(scenario, first.move)))
+    assert first.bound == bound and first.status == Status.FEASIBLE
+    assert first.stats["polished"]["from"] == value and "certificate_boxes" not in first.stats
+    assert _polished(request, first, Clock(60.0), True, None) is first
+    last = polished(request, wide, Clock(60.0), {})
+    assert last.move == first.move and "certificate_boxes" in last.stats and last.bound > bound

@@ -37,7 +37,7 @@ are polished and certified again: the stage is for the answers that miss OPTIMAL
 (benchmarks/README.md, bench_random).  An answer further from its bound gets the first polish
 alone, uncertified (its bound, made for the answer before, holds for every legal way): no
 polish closes such a gap, but a better answer is still better (bench_solve's gap-sidestep,
-0.8512 -> 0.8332), and the certificate the search makes last of every unproved answer is
+0.8512 -> 0.8337), and the certificate the search makes last of every unproved answer is
 then made for it.
 """
 

@@ -209,7 +209,9 @@ def test_an_answer_far_from_its_bound_gets_the_first_polish_alone_uncertified() 
     move = Move("u", "march", (wheel(4.0),))
     verdict = check_move(scenario, move)
     value = request.goal.exact(verdict)
-    bound = value - 2 * MAX_GAP_IN  # below every legal way's value: a bound, if a loose one
+    assert found.status == Status.OPTIMAL
+    bound = found.bound - 2 * MAX_GAP_IN  # below every legal way's value: a loose bound
+    assert value - bound > MAX_GAP_IN
     proof = replace(found.proof, claim=Status.FEASIBLE).bounded(bound, "any_wheels", False,
                                                                 request.tolerance)
     wide = replace(found, move=move, verdict=verdict, value=value, proof=proof, stats={})

@@ -56,9 +56,10 @@ PLAN = [
 ]
 PLANNED = Counter(m for _, seeds, manoeuvres in PLAN for _ in seeds for m in manoeuvres)
 TIME_LIMIT_S = BACKSTOP_S  # the work budget (tests.solver_support.SOLVE_EFFORT) stops them
-# Every 4th request, from the second, is solved twice: the repeats fall on the Advances (two
-# INFEASIBLE, three OPTIMAL, all compared), not on the crowded March (10 s, FEASIBLE at its
-# work budget: not compared).  Marches are solved twice in test_polish and test_ways.
+# Every 4th request, from the second, is solved twice: in the quick run the repeats fall on
+# the Advances (two INFEASIBLE, three OPTIMAL, all compared), not on the crowded March (10 s,
+# FEASIBLE at its work budget: not compared).  Marches are solved twice in test_polish and
+# test_ways.
 REPEAT_EVERY = 4
 REPEAT_FROM = 1
 

@@ -36,9 +36,8 @@ off while a point of the relaxation is a hair from the answer: bench_random 60, 
 are polished and certified again: the stage is for the answers that miss OPTIMAL by a hair
 (benchmarks/README.md, bench_random).  An answer further from its bound gets the first polish
 alone, uncertified (its bound, made for the answer before, holds for every legal way): no
-polish closes such a gap, but a better answer is still better (bench_solve's gap-sidestep,
-0.8512 -> 0.8337), and the certificate the search makes last of every unproved answer is
-then made for it.
+polish closes such a gap, but a better answer is better (gap-sidestep 0.8512 -> 0.8337);
+the search's last certificate of an unproved answer is made for it.
 """
 
 from __future__ import annotations
@@ -132,12 +131,9 @@ def _polished(request: SearchRequest, result: SearchResult, clock: Clock, slide:
     stats = {**result.stats, "polished": done}
     moved = replace(result, move=better, verdict=verdict, value=value, stats=stats)
     if wide:  # the bound made for the answer before (the last certificate comes after)
-        proof, tolerance = result.proof, request.tolerance
-        if result.bound is None or proof.bound_covers is None:
-            return moved
-        return replace(moved, proof=proof.bounded(
-            result.bound, proof.bound_covers,
-            abs(value - result.bound) <= tolerance + 1e-12, tolerance))
+        covers = result.proof.bound_covers
+        return moved if result.bound is None or covers is None else \
+            _with_bound(request, moved, result.bound, covers)
     return _tighter(request, certified(request, moved, clock, certificates, final=True),
                     result)
 
@@ -155,10 +151,17 @@ def _tighter(request: SearchRequest, polished: SearchResult,
     if old is None or covers is None or polished.value is None or \
             (new is not None and not request.goal.better(new, old)):
         return polished
+    return _with_bound(request, polished, old, covers)
+
+
+def _with_bound(request: SearchRequest, result: SearchResult, bound: float,
+                covers: str) -> SearchResult:
+    """`result` with a bound over every legal way, and whether its value is within the
+    tolerance of it."""
+    assert result.value is not None
     tolerance = request.tolerance
-    proof = polished.proof.bounded(old, covers, abs(polished.value - old) <= tolerance + 1e-12,
-                                   tolerance)
-    return replace(polished, proof=proof)
+    return replace(result, proof=result.proof.bounded(
+        bound, covers, abs(result.value - bound) <= tolerance + 1e-12, tolerance))
 
 
 def _gap(result: SearchResult) -> float | None:

@@ -9,19 +9,19 @@ way a fraction of a degree or of an inch off the lattice can do better by more t
 tolerance (a wheel of 3.46 deg where the lattice has 3 and 4, blocked by an obstacle).  The
 polish takes the answer's steps, with a leg of no length before a first wheel and between
 any two wheels, and a wheel and a leg of no length at the end (so that every run of the way
-is free, and the way may turn once more), and moves them in two stages.  First a scatter:
-candidates that move one to four parameters together by random amounts (a generator of a
-fixed seed), at a scale halved after a run of misses; it finds the ways that need several
-parameters moved at once in proportions no fixed step gives (bench_random 92 and 122: the
-Pivot and the wheel together; 21 and 39: a leg, a wheel and the wheel added at the end).
-Then a pattern search: each parameter alone, then each pair together (a wheel opened up
-while a leg shortens to stay within the budget), both ways, by a step halved whenever no
-candidate improves, from STEP_START down to STEP_LEAST; the change that improved last is
-tried first at each step.  In either stage an improving candidate becomes the answer, and
-the same change, doubled, is tried again while it improves.  The work is counted in checks
-(MAX_CHECKS, SCATTER_CHECKS of them the scatter's), not seconds, so the same request
-polishes the same way on every machine; the wall clock only stops it early (the answer then
-says so).
+is free, and the way may turn once more), and moves them in three stages.  First the
+descent (optimizer.search.descent): the gradient projected onto the clauses' readings at
+their limits, for ways pressed against two clauses at once (gap-sidestep 0.87 -> 0.51).
+Then a scatter: candidates that move one to four parameters together by random amounts (a
+generator of a fixed seed), at a scale halved after a run of misses (bench_random 92 and
+122: the Pivot and the wheel together; 21 and 39: a leg, a wheel and the wheel added at the
+end).  Then a pattern search: each parameter alone, then each pair together, both ways, by a
+step halved whenever no candidate improves, from STEP_START down to STEP_LEAST; the change
+that improved last is tried first at each step.  In the last two an improving candidate
+becomes the answer, and the same change, doubled, is tried again while it improves.  The
+work is counted in checks (DESCENT_CHECKS, then MAX_CHECKS), not seconds, so the same
+request polishes the same way on every machine; the wall clock only stops it early (the
+answer then says so).
 
 Where the certificate still leaves the polished answer unproved, a second polish follows,
 the slide (optimizer.search.slide): the legal ways' boundary followed by repairs, in headings.
@@ -36,8 +36,8 @@ off while a point of the relaxation is a hair from the answer: bench_random 60, 
 are polished and certified again: the stage is for the answers that miss OPTIMAL by a hair
 (benchmarks/README.md, bench_random).  An answer further from its bound gets the first polish
 alone, uncertified (its bound, made for the answer before, holds for every legal way): no
-polish closes such a gap, but a better answer is better (gap-sidestep 0.8512 -> 0.8337);
-the search's last certificate of an unproved answer is made for it.
+polish closes such a gap, but a better answer is better; the search's last certificate of an
+unproved answer is made for it.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
 from optimizer.search.certified import Certificates, certified
 from optimizer.search.clock import Clock
+from optimizer.search.descent import Descent, Measured
 from optimizer.search.layout import Layout, opened
 from optimizer.search.request import SearchRequest
 from optimizer.search.result import SearchResult
@@ -65,7 +66,8 @@ from optimizer.search.tidy import tidy_move
 STEP_START = 0.5    # inches of leg, degrees of wheel or Pivot: the first moves
 STEP_LEAST = 2.0 ** -12  # the last step tried (0.00024" or deg: an answer 0.0104 off its bound
 # was 0.0002 from OPTIMAL at 2^-8, bench_random 77)
-MAX_CHECKS = 800    # candidates judged per polish, at most (1 to 3 ms each)
+MAX_CHECKS = 800    # candidates judged per polish after the descent, at most (1 to 3 ms each)
+DESCENT_CHECKS = 1000  # candidates judged by the descent (optimizer.search.descent), first
 SLIDE_CHECKS = 400  # candidates judged by the slide (optimizer.search.slide), at most
 TIGHT_CHECKS = 400  # ... and by the slide with the last leg taking the budget's rest (two
 # checks a candidate), where the slide found nothing and the answer spends its budget:
@@ -202,16 +204,7 @@ class Polish:
 
     def judge(self, x: list[float]) -> tuple[float, Any, Verdict] | None:
         """The candidate's rank, lower is better, whatever its value (None: illegal)."""
-        self.checks += 1
-        try:
-            move = self.layout.move_at(x)
-        except InvalidInputError:  # a Pivot beyond its limit: no move
-            return None
-        verdict = self.check(self.request.scenario, move)
-        if not verdict.legal:
-            return None
-        rank = self.request.goal.ranked(verdict)
-        return (-rank if self.request.goal.maximise else rank), move, verdict
+        return self._measure(x).scored
 
     def keeps(self, judged: tuple[float, Any, Verdict]) -> bool:
         """Whether a legal candidate is no worse than the answer in its exact value."""
@@ -228,7 +221,9 @@ class Polish:
             return None
         found: tuple[float, Any, Verdict] | None = None
         stages = ((self._slide, SLIDE_CHECKS), (self._tight_slide, SLIDE_CHECKS + TIGHT_CHECKS)) \
-            if self.slides else ((self._scatter, SCATTER_CHECKS), (self._pattern, MAX_CHECKS))
+            if self.slides else ((self._descent, DESCENT_CHECKS),
+                                 (self._scatter, DESCENT_CHECKS + SCATTER_CHECKS),
+                                 (self._pattern, DESCENT_CHECKS + MAX_CHECKS))
         for stage, limit in stages:
             if stage == self._tight_slide and found is not None:
                 break  # (the slide improved it: the answer is not held where the tight one is)
@@ -253,6 +248,32 @@ class Polish:
             best, x = self._onwards(moved, self.x)
             self.x, rank = x, best[0]
         return best
+
+    def _descent(self, rank: float) -> tuple[float, Any, Verdict] | None:
+        """The descent from self.x (moved to its best): optimizer.search.descent."""
+        legs = {i for i in self.free if self.layout.leg(i)}
+        descent = Descent(self._measure, self.keeps, self.free, legs, self._spent)
+        found = descent.run(self.x, rank)
+        if found is None:
+            return None
+        best, self.x = found
+        return best
+
+    def _measure(self, x: list[float]) -> Measured:
+        """The candidate `x` (within its limits) judged, with its readings."""
+        x = self.layout.clipped(x)
+        self.checks += 1
+        try:
+            move = self.layout.move_at(x)
+        except InvalidInputError:  # a Pivot beyond its limit: no move
+            return Measured(np.array(x), None, {})
+        verdict = self.check(self.request.scenario, move)
+        margins = {r.clause: float(r.measured) - float(r.limit) for r in verdict.readings}
+        if not verdict.legal:
+            return Measured(np.array(x), None, margins)
+        rank = self.request.goal.ranked(verdict)
+        return Measured(np.array(x), ((-rank if self.request.goal.maximise else rank), move,
+                                      verdict), margins)
 
     def _slide(self, rank: float) -> tuple[float, Any, Verdict] | None:
         """The slide from self.x (moved to its best): optimizer.search.slide."""

@@ -18,7 +18,15 @@ from constraints.t9a.examples import field, unit, wall
 from constraints.t9a.moves import Move, forward, wheel
 from optimizer.search.clock import Clock
 from optimizer.search.objectives import Objective
-from optimizer.search.polish import MAX_GAP_IN, Polish, _polished, _tighter, polished
+from optimizer.search.polish import (
+    DESCENT_CHECKS,
+    MAX_CHECKS,
+    MAX_GAP_IN,
+    Polish,
+    _polished,
+    _tighter,
+    polished,
+)
 from optimizer.search.request import SearchRequest
 from optimizer.search.solve import best_move
 
@@ -99,7 +107,7 @@ def test_a_polished_answer_is_legal_better_and_the_same_every_time(index: int) -
     assert judged.legal and verdict.legal
     assert goal.better(goal.ranked(judged), goal.ranked(before))
     assert not goal.better(goal.exact(before), goal.exact(judged))
-    assert checks <= 801
+    assert checks <= DESCENT_CHECKS + MAX_CHECKS + 1
     assert sum(s.kind == "wheel" for s in polished_move.steps) <= request.max_wheels
 
 
@@ -153,7 +161,7 @@ def test_bench_marches_that_need_parameters_moved_together_are_proved_after_the_
     result = best_move(request.scenario, request.unit, request.manoeuvre, request.objective,
                        time_limit_s=60)
     assert check_move(request.scenario, result.move).legal
-    assert result.stats["polished"]["checks"] <= 801
+    assert result.stats["polished"]["checks"] <= DESCENT_CHECKS + MAX_CHECKS + 1
     assert result.value < below < was
     assert result.status == Status.OPTIMAL
 

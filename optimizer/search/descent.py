@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from constraints.core.verdict import Verdict
+from constraints.errors import InvalidInputError
 
 Scored = tuple[float, Any, Verdict]  # a candidate's rank (lower is better), move, verdict
 
@@ -212,6 +213,24 @@ class Descent:
         for i in self.legs:
             x[i] = max(0.0, x[i])
         return self.measure([float(v) for v in x])
+
+
+def measured(layout: Any, check: Callable[[Any, Any], Verdict], request: Any,
+             x: list[float]) -> Measured:
+    """The candidate `x` of a way laid out by `layout` (optimizer.search.layout), within its
+    limits, judged by `check` for `request`, with its readings."""
+    x = layout.clipped(x)
+    try:
+        move = layout.move_at(x)
+    except InvalidInputError:  # a Pivot beyond its limit: no move
+        return Measured(np.array(x), None, {})
+    verdict = check(request.scenario, move)
+    margins = {r.clause: float(r.measured) - float(r.limit) for r in verdict.readings}
+    if not verdict.legal:
+        return Measured(np.array(x), None, margins)
+    rank = request.goal.ranked(verdict)
+    return Measured(np.array(x), (-rank if request.goal.maximise else rank, move, verdict),
+                    margins)
 
 
 def _stalled(ranks: list[float]) -> bool:

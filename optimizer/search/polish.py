@@ -27,17 +27,12 @@ Where the certificate still leaves the polished answer unproved, a second polish
 the slide (optimizer.search.slide): the legal ways' boundary followed by repairs, in headings.
 
 The polish never returns an illegal or worse answer: a candidate replaces the answer only
-when the checker finds it legal and it is better as the search ranks answers, by more than
-float noise, and its exact value is no worse.  The better answer is certified again (and
-keeps the bound before where that is tighter: `_tighter`).  Only
-answers the certificate left within MAX_GAP_IN of the bound, or of the relaxation's best
-point it valued (`reached`: the bound of a certificate cut short by its box cap may be far
-off while a point of the relaxation is a hair from the answer: bench_random 60, 154, 173),
-are polished and certified again: the stage is for the answers that miss OPTIMAL by a hair
-(benchmarks/README.md, bench_random).  An answer further from its bound gets the first polish
-alone, uncertified (its bound, made for the answer before, holds for every legal way): no
-polish closes such a gap, but a better answer is better; the search's last certificate of an
-unproved answer is made for it.
+when the checker finds it legal, better as the search ranks answers by more than float
+noise, and no worse in its exact value.  Answers within MAX_GAP_IN of their bound, or of the
+relaxation's best point their certificate valued (`reached`: bench_random 60, 154, 173),
+are polished and certified again (keeping the tighter bound: `_tighter`).  Answers further
+off get the first polish alone, uncertified: the bound made before holds for every legal
+way, and the search's last certificate of an unproved answer is made for the better one.
 """
 
 from __future__ import annotations
@@ -55,7 +50,7 @@ from constraints.core.verdict import Verdict
 from constraints.errors import InvalidInputError
 from optimizer.search.certified import Certificates, certified
 from optimizer.search.clock import Clock
-from optimizer.search.descent import Descent, Measured
+from optimizer.search.descent import Descent, Measured, measured
 from optimizer.search.layout import Layout, opened
 from optimizer.search.request import SearchRequest
 from optimizer.search.result import SearchResult
@@ -64,21 +59,16 @@ from optimizer.search.tidy import SAME as NOISE
 from optimizer.search.tidy import tidy_move
 
 STEP_START = 0.5    # inches of leg, degrees of wheel or Pivot: the first moves
-STEP_LEAST = 2.0 ** -12  # the last step tried (0.00024" or deg: an answer 0.0104 off its bound
-# was 0.0002 from OPTIMAL at 2^-8, bench_random 77)
+STEP_LEAST = 2.0 ** -12  # the last step tried (bench_random 77 needs finer than 2^-8)
 MAX_CHECKS = 800    # candidates judged per polish after the descent, at most (1 to 3 ms each)
 DESCENT_CHECKS = 1000  # candidates judged by the descent (optimizer.search.descent), first
 SLIDE_CHECKS = 400  # candidates judged by the slide (optimizer.search.slide), at most
 TIGHT_CHECKS = 400  # ... and by the slide with the last leg taking the budget's rest (two
 # checks a candidate), where the slide found nothing and the answer spends its budget:
 BUDGET_SPENT = 1e-4  # within this of it (inches)
-# The share of the wall-clock limit after which the polish stops (the answer then says the
-# wall clock stopped it): the certificate of a better answer needs the rest (cut short,
-# it keeps the bound before: `_tighter`).
+# The polish stops at this share of the wall-clock limit: the certificate needs the rest.
 POLISH_SHARE = 0.9
-# Polished: answers whose certificate leaves a gap of at most this (inches).  The polish
-# moves an answer by hundredths; where the gap is wider it cannot close it, and it costs
-# a second or two.
+# Polished and certified again: answers within this of their bound (inches).
 MAX_GAP_IN = 0.25
 SAME = 1e-9         # a candidate must beat the answer by more than this (float noise)
 # The scatter (before the pattern search): candidates that move a few parameters at once by
@@ -91,12 +81,12 @@ SCATTER_PATIENCE = 40  # misses in a row before the scale is halved
 
 def polished(request: SearchRequest, result: SearchResult, clock: Clock,
              certificates: Certificates | None = None) -> SearchResult:
-    """`result` with a better way near its own, certified again, where the scatter and the
+    """`result` with a better way near its own where the descent, the scatter and the
     pattern search find one, and then, where that is not proved, where the slide finds one
-    from it; else `result` as it was.  Only an Advance's or March's answer given by steps
-    that the certificate did not prove, within MAX_GAP_IN of its bound, is polished.  The
-    slide comes second, and only for what the first polish leaves unproved: it costs up to
-    SLIDE_CHECKS more checks and a certificate, which the answers proved without it cannot
+    from it; else `result` as it was (the module docstring says which answers are polished
+    and certified again).  The slide comes second, and only for what the first polish leaves
+    unproved, within MAX_GAP_IN of its bound: it costs up to SLIDE_CHECKS more checks and a
+    certificate, which the answers proved without it cannot
     spare (bench_random 30, 60, 77, 108: proved in 6-9 s of 10).
 
     The ways' answer comes with a certificate of the early cap (optimizer.search.more_wheels):
@@ -261,19 +251,8 @@ class Polish:
 
     def _measure(self, x: list[float]) -> Measured:
         """The candidate `x` (within its limits) judged, with its readings."""
-        x = self.layout.clipped(x)
         self.checks += 1
-        try:
-            move = self.layout.move_at(x)
-        except InvalidInputError:  # a Pivot beyond its limit: no move
-            return Measured(np.array(x), None, {})
-        verdict = self.check(self.request.scenario, move)
-        margins = {r.clause: float(r.measured) - float(r.limit) for r in verdict.readings}
-        if not verdict.legal:
-            return Measured(np.array(x), None, margins)
-        rank = self.request.goal.ranked(verdict)
-        return Measured(np.array(x), ((-rank if self.request.goal.maximise else rank), move,
-                                      verdict), margins)
+        return measured(self.layout, self.check, self.request, x)
 
     def _slide(self, rank: float) -> tuple[float, Any, Verdict] | None:
         """The slide from self.x (moved to its best): optimizer.search.slide."""

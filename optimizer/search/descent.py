@@ -39,6 +39,7 @@ from constraints.errors import InvalidInputError
 
 Scored = tuple[float, Any, Verdict]  # a candidate's rank (lower is better), move, verdict
 
+TURN_SCALE = 10.0   # degrees of a turn (Pivot, wheel) per inch of a leg, in a plain step
 NEAR = 0.02         # a reading this near its limit is active (inches, degrees)
 DIFFERENCE = 1e-5   # the finite differences' step (inches, degrees)
 FLAT = 1e-6         # a reading's gradient smaller than this everywhere: not steering
@@ -66,17 +67,23 @@ Measure = Callable[[list[float]], Measured]
 
 class Descent:
     """One descent from a way (module docstring).  `measure` judges a candidate, `keeps`
-    says whether a legal way may replace the answer, `free` are the parameters that move and
-    `legs` those at least 0; `spent` says when the checks are used up."""
+    says whether a legal way may replace the answer, `free` are the parameters that move,
+    `legs` those at least 0 and `turns` those in degrees; `spent` says when the checks are
+    used up."""
 
     def __init__(self, measure: Measure, keeps: Callable[[Scored], bool], free: list[int],
-                 legs: set[int], spent: Callable[[], bool]) -> None:
+                 legs: set[int], spent: Callable[[], bool], turns: set[int] | None = None) -> None:
         self.measure, self.keeps, self.free, self.legs = measure, keeps, free, legs
         self.spent = spent
+        # The plain metric: a turn's degree moves a front corner by hundredths of an inch, a
+        # leg's inch by an inch, so steps in the turns' degrees TURN_SCALE times longer keep
+        # the two in proportion (gap-sidestep: 0.58 in 1000 checks unscaled, 0.48 scaled).
+        turns = turns or set()
+        self.base = np.diag([TURN_SCALE ** 2 if i in turns else 1.0 for i in free])
         # The quasi-Newton metric on the held readings' surface (BFGS: the valley the way
         # follows is narrow, and the plain gradient zigzags across it), reset whenever the
         # held readings change; and the last step's move and projected gradient.
-        self.metric = np.eye(len(free))
+        self.metric = self.base
         self.held: list[str] | None = None
         self.last: tuple[np.ndarray, np.ndarray] | None = None
         self.reach = 1.0  # the last step's largest move of a parameter
@@ -115,26 +122,27 @@ class Descent:
                              (i in self.legs and at.x[i] <= 0.0 and gradient[c] > 0.0)])
             projected = _projected(gradient, rows)
             self._learn(held, at.x[self.free], projected)
-            learnt = -_projected(self.metric @ projected, rows)
-            for direction in (learnt, -projected) if self.learnt() else (-projected,):
-                if np.abs(direction).max() <= FLAT or direction @ projected >= 0.0:
+            metrics = (self.metric, self.base) if self.learnt() else (self.base,)
+            for metric in metrics:
+                direction = -_tangent(metric, gradient, rows)
+                if np.abs(direction).max() <= FLAT or direction @ gradient >= 0.0:
                     continue
                 found = self._searched(at, direction, held, jacobian)
                 if found is not None:
                     self.last = (at.x[self.free], projected)
                     return found
-            self.metric, self.last = np.eye(len(self.free)), None
+            self.metric, self.last = self.base, None
         return None
 
     def learnt(self) -> bool:
-        """Whether the metric is more than the identity."""
-        return not np.array_equal(self.metric, np.eye(len(self.free)))
+        """Whether the metric is more than the plain one."""
+        return not np.array_equal(self.metric, self.base)
 
     def _learn(self, held: list[str], x: np.ndarray, projected: np.ndarray) -> None:
         """The metric updated by the last step (BFGS's inverse update), or reset where the
         held readings changed or the step taught nothing (no curvature along it)."""
         if held != self.held or self.last is None:
-            self.metric, self.held = np.eye(len(self.free)), held
+            self.metric, self.held = self.base, held
             return
         move, change = x - self.last[0], projected - self.last[1]
         curvature = float(move @ change)
@@ -238,6 +246,16 @@ def _stalled(ranks: list[float]) -> bool:
     creeps along a curved boundary by steps too small to matter (the scatter and the pattern
     search go on from there)."""
     return len(ranks) > STALL_STEPS and ranks[-1 - STALL_STEPS] - ranks[-1] < STALL_GAIN
+
+
+def _tangent(metric: np.ndarray, gradient: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The steepest ascent in `metric` along the null space of `rows`: metric @ gradient
+    less its part the rows see, measured in the metric (rows @ result = 0)."""
+    lifted = metric @ gradient
+    if rows.size == 0:
+        return lifted
+    bent = metric @ rows.T
+    return lifted - bent @ np.linalg.lstsq(rows @ bent, rows @ lifted, rcond=None)[0]
 
 
 def _projected(vector: np.ndarray, rows: np.ndarray) -> np.ndarray:

@@ -66,8 +66,7 @@ SLIDE_CHECKS = 400  # candidates judged by the slide (optimizer.search.slide), a
 TIGHT_CHECKS = 400  # ... and by the slide with the last leg taking the budget's rest (two
 # checks a candidate), where the slide found nothing and the answer spends its budget:
 BUDGET_SPENT = 1e-4  # within this of it (inches)
-# The polish stops at this share of the wall-clock limit: the certificate needs the rest.
-POLISH_SHARE = 0.9
+POLISH_SHARE = 0.9  # of the wall-clock limit, where the polish stops (the certificate's rest)
 # Polished and certified again: answers within this of their bound (inches).
 MAX_GAP_IN = 0.25
 SAME = 1e-9         # a candidate must beat the answer by more than this (float noise)
@@ -242,7 +241,8 @@ class Polish:
     def _descent(self, rank: float) -> tuple[float, Any, Verdict] | None:
         """The descent from self.x (moved to its best): optimizer.search.descent."""
         legs = {i for i in self.free if self.layout.leg(i)}
-        descent = Descent(self._measure, self.keeps, self.free, legs, self._spent)
+        descent = Descent(self._measure, self.keeps, self.free, legs, self._spent,
+                          set(self.layout.turns()))
         found = descent.run(self.x, rank)
         if found is None:
             return None

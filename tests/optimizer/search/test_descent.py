@@ -85,7 +85,7 @@ def _stage(request: SearchRequest, move: Move, stage: str, limit: int):
 def test_the_descent_takes_gap_sidestep_along_the_wall_where_the_pattern_search_stalls() -> None:
     """From the way at 0.87, pressed against its budget and the Front Facing's spacing to the
     wall's end at once, the ways that improve move all four parameters together.  The
-    descent follows both limits down to below 0.7 (0.584 here), its way legal by the checker
+    descent follows both limits down to below 0.6 (0.484 here), its way legal by the checker
     and still held at the wall's 0.5"; the pattern search alone, given as many checks, stays
     above 0.8.  The same way on a second run."""
     request, move = _gap_sidestep()
@@ -94,7 +94,7 @@ def test_the_descent_takes_gap_sidestep_along_the_wall_where_the_pattern_search_
     verdict = check_move(request.scenario, found[1])
     assert verdict.legal
     value = request.goal.exact(verdict)
-    assert value < 0.7 < before - 0.15
+    assert value < 0.6 < before - 0.25
     assert verdict.measurements["front_clearance"] == pytest.approx(0.5, abs=0.02)
     assert verdict.measurements["distance"] == pytest.approx(16.0, abs=0.02)
     again, _ = _stage(request, move, "_descent", DESCENT_CHECKS)

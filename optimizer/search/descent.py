@@ -43,7 +43,7 @@ TURN_SCALE = 10.0   # degrees of a turn (Pivot, wheel) per inch of a leg, in a p
 NEAR = 0.02         # a reading this near its limit is active (inches, degrees)
 DIFFERENCE = 1e-5   # the finite differences' step (inches, degrees)
 FLAT = 1e-6         # a reading's gradient smaller than this everywhere: not steering
-HALVINGS = 12       # the line search's halvings, from a step that moves a parameter by 1
+HALVINGS = 12       # the line search's halvings (from REACH_GROWTH times the last step)
 REACH_GROWTH = 4.0  # a step starts from this times the last one's move, at most 1
 RESTORES = 2        # Newton steps back onto the active readings' level sets, per candidate
 STALL_STEPS = 5     # the descent stops when this many steps together gain
@@ -106,8 +106,10 @@ class Descent:
         return best.scored, [float(v) for v in best.x]
 
     def _step(self, at: Measured) -> Measured | None:
-        """The first candidate along the projected gradient, then the plain one, that is
-        legal and improves on `at` (None: neither, or the checks ran out)."""
+        """The first candidate that is legal and improves on `at`, along the gradient
+        projected onto the active readings' level sets (in the learnt metric, then the plain
+        one), then onto each one's alone, then not projected (None: none, or the checks ran
+        out)."""
         assert at.scored is not None
         gradient, jacobian, still = self._differenced(at)
         if self.spent():

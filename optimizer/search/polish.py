@@ -11,7 +11,7 @@ polish takes the answer's steps, with a leg of no length before a first wheel an
 any two wheels, and a wheel and a leg of no length at the end (so that every run of the way
 is free, and the way may turn once more), and moves them in three stages.  First the
 descent (optimizer.search.descent): the gradient projected onto the clauses' readings at
-their limits, for ways pressed against two clauses at once (gap-sidestep 0.87 -> 0.51).
+their limits, for ways pressed against two clauses at once (gap-sidestep 0.87 -> 0.49).
 Then a scatter: candidates that move one to four parameters together by random amounts (a
 generator of a fixed seed), at a scale halved after a run of misses (bench_random 92 and
 122: the Pivot and the wheel together; 21 and 39: a leg, a wheel and the wheel added at the

@@ -61,7 +61,8 @@ class Measured:
     margins: dict[str, float]
 
 
-# Parameters -> the candidate judged (the caller counts the check).
+# Parameters -> the candidate judged, its parameters kept within their limits (a leg at
+# least 0: optimizer.search.layout's `clipped`); the caller counts the check.
 Measure = Callable[[list[float]], Measured]
 
 
@@ -181,8 +182,9 @@ class Descent:
 
     def _searched(self, at: Measured, direction: np.ndarray, held: list[str],
                   jacobian: dict[str, np.ndarray]) -> Measured | None:
-        """The longest step along `direction`, halved from one that moves a parameter by 1,
-        whose candidate (moved back onto the held readings' level sets) beats `at`."""
+        """The longest step along `direction`, halved from one that moves a parameter by
+        REACH_GROWTH times the last step's move (at most 1), whose candidate (moved back onto
+        the held readings' level sets) beats `at`."""
         assert at.scored is not None
         # From a move of REACH_GROWTH times the last step's (1 at first), or the metric's own
         # step where it has learnt one and that is shorter.
@@ -194,12 +196,11 @@ class Descent:
                 return None
             x = at.x.copy()
             x[self.free] += size * direction
-            found = self._restored(self._measured(x), at, held, jacobian)
+            found = self._restored(self.measure([float(v) for v in x]), at, held, jacobian)
             if found.scored is not None and found.scored[0] < at.scored[0] - SAME and \
                     self.keeps(found.scored):
                 self.reach = size * float(np.abs(direction).max())
                 return found
-
             size /= 2.0
         return None
 
@@ -216,13 +217,8 @@ class Descent:
             off = np.array([at.margins[k] - found.margins[k] for k in held])
             x = found.x.copy()
             x[self.free] += rows.T @ np.linalg.lstsq(rows @ rows.T, off, rcond=None)[0]
-            found = self._measured(x)
+            found = self.measure([float(v) for v in x])
         return found
-
-    def _measured(self, x: np.ndarray) -> Measured:
-        for i in self.legs:
-            x[i] = max(0.0, x[i])
-        return self.measure([float(v) for v in x])
 
 
 def measured(layout: Any, check: Callable[[Any, Any], Verdict], request: Any,
@@ -261,7 +257,8 @@ def _tangent(metric: np.ndarray, gradient: np.ndarray, rows: np.ndarray) -> np.n
 
 
 def _projected(vector: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """`vector` less its part in the span of `rows` (their null space's part)."""
+    """`vector` less its part in the span of `rows`: `_tangent` in the plain inner product,
+    without its products by the identity (whose rounding would move the descent's path)."""
     if rows.size == 0:
         return vector
     return vector - rows.T @ np.linalg.lstsq(rows @ rows.T, rows @ vector, rcond=None)[0]

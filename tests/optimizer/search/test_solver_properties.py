@@ -13,17 +13,13 @@ unit that stands legally), "crowded" (closer, some within 1"), "boxed" (a unit h
 over the table's far edge, 0.9" from a unit behind and walls on both flanks: no legal end
 anywhere; since A20 a unit that only starts close may stay where it stands) and "tight" (a
 unit 1.2" from a unit ahead, one behind and both walls: it can just stay).  Requests are
-solved in two worker processes (one scenario per task), with one CP-SAT worker each and a
-work budget (this file took 87 s alone on two cores on 2026-12-03, 120 s with 30 requests
-in the same hour; the thorough run is longer).
+solved in the test's own process, one scenario after another, with one CP-SAT worker and a
+work budget (39 s of searches on 2026-12-04; the thorough run is longer).
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pytest
@@ -45,9 +41,8 @@ from tests.solver_support import (
 # solved twice; a thorough run (tests.depth) 83 and 21.  (30 until 2026-12-03, when the
 # fixture took 88 s of one test worker's time: one crowded and one random scene fewer.)
 # A March costs 2-9 s of the fixture since it escalates its bound to the front's reach, an
-# Advance 1-4 s.  Crowded and boxed
-# units are the slowest to prove INFEASIBLE, so they come first and the two workers finish
-# together.  Lattices: tests.solver_support.LATTICES.
+# Advance 1-4 s; a boxed scene's four INFEASIBLE 1 s together (2026-12-04: crowded 100 11 s,
+# tight 300 9 s, random 0 17 s).  Lattices: tests.solver_support.LATTICES.
 PLAN = [
     ("boxed", rows(range(200, 204), 2), ("march", "advance", "march", "march")),
     ("crowded", rows(range(100, 105), 1), ("march", "advance", "march", "reform")),
@@ -77,12 +72,10 @@ def tasks() -> list[tuple]:
 
 @pytest.fixture(scope="module")
 def answers() -> list[dict]:
-    jobs = tasks()
-    context = multiprocessing.get_context("spawn")  # no CP-SAT state forked from pytest
-    workers = max(1, min(2, os.cpu_count() or 1))
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        done = list(pool.map(run_scenario, *zip(*jobs, strict=True), chunksize=1))
-    return [record for records in done for record in records]
+    # In this test process, one task after another: a pool of its own (2 processes until
+    # 2026-12-04) ran 3 processes on 2 cores beside xdist's other worker and spent 4 s of CPU
+    # importing in each (38.8 s of searches serially; the fixture took 47-52 s in the suite).
+    return [record for job in tasks() for record in run_scenario(*job)]
 
 
 def test_scenarios_do_not_overlap():

@@ -153,8 +153,8 @@ def test_the_models_front_follows_snake(seed):
         assert np.abs(got - expected).max() < 1e-4
 
 
-# 2-15 s a table (tests.depth).
-@pytest.mark.parametrize("seed", rows(range(6), 3))
+# 2-15 s a table (tests.depth: 1 in the quick run, 3 until 2026-12-04).
+@pytest.mark.parametrize("seed", rows(range(6), 1))
 def test_answers_near_random_obstacles_are_legal_and_their_status_honest(seed):
     s = random_scenario(1000 + seed)
     centre = np.asarray(s.unit("u").pose.centre)

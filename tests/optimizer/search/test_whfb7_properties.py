@@ -167,8 +167,12 @@ def test_every_answer_is_legal_and_its_status_honest(seed, manoeuvre):
         assert result.status in (Status.OPTIMAL, Status.FEASIBLE)
 
 
-# Each system's manoeuvre solved twice; the second Move (12 s of searches) in a thorough run.
-@pytest.mark.parametrize("seed, manoeuvre", rows(CASES[::4], 4))
+# Each manoeuvre solved twice: the quick run's Move is seed 3's (2.3 s a search, FEASIBLE at
+# its work budget); seeds 1 and 5 (7-7.5 s a search) in a thorough run.
+SAME_TWICE = [(0, "march"), (3, "move"), (2, "reform"), (4, "march"), (1, "move"), (5, "move")]
+
+
+@pytest.mark.parametrize("seed, manoeuvre", rows(SAME_TWICE, 4))
 def test_the_same_request_gives_the_same_answer(seed, manoeuvre):
     scenario = scenario_from_json(_scenario(seed))
     objective = _objective(seed, manoeuvre)

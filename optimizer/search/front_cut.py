@@ -54,7 +54,7 @@ def front_reach(scenario: Scenario, unit: Unit, manoeuvre: str, relaxation: obje
     if found.reach is None or again:
         found.deadline = deadline
         limit = clause.number("spacing_in")
-        pieces = _pieces(scenario, unit, Frame(unit.pose.centre, unit.pose.facing_deg),
+        pieces = front_pieces(scenario, unit, Frame(unit.pose.centre, unit.pose.facing_deg),
                          StartClose.of(scenario, unit.id), limit)
         if not pieces:
             return None
@@ -78,7 +78,7 @@ def front_cone(scenario: Scenario, unit: Unit, manoeuvre: str,
     shape = relaxation.shape
 
     def made() -> FrontCone | None:
-        pieces = _pieces(scenario, unit, Frame(unit.pose.centre, unit.pose.facing_deg),
+        pieces = front_pieces(scenario, unit, Frame(unit.pose.centre, unit.pose.facing_deg),
                          StartClose.of(scenario, unit.id), clause.number("spacing_in"))
         if not pieces:
             return None
@@ -93,7 +93,7 @@ def front_cone(scenario: Scenario, unit: Unit, manoeuvre: str,
     return remembered(scenario, ("front_cone", unit.id, manoeuvre, shape.budget), made)
 
 
-def _pieces(scenario: Scenario, unit: Unit, frame: Frame, close: StartClose,
+def front_pieces(scenario: Scenario, unit: Unit, frame: Frame, close: StartClose,
             limit: float) -> list[tuple[np.ndarray, float]]:
     """The convex pieces (start frame) of what the front must clear, each with its limit.  An
     object the unit touches counts only where it is convex: the checker measures an overlap

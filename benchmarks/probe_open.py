@@ -139,10 +139,11 @@ def reach_near_target(scenario: Scenario, name: str, priced_w: bool = False,
 
 # Each experiment: reach_near_target's options, and the raster (cells across, least cell).
 REACHES: dict[str, tuple[dict[str, Any], tuple[int, float] | None]] = {
-    "as built": ({}, None), "turns at W a radian": ({"priced_w": True}, None),
-           "W, barring 0.1 farther": ({"priced_w": True, "stricter": 0.1}, None),
-           "W, cells 2x finer": ({"priced_w": True}, (540, 0.03)),
-           "W, cells 4x finer": ({"priced_w": True}, (1080, 0.015))}
+    "as built": ({}, None),
+    "turns at W a radian": ({"priced_w": True}, None),
+    "W, barring 0.1 farther": ({"priced_w": True, "stricter": 0.1}, None),
+    "W, cells 2x finer": ({"priced_w": True}, (540, 0.03)),
+    "W, cells 4x finer": ({"priced_w": True}, (1080, 0.015))}
 
 
 def main() -> None:

@@ -7,9 +7,12 @@
 2. gap-sidestep with its walls moved apart by 0.02, 0.05 and 0.1" a side: how much of the
    value hangs on the exact 0.5" clearance, so how much of it a bound may give up and still
    close within the tolerance (0.01").
-3. gap-sidestep's symmetric S through the gap (wheel -t, leg, wheel +t, leg, ending on the
+3. rocks-march with the reach's turning priced at f W a radian (an experiment, NOT sound: the
+   reach as built charges 2W/pi, the least a radian of a 90 deg wheel; the detour round
+   rock0, wheels of about 45 and 37.5 deg, really costs about 0.915 W a radian).
+4. gap-sidestep's symmetric S through the gap (wheel -t, leg, wheel +t, leg, ending on the
    target pose), judged by the checker: the ways inside the budget sweep a wall.
-4. The front's reach (constraints/rank_and_file/front_reach.py) of gap-sidestep and
+5. The front's reach (constraints/rank_and_file/front_reach.py) of gap-sidestep and
    column-shuffle at the target's facing: how near to the target's front centre its cells
    come, as built (sound) and in experiments stricter than the rules (NOT sound, never
    used by the search: turns priced at W a radian, barring 0.1" beyond the limit, cells 2x
@@ -33,6 +36,7 @@ import numpy as np
 from bench_solve import CASES, SCENARIOS
 
 import constraints.rank_and_file.front_reach as front_reach_module
+import optimizer.search.front_cut as front_cut_module
 from constraints.core.clause import KeepsClear, keeping_clear
 from constraints.core.scenario import Scenario
 from constraints.core.scenario_io import load_scenario, scenario_from_json
@@ -50,6 +54,7 @@ from optimizer.search.solve import best_move
 OPEN = ("rocks-march", "gap-sidestep", "column-shuffle")
 TIME_LIMIT_S = 30.0
 WIDER = (0.02, 0.05, 0.1)   # inches each wall of gap-sidestep moves away from the gap
+PRICES = (0.9, 0.915, 0.935, 0.95)  # f: rocks-march's reach charging f W a radian of turn
 
 
 def solved(scenario: Scenario, name: str) -> dict[str, Any]:
@@ -95,6 +100,25 @@ def symmetric_s(scenario: Scenario, turn: float) -> dict[str, Any] | None:
             "distance": verdict["measurements"]["distance"],
             "front_clearance": verdict["measurements"]["front_clearance"],
             "broken": [v["clause"] for v in verdict["violations"]]}
+
+
+@contextlib.contextmanager
+def turns_priced(f: float) -> Iterator[None]:
+    """The certificate's reach charging f W a radian of turn (psi(x) = (f - 1/2) x: a wheel
+    costs W (x/2 + psi(x))), whatever the family's psi: an experiment, not sound."""
+    made = front_cut_module.FrontReach
+
+    class Priced(made):  # type: ignore[valid-type, misc]
+        def __init__(self, width: float, depth: float, budget: float, window: float | None,
+                     pivots: bool, psi: Any, *args: Any, **kwargs: Any) -> None:
+            super().__init__(width, depth, budget, window, pivots,
+                             lambda x: (f - 0.5) * np.asarray(x), *args, **kwargs)
+
+    front_cut_module.FrontReach = Priced
+    try:
+        yield
+    finally:
+        front_cut_module.FrontReach = made
 
 
 @contextlib.contextmanager
@@ -150,7 +174,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args()
-    out: dict[str, Any] = {"solved": {}, "gap_widened": {}, "gap_s": [], "reach": {}}
+    out: dict[str, Any] = {"solved": {}, "gap_widened": {}, "priced": {}, "gap_s": [],
+                           "reach": {}}
     for name in OPEN:
         out["solved"][name] = solved(load_scenario(SCENARIOS / CASES[name][0]), name)
         print(name, {k: v for k, v in out["solved"][name].items() if k != "steps"})
@@ -159,6 +184,12 @@ def main() -> None:
         out["gap_widened"][by] = widened
         print(f"gap-sidestep, walls {by}\" apart each:", widened["value"], widened["status"],
               "front_clearance", widened["front_clearance"])
+    for f in PRICES:
+        with turns_priced(f):
+            priced = solved(load_scenario(SCENARIOS / "rocks.json"), "rocks-march")
+        out["priced"][f] = priced
+        print(f"rocks-march, turns at {f} W a radian:", priced["status"], priced["value"],
+              "bound", priced["bound"])
     gap = load_scenario(SCENARIOS / "gap.json")
     for turn in np.arange(16.0, 24.5, 0.5):
         found = symmetric_s(gap, float(turn))

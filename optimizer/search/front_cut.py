@@ -55,7 +55,7 @@ def front_reach(scenario: Scenario, unit: Unit, manoeuvre: str, relaxation: obje
         found.deadline = deadline
         limit = clause.number("spacing_in")
         pieces = front_pieces(scenario, unit, Frame(unit.pose.centre, unit.pose.facing_deg),
-                         StartClose.of(scenario, unit.id), limit)
+                              StartClose.of(scenario, unit.id), limit)
         if not pieces:
             return None
         obstacles, limits = [p for p, _ in pieces], [own for _, own in pieces]
@@ -79,7 +79,7 @@ def front_cone(scenario: Scenario, unit: Unit, manoeuvre: str,
 
     def made() -> FrontCone | None:
         pieces = front_pieces(scenario, unit, Frame(unit.pose.centre, unit.pose.facing_deg),
-                         StartClose.of(scenario, unit.id), clause.number("spacing_in"))
+                              StartClose.of(scenario, unit.id), clause.number("spacing_in"))
         if not pieces:
             return None
         rho, most = unit.width_in / 2.0, math.pi / 2.0
@@ -94,7 +94,7 @@ def front_cone(scenario: Scenario, unit: Unit, manoeuvre: str,
 
 
 def front_pieces(scenario: Scenario, unit: Unit, frame: Frame, close: StartClose,
-            limit: float) -> list[tuple[np.ndarray, float]]:
+                 limit: float) -> list[tuple[np.ndarray, float]]:
     """The convex pieces (start frame) of what the front must clear, each with its limit.  An
     object the unit touches counts only where it is convex: the checker measures an overlap
     convex part by convex part, so a piece's depth speaks for it only when the piece is the
